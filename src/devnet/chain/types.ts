@@ -1,0 +1,21 @@
+/** 0x-prefixed hex; addresses are EIP-55 checksummed. */
+export type Hex = `0x${string}`;
+export type Address = Hex;
+
+export interface DevnetKey {
+  address: Address;
+  privateKey: Hex;
+}
+
+export interface DevnetAccount extends DevnetKey {
+  label: string;
+}
+
+/** Same keys as the protocol's chain configuration (PROTOCOL.md §1.1). */
+export interface DevnetContracts {
+  exchange: Address;
+  ledger: Address;
+  depositLedger: Address;
+  settlementToken: Address;
+  permit2: Address;
+}

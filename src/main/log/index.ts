@@ -1,0 +1,3 @@
+export { createLogger } from './rotating-logger';
+export type { Logger, LoggerOptions, LogFields, LogLevel } from './rotating-logger';
+export { redact, redactPhrases, REDACTED } from './redact';

@@ -1,0 +1,12 @@
+export { Vault, KeyInfoSchema } from './vault';
+export type { KeyInfo, KeyOptions, KeyRole, KeySource, VaultEvents, VaultOptions, VaultStatus } from './vault';
+export { openVault } from './open-vault';
+export type { OpenVaultOptions } from './open-vault';
+export { VaultError, VAULT_ERROR_CODES, MIN_PASSWORD_LENGTH } from './errors';
+export type { VaultErrorCode } from './errors';
+export { KEYCHAIN_SERVICE, createKeychainBackend, probeKeychain } from './keychain';
+export type { KeychainProbe } from './keychain';
+export { FileSecretStore } from './file-secrets';
+export type { BackendKind, SecretBackend } from './secret-backend';
+export { systemClock, createManualClock } from './clock';
+export type { Clock } from './clock';
