@@ -1,0 +1,100 @@
+// Asset id packing, LSB first (§4.4), and timeframe strings.
+import { ProtocolValidationError, UnitsError, type ValidationIssue } from './errors';
+
+export interface AssetIdFields {
+  /** Base asset id; also the oracle symbolId. */
+  id: bigint;
+  /** 1 = up/down. */
+  marketType: bigint;
+  /** Unix seconds. */
+  startTime: bigint;
+  /** Seconds. */
+  periodLength: bigint;
+  strike: bigint;
+  range: bigint;
+  reserved: bigint;
+}
+
+/** Layout, LSB first: [field, bit offset, bit width]. */
+export const ASSET_ID_LAYOUT = [
+  ['id', 0n, 64n],
+  ['marketType', 64n, 8n],
+  ['startTime', 72n, 32n],
+  ['periodLength', 104n, 32n],
+  ['strike', 136n, 48n],
+  ['range', 184n, 16n],
+  ['reserved', 200n, 56n],
+] as const satisfies readonly (readonly [keyof AssetIdFields, bigint, bigint])[];
+
+const MAX_ASSET_ID = (1n << 256n) - 1n;
+
+/** Pack fields into the uint256 asset id. `reserved` defaults to 0. Each field is width-checked. */
+export function packAssetId(fields: Omit<AssetIdFields, 'reserved'> & { reserved?: bigint }): bigint {
+  const issues: ValidationIssue[] = [];
+  let out = 0n;
+  for (const [name, offset, width] of ASSET_ID_LAYOUT) {
+    const v = name === 'reserved' ? (fields.reserved ?? 0n) : fields[name];
+    const max = (1n << width) - 1n;
+    if (typeof v !== 'bigint') {
+      issues.push({ code: 'invalid_type', path: `$.${name}`, message: `Asset id field ${name} must be a bigint.` });
+    } else if (v < 0n || v > max) {
+      issues.push({ code: 'integer_out_of_range', path: `$.${name}`, message: `Asset id field ${name} must be between 0 and ${max}.` });
+    } else {
+      out |= v << offset;
+    }
+  }
+  if (issues.length > 0) throw new ProtocolValidationError(issues);
+  return out;
+}
+
+export function unpackAssetId(assetId: bigint): AssetIdFields {
+  if (typeof assetId !== 'bigint' || assetId < 0n || assetId > MAX_ASSET_ID) {
+    throw new ProtocolValidationError([{ code: 'integer_out_of_range', path: '$.assetId', message: 'An asset id must be a uint256 bigint.' }]);
+  }
+  const out = {} as AssetIdFields;
+  for (const [name, offset, width] of ASSET_ID_LAYOUT) out[name] = (assetId >> offset) & ((1n << width) - 1n);
+  return out;
+}
+
+/** startTime + periodLength (unix seconds); a convenience value, not stored in the id. */
+export function assetExpiration(assetIdOrFields: bigint | AssetIdFields): bigint {
+  const f = typeof assetIdOrFields === 'bigint' ? unpackAssetId(assetIdOrFields) : assetIdOrFields;
+  return f.startTime + f.periodLength;
+}
+
+/** Seconds per timeframe unit (§4.4): M is 30 days, y is 365 days, H is an alias of h. */
+export const TIMEFRAME_UNITS = {
+  s: 1n,
+  m: 60n,
+  h: 3_600n,
+  H: 3_600n,
+  d: 86_400n,
+  w: 604_800n,
+  M: 2_592_000n,
+  y: 31_536_000n,
+} as const;
+
+const TIMEFRAME_RE = /^([1-9][0-9]{0,15})([smhHdwMy])$/;
+// Largest unit first, so formatting picks the shortest exact spelling.
+const FORMAT_ORDER = ['y', 'M', 'w', 'd', 'h', 'm', 's'] as const;
+
+/** "15m" → 900n; "1H" → 3600n. A positive integer followed by one unit. */
+export function parseTimeframe(s: string): bigint {
+  const m = typeof s === 'string' ? TIMEFRAME_RE.exec(s) : null;
+  if (!m) {
+    throw new UnitsError('INVALID_TIMEFRAME', 'A timeframe is a positive whole number followed by one of s, m, h, H, d, w, M, y (e.g. "15m").');
+  }
+  return BigInt(m[1]!) * TIMEFRAME_UNITS[m[2] as keyof typeof TIMEFRAME_UNITS];
+}
+
+/** 900n → "15m": the largest unit that divides the seconds exactly. */
+export function formatTimeframe(seconds: bigint): string {
+  if (typeof seconds !== 'bigint' || seconds <= 0n) {
+    throw new UnitsError('INVALID_TIMEFRAME', 'A timeframe must be a positive number of seconds.');
+  }
+  for (const u of FORMAT_ORDER) {
+    const size = TIMEFRAME_UNITS[u];
+    if (seconds % size === 0n) return `${seconds / size}${u}`;
+  }
+  return `${seconds}s`;
+}
