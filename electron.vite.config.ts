@@ -1,0 +1,74 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { META_CSP } from './src/main/window/csp';
+
+const CHARSET_TAG = '<meta charset="UTF-8" />';
+
+/** Adds the production CSP as a meta tag to the built index.html (dev uses main's header). */
+function cspMetaTag(): Plugin {
+  return {
+    name: 'exchange-terminal:csp-meta',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        // Right after the charset, before any script or stylesheet it has to govern.
+        if (!html.includes(CHARSET_TAG)) throw new Error(`index.html must contain ${CHARSET_TAG}`);
+        const meta = `<meta http-equiv="Content-Security-Policy" content="${META_CSP}" />`;
+        return html.replace(CHARSET_TAG, `${CHARSET_TAG}\n    ${meta}`);
+      },
+    },
+  };
+}
+
+/**
+ * A sandboxed preload can only `require('electron')` (and a few shims). Fail the build if
+ * the bundle would require anything else at runtime.
+ */
+function sandboxedPreloadGuard(): Plugin {
+  return {
+    name: 'exchange-terminal:sandboxed-preload',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const foreign = [...chunk.imports, ...chunk.dynamicImports].filter((id) => id !== 'electron');
+        if (foreign.length > 0) {
+          this.error(`Preload ${chunk.fileName} must be one bundle that imports only electron, found: ${foreign.join(', ')}`);
+        }
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      // Main runs under Node inside Electron: dependencies stay in node_modules (native keyring).
+      externalizeDeps: true,
+      sourcemap: true,
+    },
+  },
+  preload: {
+    build: {
+      // Sandboxed preload: CommonJS, everything bundled, only `electron` external.
+      externalizeDeps: false,
+      isolatedEntries: true,
+      rolldownOptions: {
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+    plugins: [sandboxedPreloadGuard()],
+  },
+  renderer: {
+    plugins: [svelte(), cspMetaTag()],
+    build: {
+      sourcemap: false,
+      // Inline assets as data: URLs would need a wider img-src; keep them as files.
+      assetsInlineLimit: 0,
+      modulePreload: false,
+    },
+  },
+});

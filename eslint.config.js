@@ -1,0 +1,241 @@
+// ESLint 9 flat config: type-aware TypeScript, Svelte 5, and the process boundaries of
+// DESIGN.md enforced as import rules.
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+const TS_PROJECTS = ['./tsconfig.json', './tsconfig.web.json'];
+
+/**
+ * Files under src/main that may load electron at runtime. Everything else in src/main
+ * must run (and be unit tested) under plain node, so it may import electron's types only.
+ */
+const ELECTRON_RUNTIME_FILES = ['src/main/index.ts', 'src/main/window/create-window.ts'];
+
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+
+/** no-restricted-imports entries that forbid node builtins (bare and `node:`) and electron. */
+function forbidNodeAndElectron(reason) {
+  return {
+    paths: [
+      { name: 'electron', message: reason },
+      ...NODE_BUILTINS.map((name) => ({ name, message: reason })),
+    ],
+    patterns: [{ group: ['node:*'], message: reason }],
+  };
+}
+
+/**
+ * local/import-boundaries: relative imports may not reach into the listed folders
+ * (`deny`), or may not leave the listed folders (`allowOnly`). Paths are resolved, so
+ * `../../main/x` and `../main/../main/x` are caught alike.
+ */
+const importBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Keep relative imports inside the process boundaries of DESIGN.md' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          deny: { type: 'array', items: { type: 'string' } },
+          allowOnly: { type: 'array', items: { type: 'string' } },
+          reason: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: { outside: "'{{source}}' crosses a process boundary: {{reason}}" },
+  },
+  create(context) {
+    const { deny = [], allowOnly = [], reason = 'see DESIGN.md' } = context.options[0] ?? {};
+    const inside = (file, dir) => {
+      const abs = path.resolve(root, dir);
+      return file === abs || file.startsWith(abs + path.sep);
+    };
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !(source.startsWith('.') || source.startsWith('/'))) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      const denied = deny.some((dir) => inside(target, dir));
+      const escaped = allowOnly.length > 0 && !allowOnly.some((dir) => inside(target, dir));
+      if (denied || escaped) context.report({ node: node.source, messageId: 'outside', data: { source, reason } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
+const local = { rules: { 'import-boundaries': importBoundaries } };
+
+export default tseslint.config(
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench-results/**',
+      'release/**',
+      'coverage/**',
+      '.devnet-data/**',
+      '.tmp/**',
+      '.vite/**',
+    ],
+  },
+
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  ...svelte.configs.recommended,
+
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: {
+        project: TS_PROJECTS,
+        tsconfigRootDir: root,
+        extraFileExtensions: ['.svelte'],
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { local },
+    rules: {
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+
+  // Svelte components: TypeScript inside <script lang="ts">, type-aware like the rest.
+  {
+    files: ['**/*.svelte'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: { parser: tseslint.parser },
+    },
+  },
+
+  // Plain JavaScript (configs, scripts) is outside the tsconfigs: lint it without types.
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['e2e/browser/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+
+  // Where console output is the product.
+  {
+    files: ['scripts/**', 'bench/**', 'src/devnet/cli*', 'e2e/**', 'playwright.config.ts'],
+    rules: { 'no-console': 'off' },
+  },
+
+  // ── Process boundaries (DESIGN.md "Boundaries that keep it simple") ──
+  {
+    files: ['src/shared/**/*.ts'],
+    // Tests never ship; like tsconfig.shared.json, they may use node and test/ helpers.
+    ignores: ['src/shared/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        forbidNodeAndElectron('src/shared is pure TypeScript that runs in every process: no node builtins, no electron.'),
+      ],
+      'local/import-boundaries': ['error', { allowOnly: ['src/shared'], reason: 'src/shared imports nothing outside itself.' }],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        forbidNodeAndElectron('The window has no node and no electron; ask main through the bridge (src/shared/bridge.ts).'),
+      ],
+      'local/import-boundaries': [
+        'error',
+        {
+          deny: ['src/main', 'src/devnet', 'src/preload'],
+          reason: 'the renderer talks to main only through the bridge contract in src/shared.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_BUILTINS.map((name) => ({ name, message: 'A sandboxed preload can only use electron.' })),
+          patterns: [{ group: ['node:*'], message: 'A sandboxed preload can only use electron.' }],
+        },
+      ],
+      'local/import-boundaries': [
+        'error',
+        { allowOnly: ['src/preload', 'src/shared'], reason: 'the preload is built from the bridge contract only.' },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ELECTRON_RUNTIME_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowTypeImports: true,
+              message: `Only ${ELECTRON_RUNTIME_FILES.join(' and ')} load electron; other main modules must run under plain node (import types only).`,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    // Integration tests may start the devnet in-process; shipped code may not import it.
+    ignores: ['src/main/**/*.test.ts'],
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        {
+          deny: ['src/devnet', 'src/renderer'],
+          reason: 'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/devnet/**/*.ts'],
+    ignores: ['src/devnet/**/*.test.ts'],
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        {
+          deny: ['src/main', 'src/renderer', 'src/preload'],
+          reason: 'the devnet is a separate service; it shares only src/shared with the app.',
+        },
+      ],
+    },
+  },
+);

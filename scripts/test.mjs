@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// `npm test`: typecheck → lint → unit (vitest) → build → e2e (Playwright), stopping at the
+// first failure. Ends with `tests: N passed, M failed[, K skipped]` counted from the
+// vitest and Playwright JSON reports.
+//
+//   npm test                         every step
+//   npm test -- --only lint,unit     a subset, in pipeline order
+//   npm test -- --list               the step names
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const REPORT_DIR = path.join(root, 'test-results');
+const VITEST_JSON = path.join(REPORT_DIR, 'vitest.json');
+const PLAYWRIGHT_JSON = path.join(REPORT_DIR, 'playwright.json');
+
+// Tests never download Electron; users' installs still do (see DESIGN.md).
+const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
+
+/** Vitest wrapped in the Secret Service launcher when it exists (Linux keychain tests). */
+function vitestCommand() {
+  const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`];
+  const wrapper = path.join(root, 'scripts', 'with-keyring.sh');
+  if (process.platform === 'linux' && existsSync(wrapper)) return ['bash', [wrapper, 'npx', 'vitest', ...args]];
+  return [bin('vitest'), args];
+}
+
+/** @type {{ name: string; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
+const STEPS = [
+  {
+    name: 'typecheck',
+    title: 'Typecheck (tsc node + shared, svelte-check web)',
+    commands: () => [
+      [bin('tsc'), ['-p', 'tsconfig.json']],
+      [bin('tsc'), ['-p', 'tsconfig.shared.json']],
+      [bin('svelte-check'), ['--tsconfig', './tsconfig.web.json', '--fail-on-warnings']],
+    ],
+  },
+  { name: 'lint', title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
+  { name: 'unit', title: 'Unit and integration tests (vitest)', commands: () => [vitestCommand()], report: VITEST_JSON },
+  { name: 'build', title: 'Production build (electron-vite)', commands: () => [[bin('electron-vite'), ['build']]] },
+  {
+    name: 'e2e',
+    title: 'End-to-end tests (Playwright, Chromium)',
+    commands: () => [
+      [bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON }],
+    ],
+    report: PLAYWRIGHT_JSON,
+  },
+];
+
+function parseArgs(argv) {
+  const names = STEPS.map((s) => s.name);
+  if (argv.includes('--list')) {
+    console.log(names.join('\n'));
+    process.exit(0);
+  }
+  const at = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (at === -1) {
+    if (argv.length > 0) fail(`Unknown argument ${argv[0]}: use --only ${names.join(',')} or --list.`);
+    return names;
+  }
+  const value = argv[at].includes('=') ? argv[at].slice('--only='.length) : argv[at + 1];
+  const wanted = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted.filter((w) => !names.includes(w));
+  if (wanted.length === 0 || unknown.length > 0) {
+    fail(`--only takes a comma-separated list of: ${names.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`);
+  }
+  return names.filter((n) => wanted.includes(n));
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(2);
+}
+
+const isTty = process.stdout.isTTY;
+const paint = (code, text) => (isTty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = (t) => paint('1', t);
+const green = (t) => paint('32', t);
+const red = (t) => paint('31', t);
+const dim = (t) => paint('2', t);
+
+function header(index, total, step) {
+  const line = '─'.repeat(Math.max(8, 72 - step.title.length));
+  console.log(`\n${bold(`▶ [${index}/${total}] ${step.title}`)} ${dim(line)}`);
+}
+
+function run(command, args, extraEnv = {}) {
+  console.log(dim(`$ ${path.relative(root, command) || command} ${args.join(' ')}`));
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+    child.on('error', (error) => {
+      console.error(`Could not start ${command}: ${error.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Counts from a vitest or Playwright JSON report; null when the step wrote none. */
+function countsFrom(file) {
+  const report = readJson(file);
+  if (!report) return null;
+  if (file === VITEST_JSON) {
+    return {
+      passed: report.numPassedTests ?? 0,
+      failed: report.numFailedTests ?? 0,
+      skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    };
+  }
+  const stats = report.stats ?? {};
+  return {
+    passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+    failed: stats.unexpected ?? 0,
+    skipped: stats.skipped ?? 0,
+  };
+}
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+async function main() {
+  const selected = parseArgs(process.argv.slice(2));
+  const steps = STEPS.filter((s) => selected.includes(s.name));
+  mkdirSync(REPORT_DIR, { recursive: true });
+
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const results = [];
+  let failedStep = null;
+
+  for (const [i, step] of steps.entries()) {
+    header(i + 1, steps.length, step);
+    if (step.report) rmSync(step.report, { force: true }); // never count a stale report
+    const started = Date.now();
+    let code = 0;
+    for (const [command, args, extraEnv] of step.commands()) {
+      code = await run(command, args, extraEnv);
+      if (code !== 0) break;
+    }
+    const ms = Date.now() - started;
+    const counts = step.report ? countsFrom(step.report) : null;
+    if (counts) for (const key of Object.keys(totals)) totals[key] += counts[key];
+    // A runner can exit non-zero with every test green (e.g. an unhandled error): the exit code decides.
+    results.push({ step, ok: code === 0, ms, counts });
+    if (code !== 0) {
+      failedStep = step;
+      break;
+    }
+  }
+
+  console.log(`\n${bold('Summary')}`);
+  for (const { step, ok, ms, counts } of results) {
+    const tests = counts ? dim(`  ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`) : '';
+    console.log(`  ${ok ? green('✔') : red('✘')} ${step.name.padEnd(10)} ${seconds(ms).padStart(7)}${tests}`);
+  }
+  for (const step of steps.slice(results.length)) console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
+  if (failedStep) console.log(red(`\nStep "${failedStep.name}" failed (${failedStep.title}).`));
+
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+  process.exit(failedStep ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+export const SETTINGS_VERSION = 1;
+
+/**
+ * URLs are checked by shape, not with the URL class: this module is shared with the window and
+ * with pure code that has no URL global in its type environment.
+ */
+const url = (schemes: string[], what: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^(${schemes.join('|')})://(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?(/[^\\s]*)?$`),
+      { message: `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')})` },
+    );
+
+const httpUrl = url(['http', 'https'], 'HTTP');
+const wsUrl = url(['ws', 'wss'], 'WebSocket');
+
+export const ChainIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,77}$/, { message: 'must be a positive whole number written in decimal' });
+export const AddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be 0x followed by 40 hex digits' });
+
+export const DeploymentSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be 1 to 64 lowercase letters, digits or dashes' }),
+  name: z.string().trim().min(1).max(80),
+  httpUrl,
+  marketWsUrl: wsUrl,
+  oracleWsUrl: wsUrl,
+  rpcUrl: url(['http', 'https', 'ws', 'wss'], 'JSON-RPC'),
+  chainId: ChainIdSchema,
+  builtIn: z.literal('devnet').optional(),
+});
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+/** The EIP-712 domain facts pinned per deployment on first use. */
+export const DomainFactsSchema = z.strictObject({
+  chainId: ChainIdSchema,
+  verifyingContract: AddressSchema,
+  domainName: z.string().min(1).max(200),
+});
+export type DomainFacts = z.infer<typeof DomainFactsSchema>;
+export const PinSchema = DomainFactsSchema.extend({ pinnedAt: z.string() });
+export type Pin = z.infer<typeof PinSchema>;
+
+export const HOTKEY_ACTIONS = [
+  'buyAtBest',
+  'sellAtBest',
+  'joinBid',
+  'joinAsk',
+  'sizePreset1',
+  'sizePreset2',
+  'sizePreset3',
+  'sizePreset4',
+  'cancelAllInMarket',
+  'cancelLast',
+  'flatten',
+  'priceTickUp',
+  'priceTickDown',
+] as const;
+export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number];
+
+/** "Ctrl+Shift+B", "Escape", "ArrowUp", "1": modifiers in this order, then one key (KeyboardEvent.key names). */
+export const KeyComboSchema = z
+  .string()
+  .regex(/^(?:Ctrl\+)?(?:Alt\+)?(?:Shift\+)?(?:Meta\+)?(?:[A-Z0-9]|F(?:[1-9]|1[0-2])|Arrow(?:Up|Down|Left|Right)|Escape|Enter|Space|Backspace|Delete|Tab|Home|End|PageUp|PageDown|[-=[\];',./`\\])$/, {
+    message: 'must be optional Ctrl+, Alt+, Shift+, Meta+ (in that order) and one key such as B, 1, F5, ArrowUp or Escape',
+  });
+
+export const DEFAULT_HOTKEYS: Record<HotkeyAction, string> = {
+  buyAtBest: 'Shift+B',
+  sellAtBest: 'Shift+S',
+  joinBid: 'B',
+  joinAsk: 'S',
+  sizePreset1: '1',
+  sizePreset2: '2',
+  sizePreset3: '3',
+  sizePreset4: '4',
+  cancelAllInMarket: 'Escape',
+  cancelLast: 'Backspace',
+  flatten: 'Shift+F',
+  priceTickUp: 'ArrowUp',
+  priceTickDown: 'ArrowDown',
+};
+
+const HotkeyBindingsSchema = z
+  .strictObject(Object.fromEntries(HOTKEY_ACTIONS.map((a) => [a, KeyComboSchema])) as Record<HotkeyAction, typeof KeyComboSchema>)
+  .superRefine((bindings, ctx) => {
+    const seen = new Map<string, string>();
+    for (const [action, combo] of Object.entries(bindings)) {
+      const other = seen.get(combo);
+      if (other) ctx.addIssue({ code: 'custom', path: [action], message: `uses ${combo}, already bound to ${other}` });
+      seen.set(combo, action);
+    }
+  });
+
+/** A human decimal amount greater than zero, e.g. "10" or "2.5". */
+const HumanSizeSchema = z
+  .string()
+  .regex(/^(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,18})?$/, { message: 'must be a decimal number such as 10 or 2.5' })
+  .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' });
+
+export const SettingsSchema = z
+  .strictObject({
+    version: z.literal(SETTINGS_VERSION),
+    deployments: z.array(DeploymentSchema).min(1, { message: 'must keep at least one deployment' }),
+    selectedDeploymentId: z.string(),
+    /** Pinned domain facts by deployment id (written by pinning.ts only). */
+    pins: z.record(z.string(), PinSchema),
+    /** Observed changes waiting for the user's decision, by deployment id (pinning.ts only). */
+    pendingPinChanges: z.record(z.string(), DomainFactsSchema),
+    hotkeys: z.strictObject({ enabled: z.boolean(), bindings: HotkeyBindingsSchema }),
+    defaultSizes: z.tuple([HumanSizeSchema, HumanSizeSchema, HumanSizeSchema, HumanSizeSchema]),
+    confirmations: z.strictObject({
+      orders: z.boolean(),
+      // Withdrawals are always confirmed in a dialog owned by main; the switch cannot be turned off.
+      withdrawals: z.literal(true, { message: 'cannot be turned off' }),
+      agentApprovals: z.boolean(),
+      keyExport: z.boolean(),
+    }),
+    theme: z.enum(['dark', 'light']),
+    notifications: z.strictObject({ fills: z.boolean(), resolutions: z.boolean() }),
+    layout: z.strictObject({
+      /** Panel id → size in pixels. */
+      panelSizes: z.record(z.string(), z.number().int().min(0).max(10_000)),
+      /** The market shown on start, e.g. an asset id; null for the first listed. */
+      selectedMarket: z.string().max(200).nullable(),
+    }),
+    /** Minutes of inactivity before the vault locks; 0 disables. */
+    autoLockMinutes: z.number().int().min(0).max(24 * 60),
+  })
+  .superRefine((s, ctx) => {
+    const ids = new Set<string>();
+    s.deployments.forEach((d, i) => {
+      if (ids.has(d.id)) ctx.addIssue({ code: 'custom', path: ['deployments', i, 'id'], message: `repeats the id ${d.id}` });
+      ids.add(d.id);
+    });
+    if (!ids.has(s.selectedDeploymentId)) {
+      ctx.addIssue({ code: 'custom', path: ['selectedDeploymentId'], message: 'must be the id of one of the deployments' });
+    }
+  });
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** The embedded local network started by `npm start`; the devnet owns the real ports. */
+export const DEVNET_DEPLOYMENT: Deployment = {
+  id: 'devnet',
+  name: 'Local devnet',
+  httpUrl: 'http://127.0.0.1:8787',
+  marketWsUrl: 'ws://127.0.0.1:8787/ws/market',
+  oracleWsUrl: 'ws://127.0.0.1:8787/ws/oracle',
+  rpcUrl: 'http://127.0.0.1:8545',
+  chainId: '31337',
+  builtIn: 'devnet',
+};
+
+export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT]): Settings {
+  return {
+    version: SETTINGS_VERSION,
+    deployments,
+    selectedDeploymentId: deployments[0]?.id ?? DEVNET_DEPLOYMENT.id,
+    pins: {},
+    pendingPinChanges: {},
+    hotkeys: { enabled: false, bindings: { ...DEFAULT_HOTKEYS } },
+    defaultSizes: ['1', '5', '10', '25'],
+    confirmations: { orders: true, withdrawals: true, agentApprovals: true, keyExport: true },
+    theme: 'dark',
+    notifications: { fills: true, resolutions: true },
+    layout: { panelSizes: {}, selectedMarket: null },
+    autoLockMinutes: 15,
+  };
+}
