@@ -16,7 +16,12 @@ const TS_PROJECTS = ['./tsconfig.json', './tsconfig.web.json'];
  * Files under src/main that may load electron at runtime. Everything else in src/main
  * must run (and be unit tested) under plain node, so it may import electron's types only.
  */
-const ELECTRON_RUNTIME_FILES = ['src/main/index.ts', 'src/main/window/create-window.ts'];
+const ELECTRON_RUNTIME_FILES = [
+  'src/main/index.ts',
+  'src/main/window/create-window.ts',
+  'src/main/ipc/electron-dialogs.ts',
+  'src/main/ipc/electron-store.ts',
+];
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
@@ -46,6 +51,7 @@ const importBoundaries = {
         properties: {
           deny: { type: 'array', items: { type: 'string' } },
           allowOnly: { type: 'array', items: { type: 'string' } },
+          allowFiles: { type: 'array', items: { type: 'string' } },
           reason: { type: 'string' },
         },
         additionalProperties: false,
@@ -54,7 +60,13 @@ const importBoundaries = {
     messages: { outside: "'{{source}}' crosses a process boundary: {{reason}}" },
   },
   create(context) {
-    const { deny = [], allowOnly = [], reason = 'see DESIGN.md' } = context.options[0] ?? {};
+    const { deny = [], allowOnly = [], allowFiles = [], reason = 'see DESIGN.md' } = context.options[0] ?? {};
+    // Exact module files exempt from `deny` (a public index), matched with or without extension.
+    const exempt = (target) =>
+      allowFiles.some((f) => {
+        const abs = path.resolve(root, f);
+        return [target, `${target}.ts`, path.join(target, 'index.ts')].includes(abs);
+      });
     const inside = (file, dir) => {
       const abs = path.resolve(root, dir);
       return file === abs || file.startsWith(abs + path.sep);
@@ -63,7 +75,7 @@ const importBoundaries = {
       const source = node.source?.value;
       if (typeof source !== 'string' || !(source.startsWith('.') || source.startsWith('/'))) return;
       const target = path.resolve(path.dirname(context.filename), source);
-      const denied = deny.some((dir) => inside(target, dir));
+      const denied = deny.some((dir) => inside(target, dir)) && !exempt(target);
       const escaped = allowOnly.length > 0 && !allowOnly.some((dir) => inside(target, dir));
       if (denied || escaped) context.report({ node: node.source, messageId: 'outside', data: { source, reason } });
     };
@@ -234,6 +246,26 @@ export default tseslint.config(
         {
           deny: ['src/main', 'src/renderer', 'src/preload'],
           reason: 'the devnet is a separate service; it shares only src/shared with the app.',
+        },
+      ],
+    },
+  },
+  {
+    // The liquidity bot trades like any outside client: through the client library's public
+    // entry points only, never the app's internals (issue 5, item 7).
+    files: ['src/devnet/bot/**/*.ts'],
+    ignores: ['src/devnet/bot/**/*.test.ts'],
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        {
+          deny: ['src/main', 'src/renderer', 'src/preload'],
+          allowFiles: [
+            'src/main/exchange/index.ts',
+            'src/main/exchange/deposit/index.ts',
+            'src/main/trading/index.ts',
+          ],
+          reason: 'the bot may use only the client library\'s public index (src/main/exchange, src/main/trading).',
         },
       ],
     },

@@ -2,8 +2,8 @@
 // `npm start`: build and launch the desktop app (`electron-vite preview`).
 // `npm run dev`: the same with hot reload (`electron-vite dev`).
 //
-// With no deployment configured, the embedded devnet is started first (see
-// startDevnetIfNeeded below; the devnet is not built yet).
+// When the selected deployment is the built-in devnet (the default), the embedded devnet is
+// started first (startDevnetIfNeeded below). EXCHANGE_TERMINAL_NO_DEVNET=1 skips it.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,16 +26,81 @@ function electronBinary() {
   return existsSync(full) ? full : null;
 }
 
+/** Where Electron keeps userData for this app (app.getPath('userData') with productName). */
+function userDataDir() {
+  const name = 'Exchange Terminal';
+  const home = process.env.HOME ?? process.env.USERPROFILE ?? '';
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', name);
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), name);
+  return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), name);
+}
+
+/** True when the app will use the built-in devnet: a fresh install, or it is the selected deployment. */
+function devnetSelected() {
+  const file = path.join(userDataDir(), 'exchange-terminal.json'); // src/main/ipc/electron-store.ts
+  if (!existsSync(file)) return true;
+  try {
+    const settings = JSON.parse(readFileSync(file, 'utf8')).settings;
+    const selected = settings?.deployments?.find((d) => d.id === settings.selectedDeploymentId);
+    return !selected || selected.builtIn === 'devnet';
+  } catch {
+    return true; // unreadable settings fall back to defaults in the app, and the default is the devnet
+  }
+}
+
 /**
  * ── DEVNET HOOK ──────────────────────────────────────────────────────────────────────────
- * When no deployment is configured, start the embedded devnet (src/devnet: exchange
- * service, chain, oracle, liquidity bot) and hand its endpoints to the app.
- * The devnet is being built in src/devnet; until it exists this only says so.
+ * When the selected deployment is the built-in devnet, start it first (`tsx src/devnet/cli.ts`,
+ * a child process: main never imports src/devnet) and wait for its `DEVNET READY {json}` line.
+ * Its devnet.json (endpoints and funded demo accounts) reaches main through
+ * EXCHANGE_TERMINAL_DEVNET_ACCOUNTS (src/main/core/devnet-accounts.ts).
  * Returns a function that stops whatever was started.
  */
 async function startDevnetIfNeeded() {
-  console.log('Embedded devnet: not built yet; the app starts with no deployment.');
-  return async () => {};
+  if (process.env.EXCHANGE_TERMINAL_NO_DEVNET === '1' || !devnetSelected()) return async () => {};
+  const cli = path.join(root, 'src', 'devnet', 'cli.ts');
+  if (!existsSync(cli)) {
+    console.log('Embedded devnet: not built yet; the app starts with no deployment.');
+    return async () => {};
+  }
+  console.log('Starting the embedded devnet (chain, exchange, oracle, liquidity bots)…');
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [cli, '--quiet-bots'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
+  const ready = await new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      let newline;
+      while ((newline = buffer.indexOf('\n')) !== -1) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.startsWith('DEVNET READY ')) {
+          try {
+            resolve(JSON.parse(line.slice('DEVNET READY '.length)));
+          } catch {
+            reject(new Error('the devnet printed an unreadable ready line'));
+          }
+        } else {
+          process.stdout.write(`[devnet] ${line}\n`); // progress for the user
+        }
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the devnet exited (code ${code}) before it was ready`)));
+    child.on('error', reject);
+  });
+  child.stdout.resume(); // keep draining its output
+  if (ready.devnetFile) process.env.EXCHANGE_TERMINAL_DEVNET_ACCOUNTS = ready.devnetFile;
+  console.log(`Embedded devnet ready at ${ready.httpUrl} in ${ready.startupMs} ms.`);
+  return async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
 }
 
 function run(command, args) {

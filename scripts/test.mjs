@@ -20,12 +20,15 @@ const PLAYWRIGHT_JSON = path.join(REPORT_DIR, 'playwright.json');
 // Tests never download Electron; users' installs still do (see DESIGN.md).
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
 
-/** Vitest wrapped in the Secret Service launcher when it exists (Linux keychain tests). */
-function vitestCommand() {
-  const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`];
+/** A command wrapped in the Secret Service launcher when it exists (Linux keychain tests). */
+function withKeyring(command, args) {
   const wrapper = path.join(root, 'scripts', 'with-keyring.sh');
-  if (process.platform === 'linux' && existsSync(wrapper)) return ['bash', [wrapper, 'npx', 'vitest', ...args]];
-  return [bin('vitest'), args];
+  if (process.platform === 'linux' && existsSync(wrapper)) return ['bash', [wrapper, command, ...args]];
+  return [command, args];
+}
+
+function vitestCommand() {
+  return withKeyring(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]);
 }
 
 /** @type {{ name: string; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
@@ -46,7 +49,8 @@ const STEPS = [
     name: 'e2e',
     title: 'End-to-end tests (Playwright, Chromium)',
     commands: () => [
-      [bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON }],
+      // Under the keyring launcher too: the e2e harness hosts the real vault (e2e/harness).
+      [...withKeyring(bin('playwright'), ['test', '--reporter=list,json']), { PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON }],
     ],
     report: PLAYWRIGHT_JSON,
   },

@@ -3,7 +3,15 @@
  * Everything with logic lives in modules that run (and are tested) under plain node.
  */
 import { app, ipcMain, session, BrowserWindow } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAppCore, loadDevnetAccounts, type AppCore } from './core';
+import { electronDialogs } from './ipc/electron-dialogs';
+import { createElectronKeyValueStore } from './ipc/electron-store';
+import { forwardEvents, registerCore } from './ipc/register-core';
+import { createLogger, type Logger } from './log';
+import { DeploymentPinning, SettingsService } from './settings';
+import { openVault, type Vault } from './vault';
 import { isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
 import { appHandlers } from './window/app-handlers';
 import { registerBridge } from './window/bridge-host';
@@ -24,28 +32,60 @@ function appEntry(): AppEntry {
   });
 }
 
+let mainWindow: BrowserWindow | null = null;
+
 async function openWindow(entry: AppEntry): Promise<void> {
-  await createMainWindow({
+  mainWindow = await createMainWindow({
     entry,
     preloadPath: here('../preload/index.cjs'),
     isPackaged: app.isPackaged,
     // Packaged builds carry their icon from electron-builder; in development use the source one.
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
+    // DevTools only with the dev server, never in a production build.
     openDevTools: entry.kind === 'dev',
   });
+  mainWindow.on('closed', () => (mainWindow = null));
+}
+
+/** The real core: electron-store, keychain vault (or its encrypted file) and logs under userData. */
+async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault }> {
+  const userData = app.getPath('userData');
+  const store = createElectronKeyValueStore();
+  const settings = new SettingsService({ store });
+  const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });
+  const devnet = loadDevnetAccounts();
+  if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
+  const core = createAppCore({
+    vault,
+    settings,
+    pinning: new DeploymentPinning(settings),
+    dialogs: electronDialogs(() => mainWindow),
+    logger,
+    app: { version: app.getVersion(), platform: process.platform },
+    devnetAccounts: devnet.accounts,
+  });
+  return { core, vault };
 }
 
 /** Once per process: session policies, bridge handlers, first window. */
 async function start(): Promise<void> {
   const entry = appEntry();
   hardenSession(session.defaultSession, entry.kind === 'dev' ? developmentCsp(entry.url.href) : PRODUCTION_CSP);
-  registerBridge(
-    ipcMain,
-    appHandlers({ version: app.getVersion(), platform: process.platform }),
-    (sender) => isTrustedSender(sender, entry),
-    // Until src/main/log is wired in: stderr, message only (never the error object's fields).
-    (method, error) => process.stderr.write(`[bridge] ${method} failed: ${error instanceof Error ? error.message : 'non-error thrown'}\n`),
-  );
+  const logger = createLogger({ dir: join(app.getPath('userData'), 'logs') });
+  const isTrusted = (sender: Parameters<typeof isTrustedSender>[0]): boolean => isTrustedSender(sender, entry);
+  try {
+    const { core, vault } = await startCore(logger);
+    registerCore(ipcMain, core, isTrusted);
+    forwardEvents(core, () => mainWindow?.webContents ?? null);
+    app.on('will-quit', () => {
+      core.dispose();
+      vault.dispose();
+    });
+  } catch (error) {
+    // The window still opens and says why: every method answers with this sentence.
+    logger.error('core.start_failed', { error: error instanceof Error ? error.message : 'non-error thrown' });
+    registerBridge(ipcMain, appHandlers({ version: app.getVersion(), platform: process.platform }, 'The app core could not start; see the log for why.'), isTrusted);
+  }
   app.on('activate', () => {
     // macOS: clicking the dock icon with no window open.
     if (BrowserWindow.getAllWindows().length === 0) openWindow(entry).catch(fail);

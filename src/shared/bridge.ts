@@ -9,6 +9,24 @@
  * Pure: no node, electron or DOM imports (zod only), so it runs in every process.
  */
 import { z } from 'zod';
+import { SettingsSchema } from './settings-schema';
+import { accountSelection, accountView, fillView } from './bridge/account';
+import { agentStatusView, claimableEpoch, claimResult, depositArgs, depositProgress, depositResult, withdrawArgs, withdrawalView } from './bridge/funds';
+import { connectionView, pinState } from './bridge/health';
+import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
+import { bookView, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
+import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
+import { cancelAllArgs, cancelArgs, cancelResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
+import { address, decimalString, label, marketRef } from './bridge/primitives';
+
+export * from './bridge/primitives';
+export * from './bridge/keys';
+export * from './bridge/markets';
+export * from './bridge/account';
+export * from './bridge/orders';
+export * from './bridge/funds';
+export * from './bridge/offline';
+export * from './bridge/health';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -34,19 +52,125 @@ export const noticeSchema = z.object({
   message: z.string().min(1).max(500),
 });
 
+const none = z.null();
+const list = <T extends z.ZodType>(item: T) => z.array(item);
+const savedFile = z.object({ path: z.string() });
+const settingsPatch = z.record(z.string(), z.unknown());
+
+/**
+ * Every method the window may call. Arguments are positional tuples validated in main before
+ * the handler runs; results are validated before they leave main. Money and protocol integers
+ * are decimal strings; human input (prices in cents, sizes, amounts) is passed as typed and
+ * parsed in main with the protocol's exact unit rules.
+ */
 export const bridgeMethods = {
-  'app.info': {
-    args: z.tuple([]),
-    result: appInfoSchema,
-    summary: 'Application version and operating-system platform.',
+  'app.info': { args: z.tuple([]), result: appInfoSchema, summary: 'Application version and operating-system platform.' },
+  'app.connection': { args: z.tuple([]), result: connectionView, summary: 'The selected deployment, its pinned domain and the health of every feed.' },
+
+  'lock.status': { args: z.tuple([]), result: lockStatus, summary: 'Whether the vault is locked, its backend and any password throttle.' },
+  'lock.lock': { args: z.tuple([]), result: lockStatus, summary: 'Lock the vault now: signing stops until it is unlocked.' },
+  'lock.unlock': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Unlock the vault with the app password.' },
+  'lock.setPassword': {
+    args: z.tuple([z.object({ password: z.string().max(1024), passwordAgain: z.string().max(1024), currentPassword: z.string().max(1024).optional() }).strict()]),
+    result: lockStatus,
+    summary: 'Set or change the app password (typed twice).',
   },
+  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only).' },
+
+  'keys.list': { args: z.tuple([]), result: list(keyInfo), summary: 'Every key: address, label, role and when it was added. Never the secret.' },
+  'keys.create': { args: z.tuple([keyOptions]), result: keyInfo, summary: 'Create a new random key in the OS keychain.' },
+  'keys.importPrivateKey': {
+    args: z.tuple([z.object({ privateKey: z.string().max(200), ...keyOptions.shape }).strict()]),
+    result: keyInfo,
+    summary: 'Import a raw private key.',
+  },
+  'keys.importMnemonic': {
+    args: z.tuple([z.object({ phrase: z.string().max(1000), accountIndex: z.number().int().min(0).max(2 ** 31 - 1), ...keyOptions.shape }).strict()]),
+    result: keyInfo,
+    summary: 'Import one account of a BIP-39 recovery phrase.',
+  },
+  'keys.importKeystore': {
+    args: z.tuple([z.object({ json: z.string().max(100_000), password: z.string().max(1024), ...keyOptions.shape }).strict()]),
+    result: keyInfo,
+    summary: 'Import an encrypted JSON keystore (v3).',
+  },
+  'keys.exportKeystore': {
+    args: z.tuple([z.object({ address, password: z.string().max(1024), passwordAgain: z.string().max(1024) }).strict()]),
+    result: confirmed(savedFile),
+    summary: 'Export a key as an encrypted keystore to a file the user picks in a dialog owned by main.',
+  },
+  'keys.rename': { args: z.tuple([z.object({ address, label }).strict()]), result: keyInfo, summary: 'Change the label of a key.' },
+  'keys.delete': { args: z.tuple([z.object({ address }).strict()]), result: confirmed(none), summary: 'Delete a key after the user confirms in a dialog owned by main.' },
+  'keys.devnetAccounts': {
+    args: z.tuple([]),
+    result: list(z.object({ address, label: z.string(), imported: z.boolean() })),
+    summary: 'The funded demo accounts of the embedded devnet (empty elsewhere).',
+  },
+  'keys.useDevnetAccount': { args: z.tuple([z.object({ address }).strict()]), result: keyInfo, summary: 'Import one funded devnet demo account.' },
+
+  'settings.get': { args: z.tuple([]), result: SettingsSchema, summary: 'All settings.' },
+  'settings.update': { args: z.tuple([settingsPatch]), result: SettingsSchema, summary: 'Change settings; a bad change is refused whole with the field and a sentence.' },
+  'deployments.acceptPin': { args: z.tuple([]), result: confirmed(pinState), summary: 'Ask main to show the changed domain facts of the deployment and let the user accept them.' },
+
+  'markets.list': { args: z.tuple([]), result: list(marketSummary), summary: 'Every market with strike, oracle price, epoch countdown and top of book.' },
+  'markets.subscribeBook': {
+    args: z.tuple([subscribeBookArgs]),
+    result: z.object({ subscriptionId: z.string(), book: bookView }),
+    summary: 'Start streaming one book; updates arrive as `book` events, at most 30 a second.',
+  },
+  'markets.unsubscribeBook': { args: z.tuple([z.string().min(1).max(100)]), result: none, summary: 'Stop streaming a book.' },
+  'markets.resolvedEpochs': { args: z.tuple([decimalString]), result: list(resolvedEpoch), summary: 'Recently resolved epochs of an asset.' },
+  'markets.oracleHistory': { args: z.tuple([decimalString]), result: list(oracleTick), summary: 'Recent oracle prices of a symbol, for the chart.' },
+
+  'account.select': { args: z.tuple([accountSelection]), result: accountView, summary: 'Choose the master key (and agent) the terminal trades with.' },
+  'account.get': { args: z.tuple([]), result: accountView, summary: 'Balances, positions, open orders and own fills of the selected account.' },
+  'account.exportFills': { args: z.tuple([]), result: confirmed(savedFile), summary: 'Save own fills as CSV to a file the user picks in a dialog owned by main.' },
+
+  'orders.quote': { args: z.tuple([orderTicket]), result: orderQuote, summary: 'Check a ticket and compute its cost, payout if right and maximum loss.' },
+  'orders.place': { args: z.tuple([orderTicket]), result: orderResult, summary: 'Sign and send an order built from the ticket.' },
+  'orders.cancel': { args: z.tuple([cancelArgs]), result: cancelResult, summary: 'Cancel one order.' },
+  'orders.cancelAll': { args: z.tuple([cancelAllArgs]), result: cancelResult, summary: 'Cancel every order of the account in one market.' },
+  'orders.replace': { args: z.tuple([replaceArgs]), result: replaceResult, summary: 'Change the price or size of an order by cancel-and-replace.' },
+  'orders.flatten': { args: z.tuple([flattenArgs]), result: orderResult.nullable(), summary: 'Close the whole position in a market with an IOC order.' },
+
+  'agents.status': { args: z.tuple([]), result: agentStatusView.nullable(), summary: 'The agent approval of the selected master.' },
+  'agents.approve': {
+    args: z.tuple([z.object({ agent: address }).strict()]),
+    result: confirmed(agentStatusView),
+    summary: 'Approve an agent key for the master after the user confirms in a dialog owned by main.',
+  },
+  'agents.revoke': { args: z.tuple([]), result: confirmed(agentStatusView), summary: 'Revoke the current agent approval of the master.' },
+
+  'claims.list': { args: z.tuple([]), result: list(claimableEpoch), summary: 'Resolved epochs with something to claim.' },
+  'claims.claim': { args: z.tuple([marketRef]), result: claimResult, summary: 'Claim one resolved epoch.' },
+  'claims.claimAll': { args: z.tuple([]), result: list(claimResult), summary: 'Claim every claimable epoch.' },
+
+  'funds.deposit': { args: z.tuple([depositArgs]), result: depositResult, summary: 'Deposit on chain (approve or permit); progress arrives as `deposit` events.' },
+  'funds.withdraw': { args: z.tuple([withdrawArgs]), result: confirmed(withdrawalView), summary: 'Withdraw after the user confirms in a dialog owned by main.' },
+  'funds.withdrawals': { args: z.tuple([]), result: list(withdrawalView), summary: 'Withdrawals of the selected account and their on-chain status.' },
+  'funds.faucet': { args: z.tuple([]), result: z.object({ amount: decimalString }), summary: 'Devnet only: mint settlement tokens to the master wallet.' },
+
+  'offline.sign': { args: z.tuple([offlineSignArgs]), result: signedPayload, summary: 'Sign one action with no network, for another machine to submit.' },
+  'offline.describe': { args: z.tuple([z.unknown()]), result: payloadDescription, summary: 'Check a signed payload and say exactly what it does.' },
+  'offline.submit': { args: z.tuple([signedPayload]), result: z.object({ status: z.string(), summary: z.string() }), summary: 'Send a previously signed payload to the exchange.' },
+  'offline.saveFile': { args: z.tuple([signedPayload]), result: confirmed(savedFile), summary: 'Save a signed payload to a file the user picks in a dialog owned by main.' },
+  'offline.openFile': { args: z.tuple([]), result: confirmed(z.unknown()), summary: 'Read a signed payload from a file the user picks in a dialog owned by main.' },
 } as const satisfies Record<string, MethodSpec>;
 
+/** Every event main may push. Book events are coalesced to at most 30 a second per book. */
 export const bridgeEvents = {
-  notice: {
-    payload: noticeSchema,
-    summary: 'A short message from the app core for the status bar.',
-  },
+  notice: { payload: noticeSchema, summary: 'A short message from the app core for the notice area.' },
+  lock: { payload: lockStatus, summary: 'The vault locked or unlocked.' },
+  keys: { payload: list(keyInfo), summary: 'The list of keys changed.' },
+  settings: { payload: SettingsSchema, summary: 'Settings changed.' },
+  connection: { payload: connectionView, summary: 'Deployment, pin or feed health changed.' },
+  markets: { payload: list(marketSummary), summary: 'Market list refreshed: oracle prices, epochs, top of book.' },
+  book: { payload: z.object({ subscriptionId: z.string(), book: bookView }), summary: 'A subscribed book changed (coalesced).' },
+  oracle: { payload: oracleTick, summary: 'A new oracle price.' },
+  account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
+  fill: { payload: fillView, summary: 'One of our orders was filled.' },
+  resolution: { payload: resolvedEpoch, summary: 'An epoch resolved.' },
+  deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
 } as const satisfies Record<string, EventSpec>;
 
 export type BridgeMethods = typeof bridgeMethods;

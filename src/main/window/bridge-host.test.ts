@@ -1,7 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { BRIDGE_ERROR, bridgeMethodNames, eventChannel, invokeChannel } from '../../shared/bridge';
-import { appHandlers } from './app-handlers';
+import { appHandlers, handlerTable } from './app-handlers';
 import { BridgeFailure, dispatchBridgeCall, registerBridge, sendBridgeEvent, type BridgeHandlers } from './bridge-host';
 
 const handlers = appHandlers({ version: '1.2.3', platform: 'linux' });
@@ -27,18 +27,18 @@ describe('dispatchBridgeCall', () => {
   });
 
   it('passes coded failures through and hides unexpected errors from the window', async () => {
-    const coded: BridgeHandlers = { 'app.info': () => Promise.reject(new BridgeFailure('vault.locked', 'The vault is locked.')) };
+    const coded = handlerTable({ 'app.info': () => Promise.reject(new BridgeFailure('vault.locked', 'The vault is locked.')) });
     expect(await dispatchBridgeCall(coded, 'app.info', [])).toEqual({
       ok: false,
       error: { code: 'vault.locked', message: 'The vault is locked.' },
     });
 
     const sink = vi.fn();
-    const crashing: BridgeHandlers = {
+    const crashing = handlerTable({
       'app.info': () => {
         throw new Error('ENOENT /home/user/secret-path');
       },
-    };
+    });
     const outcome = await dispatchBridgeCall(crashing, 'app.info', [], sink);
     expect(outcome).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.internal } });
     expect(JSON.stringify(outcome)).not.toContain('secret-path');

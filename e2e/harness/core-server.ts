@@ -1,0 +1,179 @@
+/**
+ * The end-to-end harness's node side: the real app core (real vault, settings, logger) behind a
+ * loopback HTTP server. Every request must carry the random token in a header; requests with an
+ * Origin header (anything a web page sends) or a foreign Host are refused, so the page under test
+ * cannot reach the core except through the `window.terminal` the fixture installs.
+ *
+ * The vault uses the OS keychain when a Secret Service answers (`npm test` runs Playwright under
+ * scripts/with-keyring.sh) and the encrypted-file fallback otherwise; tests set a password first,
+ * which works on both. scrypt costs are lowered (the machine is shared); everything else is real.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findCredentialsAsync, AsyncEntry } from '@napi-rs/keyring';
+import { createAppCore, createScriptedDialogs, type AppCore, type DialogAnswer } from '../../src/main/core';
+import { createLogger } from '../../src/main/log';
+import { DeploymentPinning, SettingsService } from '../../src/main/settings';
+import { createConfStore } from '../../src/main/store/conf-store';
+import { openVault, type Clock, type Vault } from '../../src/main/vault';
+import { bridgeEventNames, type BridgeEvent } from '../../src/shared/bridge';
+
+export const TOKEN_HEADER = 'x-harness-token';
+const LONG_POLL_MS = 10_000;
+const CHEAP_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
+
+export interface CoreServer {
+  readonly url: string;
+  readonly token: string;
+  readonly backend: () => 'keychain' | 'file';
+  close(): Promise<void>;
+}
+
+/** Real time plus an offset the test can advance (password throttling without waiting). */
+function skewableClock(): Clock & { advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    setTimeout: (fn, ms) => {
+      const handle = setTimeout(fn, ms);
+      handle.unref();
+      return handle;
+    },
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    advance: (ms) => void (offset += ms),
+  };
+}
+
+interface Running {
+  core: AppCore;
+  vault: Vault;
+}
+
+export async function startCoreServer(): Promise<CoreServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-core-'));
+  const service = `Exchange Terminal E2E ${randomBytes(6).toString('hex')}`;
+  const token = randomBytes(32).toString('hex');
+  const clock = skewableClock();
+  const dialogs = createScriptedDialogs();
+  const logger = createLogger({ dir: join(dir, 'logs') });
+  const events: { seq: number; event: BridgeEvent; payload: unknown }[] = [];
+  const waiters = new Set<() => void>();
+  let seq = 0;
+
+  /** Opens the core on the persisted store, vault file and keychain service: a restart reopens the same. */
+  async function open(): Promise<Running> {
+    const store = createConfStore({ cwd: dir });
+    const settings = new SettingsService({ store });
+    const vault = await openVault({ store, filePath: join(dir, 'keys.vault'), service, clock, passwordScrypt: CHEAP_SCRYPT, keystoreScrypt: CHEAP_SCRYPT });
+    const core = createAppCore({
+      vault,
+      settings,
+      pinning: new DeploymentPinning(settings, () => clock.now()),
+      dialogs,
+      logger,
+      app: { version: '0.1.0', platform: process.platform },
+      now: () => clock.now(),
+    });
+    for (const event of bridgeEventNames) {
+      core.on(event, (payload) => {
+        events.push({ seq: ++seq, event, payload });
+        if (events.length > 1000) events.shift();
+        for (const wake of [...waiters]) wake();
+      });
+    }
+    return { core, vault };
+  }
+
+  let running = await open();
+
+  const routes: Record<string, (body: Record<string, unknown>, url: URL) => Promise<unknown>> = {
+    '/invoke': (body) => running.core.invoke(String(body['method']), body['args']),
+    '/events': async (_body, url) => {
+      const after = Number(url.searchParams.get('after') ?? '0');
+      const pending = () => events.filter((e) => e.seq > after);
+      if (pending().length === 0 && url.searchParams.get('wait') !== '0') {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiters.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, LONG_POLL_MS);
+          waiters.add(wake);
+        });
+      }
+      return pending();
+    },
+    '/control/dialogs': (body) => {
+      dialogs.answer(...((body['answers'] as DialogAnswer[] | undefined) ?? []));
+      return Promise.resolve({ shown: dialogs.shown, pending: dialogs.pending() });
+    },
+    '/control/advance-clock': (body) => {
+      clock.advance(Number(body['ms']));
+      return Promise.resolve(null);
+    },
+    '/control/restart': async () => {
+      running.core.dispose();
+      running.vault.dispose();
+      running = await open();
+      return null;
+    },
+  };
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const reply = (status: number, value: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(value));
+    };
+    const { port } = server.address() as AddressInfo;
+    if (request.headers.origin !== undefined || request.headers.host !== `127.0.0.1:${port}`) return reply(403, { error: 'origin refused' });
+    if (request.headers[TOKEN_HEADER] !== token) return reply(401, { error: 'token required' });
+    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const route = routes[url.pathname];
+    if (!route || request.method !== 'POST') return reply(404, { error: 'no such route' });
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let body: Record<string, unknown>;
+      try {
+        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+      } catch {
+        return reply(400, { error: 'bad json' });
+      }
+      route(body, url).then(
+        (value) => reply(200, value),
+        (error: unknown) => reply(500, { error: error instanceof Error ? error.message : 'failed' }),
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    backend: () => running.vault.status().backend,
+    async close() {
+      for (const wake of [...waiters]) wake();
+      running.core.dispose();
+      running.vault.dispose();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Leave nothing behind in the (throwaway) keychain or on disk.
+      try {
+        for (const c of await findCredentialsAsync(service)) {
+          await new AsyncEntry(service, c.account, { linux: { store: 'secret-service' } }).deletePassword();
+        }
+      } catch {
+        /* no keychain, nothing stored */
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Playwright fixtures for end-to-end tests against the real app core:
+ *   renderer  the built out/renderer behind the production CSP (worker-wide)
+ *   core      a fresh core server and its client (per test; `restartCore` keeps its data)
+ *   app       a page showing the renderer with `window.terminal` wired to that core
+ *   problems  console errors, page errors and CSP violations the page produced
+ * Dialogs are answered by the test through `core.dialogs(...)`, never by the page.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { serveDirectory, type StaticServer } from '../static-server';
+import { harnessClient, type HarnessClient } from './client';
+import { startCoreServer, type CoreServer } from './core-server';
+import { installTerminal } from './install-terminal';
+
+export const SCREENS_DIR = resolve('test-results/screens');
+const RENDERER_DIR = resolve('out/renderer');
+
+export interface Harness extends HarnessClient {
+  readonly server: CoreServer;
+}
+
+export const test = base.extend<{ core: Harness; app: Page; problems: string[] }, { renderer: StaticServer }>({
+  renderer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+    async ({}, use) => {
+      if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
+        throw new Error('out/renderer is missing: run `npx electron-vite build` first (`npm test` does).');
+      }
+      mkdirSync(SCREENS_DIR, { recursive: true });
+      const server = await serveDirectory(RENDERER_DIR);
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+  core: async ({}, use) => {
+    const server = await startCoreServer();
+    await use({ ...harnessClient(server), server });
+    await server.close();
+  },
+  problems: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /content security policy/i.test(message.text())) problems.push(`console.${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await use(problems);
+  },
+  app: async ({ page, renderer, core, problems: _problems }, use) => {
+    await page.addInitScript({ path: resolve('e2e/browser/record-csp-violations.js') });
+    const terminal = await installTerminal(page, core);
+    await page.goto(renderer.url);
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected');
+    await use(page);
+    await terminal.stop();
+  },
+});
+
+export { expect };
+
+/** Calls the bridge from inside the page, exactly as the renderer does. */
+export function invokeInPage(page: Page, method: string, ...args: unknown[]) {
+  return page.evaluate(
+    ([m, a]) => (globalThis as unknown as { terminal: { invoke(m: string, a: unknown[]): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> } }).terminal.invoke(m, a),
+    [method, args] as const,
+  );
+}
+
+/** Starts recording one event in the page; read it back with recordedEvents. */
+export async function recordEvents(page: Page, event: string): Promise<void> {
+  await page.evaluate((e) => {
+    const w = globalThis as unknown as { __recorded?: Record<string, unknown[]>; terminal: { on(e: string, h: (p: unknown) => void): () => void } };
+    const store = (w.__recorded ??= {});
+    store[e] = [];
+    w.terminal.on(e, (p) => store[e]!.push(p));
+  }, event);
+}
+
+export function recordedEvents(page: Page, event: string): Promise<unknown[]> {
+  return page.evaluate((e) => (globalThis as unknown as { __recorded?: Record<string, unknown[]> }).__recorded?.[e] ?? [], event);
+}

@@ -1,0 +1,161 @@
+/**
+ * The app core: every bridge method and event, independent of the transport. Electron's IPC
+ * (src/main/ipc) and the end-to-end harness (e2e/harness) both call `invoke` and listen with
+ * `on`; neither adds logic of its own.
+ */
+import type { BridgeEvent, BridgeOutcome } from '../../shared/bridge';
+import { warmUpSigning as warmUpProtocolSigning } from '../../shared/protocol';
+import type { Logger } from '../log';
+import type { DeploymentPinning, Settings, SettingsService } from '../settings';
+import type { Vault } from '../vault';
+import { dispatchBridgeCall, type BridgeHandlers } from '../window/bridge-host';
+import type { AppFacts, CoreContext } from './context';
+import type { DevnetAccount } from './devnet-accounts';
+import type { Dialogs } from './dialogs';
+import { toBridgeFailure } from './errors';
+import { createEventHub, type EventListener } from './event-hub';
+import { appHandlers, connectionView, type FeedHealthSource } from './handlers/app';
+import { keyList, keysHandlers } from './handlers/keys';
+import { lockHandlers, lockStatus } from './handlers/lock';
+import { offlineFileHandlers } from './handlers/offline-files';
+import { settingsHandlers } from './handlers/settings';
+import { pendingHandlers } from './handlers/trading-pending';
+
+export interface AppCoreDeps {
+  readonly vault: Vault;
+  readonly settings: SettingsService;
+  readonly pinning: DeploymentPinning;
+  readonly dialogs: Dialogs;
+  readonly logger: Logger;
+  readonly app: AppFacts;
+  readonly now?: () => number;
+  readonly devnetAccounts?: readonly DevnetAccount[];
+  /** Feed health from the exchange layer; none until it is wired in. */
+  readonly feeds?: FeedHealthSource;
+  /** Tests inject a counter; production uses the protocol's (about a second of CPU, once). */
+  readonly warmUpSigning?: () => void;
+  /** How the warm-up is deferred off the calling path; setImmediate by default. */
+  readonly defer?: (fn: () => void) => () => void;
+}
+
+export interface AppCore {
+  /** Validate, run and answer one call. Never throws. */
+  invoke(method: string, args: unknown): Promise<BridgeOutcome>;
+  on<E extends BridgeEvent>(event: E, listener: EventListener<E>): () => void;
+  dispose(): void;
+}
+
+const deferImmediate = (fn: () => void): (() => void) => {
+  const handle = setImmediate(fn);
+  return () => clearImmediate(handle);
+};
+
+/** Known errors become coded failures with their sentence; the rest stay unexpected. */
+function translated(handlers: BridgeHandlers): BridgeHandlers {
+  const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => unknown][]) {
+    out[method] = async (...args) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        throw toBridgeFailure(error) ?? error;
+      }
+    };
+  }
+  return out as unknown as BridgeHandlers;
+}
+
+function connectionChanged(next: Settings, previous: Settings): boolean {
+  return (
+    next.selectedDeploymentId !== previous.selectedDeploymentId ||
+    JSON.stringify([next.deployments, next.pins, next.pendingPinChanges]) !==
+      JSON.stringify([previous.deployments, previous.pins, previous.pendingPinChanges])
+  );
+}
+
+export function createAppCore(deps: AppCoreDeps): AppCore {
+  const logger = deps.logger.child({ scope: 'core' });
+  const events = createEventHub((event, error) =>
+    logger.error('core.listener_failed', { event, message: error instanceof Error ? error.message : 'non-error thrown' }),
+  );
+  const feeds = deps.feeds ?? (() => []);
+  const ctx: CoreContext = {
+    vault: deps.vault,
+    settings: deps.settings,
+    pinning: deps.pinning,
+    dialogs: deps.dialogs,
+    logger,
+    events,
+    app: deps.app,
+    now: deps.now ?? Date.now,
+    devnetAccounts: deps.devnetAccounts ?? [],
+  };
+
+  const handlers = translated({
+    ...pendingHandlers(),
+    ...offlineFileHandlers(ctx),
+    ...appHandlers(ctx, feeds),
+    ...lockHandlers(ctx),
+    ...keysHandlers(ctx),
+    ...settingsHandlers(ctx),
+  });
+
+  // Signing is twice as fast with larger precomputed tables; build them once, off any UI path.
+  const warmUp = deps.warmUpSigning ?? (() => warmUpProtocolSigning());
+  const defer = deps.defer ?? deferImmediate;
+  let warmed = false;
+  let cancelWarmUp: (() => void) | null = null;
+  const warmUpOnce = (): void => {
+    if (warmed) return;
+    warmed = true;
+    cancelWarmUp = defer(() => {
+      cancelWarmUp = null;
+      const started = ctx.now();
+      try {
+        warmUp();
+        logger.info('timing.warm_up_signing', { ms: ctx.now() - started });
+      } catch (error) {
+        logger.warn('core.warm_up_failed', { message: error instanceof Error ? error.message : 'non-error thrown' });
+      }
+    });
+  };
+
+  const { vault, settings } = deps;
+  vault.setAutoLockMinutes(settings.getSettings().autoLockMinutes);
+  const unsubscribe = [
+    vault.on('locked', () => events.emit('lock', lockStatus(ctx))),
+    vault.on('unlocked', () => {
+      events.emit('lock', lockStatus(ctx));
+      warmUpOnce();
+    }),
+    vault.on('keys-changed', () => events.emit('keys', keyList(ctx))),
+    settings.onChange((next, previous) => {
+      events.emit('settings', next);
+      if (next.autoLockMinutes !== previous.autoLockMinutes) {
+        vault.setAutoLockMinutes(next.autoLockMinutes);
+        events.emit('lock', lockStatus(ctx));
+      }
+      if (connectionChanged(next, previous)) events.emit('connection', connectionView(ctx, feeds));
+    }),
+  ];
+  if (!vault.status().locked) warmUpOnce();
+
+  const onInternalError = (method: string, error: unknown): void => {
+    // Name and message only: library errors may carry their inputs in other fields.
+    logger.error('bridge.internal', { method, error: error instanceof Error ? `${error.name}: ${error.message}` : 'non-error thrown' });
+  };
+
+  return {
+    invoke: (method, args) => {
+      // Every call from the window is user activity for the idle auto-lock.
+      vault.touch();
+      return dispatchBridgeCall(handlers, method, args, onInternalError);
+    },
+    on: (event, listener) => events.on(event, listener),
+    dispose: () => {
+      for (const off of unsubscribe) off();
+      cancelWarmUp?.();
+      events.clear();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/** What every handler module of the core may use: the injected services and the event hub. */
+import type { BridgeHandler } from '../window/bridge-host';
+import type { BridgeMethod } from '../../shared/bridge';
+import type { Logger } from '../log';
+import type { DeploymentPinning, SettingsService } from '../settings';
+import type { Vault } from '../vault';
+import type { DevnetAccount } from './devnet-accounts';
+import type { Dialogs } from './dialogs';
+import type { EventHub } from './event-hub';
+
+import type { AppFacts } from '../window/app-handlers';
+
+export type { AppFacts };
+
+export interface CoreContext {
+  readonly vault: Vault;
+  readonly settings: SettingsService;
+  readonly pinning: DeploymentPinning;
+  readonly dialogs: Dialogs;
+  readonly logger: Logger;
+  readonly events: EventHub;
+  readonly app: AppFacts;
+  readonly now: () => number;
+  /** The embedded devnet's funded demo accounts; empty when the devnet is not running. */
+  readonly devnetAccounts: readonly DevnetAccount[];
+}
+
+/** The handlers of one area, e.g. AreaHandlers<'keys'> is every `keys.*` method. */
+export type AreaHandlers<P extends string> = {
+  readonly [M in BridgeMethod as M extends `${P}.${string}` ? M : never]: BridgeHandler<M>;
+};

@@ -1,0 +1,57 @@
+/**
+ * Turns the failures of vault, settings and exchange into bridge errors: a stable dotted code
+ * the window can act on, and the module's own sentence. Anything else stays unexpected and
+ * reaches the window only as bridge.internal (see dispatchBridgeCall).
+ */
+import { BRIDGE_ERROR } from '../../shared/bridge';
+import { ExchangeError } from '../exchange/errors';
+import { SettingsError, type SettingsErrorCode } from '../settings';
+import { VaultError, type VaultErrorCode } from '../vault';
+import { BridgeFailure } from '../window/bridge-host';
+
+const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
+  KEY_NOT_FOUND: 'keys.not_found',
+  DUPLICATE_KEY: 'keys.duplicate',
+  BAD_PASSWORD: 'vault.bad_password',
+  THROTTLED: 'vault.throttled',
+  LOCKED: 'vault.locked',
+  PASSWORD_REQUIRED: 'vault.password_required',
+  KEYCHAIN_UNAVAILABLE: 'vault.keychain_unavailable',
+  KEYCHAIN_ENTRY_MISSING: 'keys.secret_missing',
+  INVALID_MNEMONIC: 'keys.invalid_mnemonic',
+  INVALID_PRIVATE_KEY: 'keys.invalid_private_key',
+  INVALID_KEYSTORE: 'keys.invalid_keystore',
+  INVALID_DIGEST: 'vault.invalid_digest',
+  INVALID_LABEL: 'keys.invalid_label',
+  INVALID_ACCOUNT_INDEX: 'keys.invalid_account_index',
+  PASSWORD_MISMATCH: 'vault.password_mismatch',
+  PASSWORD_TOO_SHORT: 'vault.password_too_short',
+  PASSWORD_ALREADY_SET: 'vault.password_already_set',
+  FILE_VAULT_CORRUPT: 'vault.file_corrupt',
+};
+
+const SETTINGS_CODES: Readonly<Record<SettingsErrorCode, string>> = {
+  INVALID_SETTINGS: 'settings.invalid',
+  UNKNOWN_DEPLOYMENT: 'settings.unknown_deployment',
+  PIN_CHANGED: 'deployments.pin_changed',
+};
+
+/** "ORDER_REJECTED" → "order_rejected"; anything unusual becomes "error". */
+function snake(code: string): string {
+  const s = code.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return /^[a-z]/.test(s) ? s : 'error';
+}
+
+/** The coded bridge failure for a known error, or null for an unexpected one. */
+export function toBridgeFailure(error: unknown): BridgeFailure | null {
+  if (error instanceof BridgeFailure) return error;
+  if (error instanceof VaultError) return new BridgeFailure(VAULT_CODES[error.code], error.message);
+  if (error instanceof SettingsError) return new BridgeFailure(SETTINGS_CODES[error.code], error.message);
+  if (error instanceof ExchangeError) return new BridgeFailure(`exchange.${snake(error.code)}`, error.sentence);
+  return null;
+}
+
+/** Handlers throw this for an area whose client library is not wired in yet. */
+export function unavailable(sentence: string): BridgeFailure {
+  return new BridgeFailure(BRIDGE_ERROR.unavailable, sentence);
+}

@@ -1,0 +1,105 @@
+/** keys.*: create, import, export, rename and delete keys in the vault. Secrets go in, never out. */
+import { getAddress } from 'ethers';
+import type { KeyInfo, KeyRole } from '../../../shared/bridge';
+import type { KeyInfo as VaultKeyInfo, KeyOptions } from '../../vault';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers, CoreContext } from '../context';
+
+/** The vault's key facts as the window sees them: demo keys of the devnet say so. */
+export function keyView(ctx: CoreContext, info: VaultKeyInfo): KeyInfo {
+  const demo = info.source === 'privateKey' && ctx.devnetAccounts.some((a) => sameAddress(a.address, info.address));
+  return { ...info, source: demo ? 'devnet' : info.source };
+}
+
+export function keyList(ctx: CoreContext): KeyInfo[] {
+  return ctx.vault.list().map((info) => keyView(ctx, info));
+}
+
+function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Drops absent options: the vault's option object has no room for explicit undefined. */
+function keyOptions(options: { label?: string | undefined; role?: KeyRole | undefined }): KeyOptions {
+  return {
+    ...(options.label === undefined ? {} : { label: options.label }),
+    ...(options.role === undefined ? {} : { role: options.role }),
+  };
+}
+
+function findKey(ctx: CoreContext, address: string): VaultKeyInfo {
+  const info = ctx.vault.list().find((k) => sameAddress(k.address, address));
+  if (!info) throw new BridgeFailure('keys.not_found', `No key for ${address} is in this vault.`);
+  return info;
+}
+
+function isDevnetSelected(ctx: CoreContext): boolean {
+  const s = ctx.settings.getSettings();
+  return s.deployments.find((d) => d.id === s.selectedDeploymentId)?.builtIn === 'devnet';
+}
+
+export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
+  const { vault, dialogs } = ctx;
+  return {
+    'keys.list': () => keyList(ctx),
+    'keys.create': async (options) => keyView(ctx, await vault.create(keyOptions(options))),
+    'keys.importPrivateKey': async ({ privateKey, ...options }) =>
+      keyView(ctx, await vault.importPrivateKey(privateKey, keyOptions(options))),
+    'keys.importMnemonic': async ({ phrase, accountIndex, ...options }) =>
+      keyView(ctx, await vault.importMnemonic(phrase, accountIndex, keyOptions(options))),
+    'keys.importKeystore': async ({ json, password, ...options }) =>
+      keyView(ctx, await vault.importKeystore(json, password, keyOptions(options))),
+
+    'keys.exportKeystore': async ({ address, password, passwordAgain }) => {
+      const info = findKey(ctx, address);
+      // Encrypt first: a wrong or mismatched password is reported before the user is asked anything.
+      const keystore = await vault.exportKeystore(info.address, password, passwordAgain);
+      if (ctx.settings.getSettings().confirmations.keyExport) {
+        const yes = await dialogs.confirm({
+          title: 'Export key',
+          message: `Export "${info.label}" (${info.address}) as an encrypted keystore file?`,
+          detail: 'Anyone with the file and its password controls this key and its funds.',
+          confirmLabel: 'Export',
+        });
+        if (!yes) return { confirmed: false };
+      }
+      const path = await dialogs.saveFile({
+        title: 'Save encrypted keystore',
+        defaultName: `keystore-${info.address.slice(2, 10).toLowerCase()}.json`,
+        content: keystore,
+      });
+      return path === null ? { confirmed: false } : { confirmed: true, value: { path } };
+    },
+
+    'keys.rename': ({ address, label }) => keyView(ctx, vault.rename(address, label)),
+
+    'keys.delete': async ({ address }) => {
+      const info = findKey(ctx, address);
+      const yes = await dialogs.confirm({
+        title: 'Delete key',
+        message: `Delete "${info.label}" (${info.address}) from this computer?`,
+        detail: 'The key cannot be recovered unless you have a backup (an exported keystore or its recovery phrase).',
+        confirmLabel: 'Delete key',
+      });
+      if (!yes) return { confirmed: false };
+      await vault.delete(info.address);
+      return { confirmed: true, value: null };
+    },
+
+    'keys.devnetAccounts': () => {
+      if (!isDevnetSelected(ctx)) return [];
+      const keys = vault.list();
+      return ctx.devnetAccounts.map((a) => ({
+        address: getAddress(a.address),
+        label: a.label,
+        imported: keys.some((k) => sameAddress(k.address, a.address)),
+      }));
+    },
+
+    'keys.useDevnetAccount': async ({ address }) => {
+      const account = isDevnetSelected(ctx) ? ctx.devnetAccounts.find((a) => sameAddress(a.address, address)) : undefined;
+      if (!account) throw new BridgeFailure('keys.not_found', `${address} is not one of the devnet's demo accounts.`);
+      return keyView(ctx, await vault.importPrivateKey(account.privateKey, { label: account.label }));
+    },
+  };
+}

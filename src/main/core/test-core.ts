@@ -1,0 +1,87 @@
+/** A real core over a file-fallback vault in a temp dir, for the node tests of this folder. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../log';
+import { DeploymentPinning, SettingsService } from '../settings';
+import { createMemoryStore } from '../store/key-value-store';
+import { createManualClock, openVault } from '../vault';
+import { createAppCore, type AppCore } from './app-core';
+import type { DevnetAccount } from './devnet-accounts';
+import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
+
+export const TEST_PASSWORD = 'correct horse battery';
+const CHEAP = { N: 2 ** 10, r: 8, p: 1 };
+
+export interface TestCore {
+  core: AppCore;
+  settings: SettingsService;
+  pinning: DeploymentPinning;
+  dialogs: ScriptedDialogs;
+  clock: ReturnType<typeof createManualClock>;
+  dir: string;
+  warmUps: () => number;
+  /** Run what the core deferred (the signing warm-up). */
+  flushDeferred(): void;
+  logText(): string;
+  close(): void;
+}
+
+export async function createTestCore(options: { devnetAccounts?: DevnetAccount[] } = {}): Promise<TestCore> {
+  const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
+  const store = createMemoryStore();
+  const clock = createManualClock();
+  const settings = new SettingsService({ store });
+  const vault = await openVault({
+    store,
+    filePath: join(dir, 'keys.vault'),
+    forceFile: true,
+    clock,
+    passwordScrypt: CHEAP,
+    keystoreScrypt: CHEAP,
+  });
+  const dialogs = createScriptedDialogs();
+  const logger = createLogger({ dir: join(dir, 'logs'), minLevel: 'debug' });
+  let warmUps = 0;
+  const deferred: (() => void)[] = [];
+  const pinning = new DeploymentPinning(settings, () => clock.now());
+  const core = createAppCore({
+    vault,
+    settings,
+    pinning,
+    dialogs,
+    logger,
+    app: { version: '9.9.9', platform: 'linux' },
+    now: () => clock.now(),
+    devnetAccounts: options.devnetAccounts ?? [],
+    warmUpSigning: () => void warmUps++,
+    defer: (fn) => {
+      deferred.push(fn);
+      return () => deferred.splice(deferred.indexOf(fn), 1);
+    },
+  });
+  return {
+    core,
+    settings,
+    pinning,
+    dialogs,
+    clock,
+    dir,
+    warmUps: () => warmUps,
+    flushDeferred: () => {
+      for (const fn of deferred.splice(0)) fn();
+    },
+    logText: () => {
+      try {
+        return readFileSync(logger.filePath, 'utf8');
+      } catch {
+        return '';
+      }
+    },
+    close: () => {
+      core.dispose();
+      vault.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

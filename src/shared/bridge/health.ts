@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { address, decimalString, unixMs } from './primitives';
+import { feedHealthState } from './markets';
+
+export const feedHealth = z.object({
+  feed: z.enum(['market', 'oracle', 'http', 'chain']),
+  state: feedHealthState,
+  reason: z.string(),
+  latencyMs: z.number().nonnegative().nullable(),
+  lastMessageAt: unixMs.nullable(),
+  resyncs: z.number().int().nonnegative(),
+});
+
+export const pinState = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('unpinned') }),
+  z.object({ kind: z.literal('pinned'), chainId: decimalString, verifyingContract: address, domainName: z.string() }),
+  z.object({
+    kind: z.literal('changed'),
+    pinned: z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string() }),
+    observed: z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string() }),
+    sentence: z.string(),
+  }),
+]);
+
+export const connectionView = z.object({
+  deploymentId: z.string().nullable(),
+  deploymentName: z.string().nullable(),
+  devnet: z.boolean(),
+  pin: pinState,
+  feeds: z.array(feedHealth),
+  /** Estimated offset of the exchange's clock from ours, in ms. */
+  clockOffsetMs: z.number().nullable(),
+});
+
+export type FeedHealth = z.infer<typeof feedHealth>;
+export type PinState = z.infer<typeof pinState>;
+export type ConnectionView = z.infer<typeof connectionView>;
