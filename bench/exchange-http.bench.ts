@@ -1,0 +1,198 @@
+// Signed-order throughput of the local exchange service over real HTTP. The service runs in a
+// child process (src/devnet/exchange/serve.ts, journal with group commit + fdatasync on a temp dir);
+// this process pre-signs orders from several accounts (resting and crossing) and fires them with
+// bounded concurrency over keep-alive connections. Then a quick in-process profile of the per-order
+// work: JSON + strict parse, hashing, signature check (cached key vs recovery), engine, journal line, fsync.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, fdatasyncSync, rmSync, writeSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { Engine } from '../src/devnet/engine';
+import { SignatureVerifier } from '../src/devnet/exchange/signature-verifier';
+import { toSignedEntry } from '../src/devnet/exchange/records';
+import { fillOrder, signedBody, testSigner } from '../src/devnet/exchange/testkit';
+import { hashActionBytes, makeExchangeDomain, parseSignedRequest, recoverDigestSigner, type Address, type DigestSigner, type FillOrder } from '../src/shared/protocol';
+import { blackhole, measure, note, ratio, type BenchReport, type Benchmark } from './harness';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ACCOUNTS = 8;
+const ROUND = 2000;
+const ROUNDS = 3;
+const WARMUP = 400;
+const CONCURRENCY = 16;
+const C = 1_000_000n;
+
+interface Started {
+  child: ChildProcess;
+  info: { httpUrl: string; chainId: string; verifyingContract: Address; markets: { assetId: string; symbol: string; periodLength: string }[] };
+}
+
+async function startChild(dataDir: string, keys: DigestSigner[]): Promise<Started> {
+  const args = ['--import', 'tsx', join(root, 'src/devnet/exchange/serve.ts'), '--port', '0', '--data-dir', dataDir, '--fresh'];
+  for (const k of keys) args.push('--credit', `${k.address}=${1_000_000n * C}`);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const info = await new Promise<Started['info']>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`serve.ts exited early (code ${code})`)));
+    lines.on('line', (l) => {
+      if (l.startsWith('{')) resolve(JSON.parse(l) as Started['info']);
+    });
+  });
+  return { child, info };
+}
+
+/** Resting quotes around the middle with every fourth order crossing (IOC) to trade. */
+function makeOrders(keys: DigestSigner[], assetId: bigint, epoch: bigint, n: number, seed: number): FillOrder[] {
+  const out: FillOrder[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = keys[(i + seed) % keys.length]!;
+    const sell = i % 2 === 1;
+    const crossing = i % 4 === 3;
+    const step = BigInt((i * 7 + seed) % 50) * 1000n;
+    const price = crossing ? (sell ? 400_000n : 600_000n) : sell ? 510_000n + step : 490_000n - step;
+    out.push(fillOrder({ key }, { assetId, epoch, side: sell, price, size: C * BigInt(1 + (i % 5)), timeInForce: crossing ? 2n : 0n }));
+  }
+  return out;
+}
+
+function postJson(agent: Agent, url: URL, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: '/orders', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function fire(agent: Agent, base: URL, bodies: string[]): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const s = performance.now();
+        const status = await postJson(agent, base, body);
+        latencies.push(performance.now() - s);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  return { seconds: (performance.now() - t0) / 1000, latencies, statuses };
+}
+
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function profile(report: BenchReport, bodies: string[], domain: ReturnType<typeof makeExchangeDomain>, assetId: bigint, epoch: bigint): Promise<void> {
+  const parsed = bodies.map((b) => parseSignedRequest('orders', JSON.parse(b)));
+  const digests = parsed.map((r) => hashActionBytes('FillOrder', r.order, domain));
+  const n = parsed.length;
+  const parse = await measure(report, 'profile: JSON.parse + strict wrapper parse', n, () => bodies.map((b) => parseSignedRequest('orders', JSON.parse(b))), { rounds: 3 });
+  const hash = await measure(report, 'profile: EIP-712 digest (hashActionBytes)', n, () => parsed.map((r) => hashActionBytes('FillOrder', r.order, domain)), { rounds: 3 });
+  const warm = new SignatureVerifier({ tablesAfter: 1 });
+  for (let i = 0; i < n; i++) warm.verify(digests[i]!, parsed[i]!.signature, parsed[i]!.order.signer);
+  const fast = await measure(report, 'profile: signature check, cached signer key', n, () => parsed.map((r, i) => warm.verify(digests[i]!, r.signature, r.order.signer)), { rounds: 3 });
+  const sub = Math.min(n, 300);
+  const rec = await measure(report, 'profile: signature recovery (recoverDigestSigner)', sub, () => parsed.slice(0, sub).map((r, i) => recoverDigestSigner(digests[i]!, r.signature)), { rounds: 3 });
+  const line = await measure(report, 'profile: journal entry + JSON line', n, () => parsed.map((r, i) => JSON.stringify({ seqId: i, ts: 0, kind: 'fill', entry: toSignedEntry('FillOrder', r.order, r.orderHash, r.signature, 0) })), { rounds: 3 });
+  const engineOps = await measure(
+    report,
+    'profile: matching engine apply',
+    n,
+    () => {
+      const e = new Engine();
+      e.apply({ type: 'registerMarket', time: 0, assetId, epoch, strike: 1n, expiration: 4_000_000_000n });
+      parsed.forEach((r, i) => e.apply({ type: 'credit', time: 0, owner: r.order.sender, amount: 1_000_000n * C, index: BigInt(i + 1) }));
+      for (const r of parsed) {
+        const o = r.order;
+        e.apply({ type: 'placeOrder', time: 1, orderId: r.orderHash, account: o.sender, signer: o.signer, signatureType: 0n, assetId, epoch, side: o.side, price: o.price, size: o.size, tif: o.timeInForce, nonce: o.nonce, approvalNonce: 0n });
+      }
+      return e;
+    },
+    { rounds: 3 },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'bench-fsync-'));
+  const fd = openSync(join(dir, 'f'), 'a');
+  const syncs: number[] = [];
+  const chunk = Buffer.alloc(400, 0x61);
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    writeSync(fd, chunk);
+    fdatasyncSync(fd);
+    syncs.push(performance.now() - t);
+  }
+  closeSync(fd);
+  rmSync(dir, { recursive: true, force: true });
+  syncs.sort((a, b) => a - b);
+  const us = (m: { usPerOp: number }) => m.usPerOp.toFixed(0);
+  note(
+    report,
+    `per-order CPU in the service: parse ${us(parse)} µs, digest ${us(hash)} µs, signature ${us(fast)} µs cached-key / ${us(rec)} µs recovery, engine ${us(engineOps)} µs, journal line ${us(line)} µs; ` +
+      `one write+fdatasync ${pct(syncs, 50).toFixed(2)} ms median (amortised over a group-commit batch)`,
+  );
+}
+
+const bench: Benchmark = {
+  name: 'exchange-http',
+  async run(report) {
+    const keys = Array.from({ length: ACCOUNTS }, (_, i) => testSigner('bench', i));
+    const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
+    const { child, info } = await startChild(dataDir, keys);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    try {
+      const base = new URL(info.httpUrl);
+      const domain = makeExchangeDomain({ chainId: BigInt(info.chainId), verifyingContract: info.verifyingContract });
+      const market = info.markets.find((m) => m.periodLength === '300') ?? info.markets[0]!;
+      const assetId = BigInt(market.assetId);
+      const asset = (await (await fetch(`${info.httpUrl}/asset/${assetId}`)).json()) as { epoch: string };
+      const epoch = BigInt(asset.epoch);
+      note(report, `service in a child process; ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, keep-alive; asset ${market.symbol} ${market.periodLength}s epoch ${epoch}; 3/4 resting GTC, 1/4 crossing IOC`);
+
+      const sign = (n: number, seed: number) => makeOrders(keys, assetId, epoch, n, seed).map((o) => JSON.stringify(signedBody('orders', o, domain, keys.find((k) => k.address === o.signer)!)));
+      const t0 = performance.now();
+      const warm = sign(WARMUP, 1000);
+      const rounds = Array.from({ length: ROUNDS }, (_, r) => sign(ROUND, r * 17));
+      note(report, `pre-signed ${WARMUP + ROUNDS * ROUND} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      await fire(agent, base, warm);
+
+      const rates: number[] = [];
+      const all: number[] = [];
+      for (const bodies of rounds) {
+        const r = await fire(agent, base, bodies);
+        const bad = [...r.statuses.entries()].filter(([s]) => s !== 202);
+        if (bad.length > 0) throw new Error(`unexpected statuses: ${JSON.stringify(bad)}`);
+        rates.push(bodies.length / r.seconds);
+        all.push(...r.latencies);
+      }
+      rates.sort((a, b) => a - b);
+      all.sort((a, b) => a - b);
+      const ops = rates[rates.length >> 1]!;
+      report.measurements.push({ label: 'signed orders over HTTP (POST /orders → 202)', opsPerRound: ROUND, rounds: ROUNDS, opsPerSec: ops, minOpsPerSec: rates[0]!, maxOpsPerSec: rates.at(-1)!, usPerOp: 1e6 / ops });
+      console.log(`  signed orders over HTTP: ${Math.round(ops)} orders/s (rounds ${rates.map((x) => Math.round(x)).join(', ')})`);
+      ratio(report, 'orders/s ÷ 2,000 (target >= 1)', ops / 2000, { atLeast: 1 });
+      ratio(report, 'p99 latency ms (target <= 25)', pct(all, 99), { atMost: 25 });
+      note(report, `latency ms: p50 ${pct(all, 50).toFixed(2)}, p90 ${pct(all, 90).toFixed(2)}, p99 ${pct(all, 99).toFixed(2)}, max ${all.at(-1)!.toFixed(2)}`);
+
+      await profile(report, rounds[0]!.slice(0, 1000), domain, assetId, epoch);
+      blackhole(rounds);
+    } finally {
+      agent.destroy();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default bench;

@@ -1,0 +1,147 @@
+/**
+ * BotVenue on the app's client library: signed intents (idempotent nonces, retries) through
+ * ExchangeClient, reads through its read-only methods, funding through the deposit client.
+ * No server internals: the bot sees the devnet exactly as the desktop app does.
+ */
+import { Wallet } from 'ethers';
+import { DigestSigner, makeExchangeDomain, unpackAssetId, type Hex } from '../../shared/protocol';
+import { ExchangeClient } from '../../main/exchange';
+import { createDepositClient } from '../../main/exchange/deposit';
+import type { DevnetAccount, DevnetContracts } from '../chain';
+import type { RestingOrder } from './reconcile';
+import type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
+
+export interface ClientVenueOptions {
+  account: DevnetAccount;
+  endpoints: { httpUrl: string };
+  chainId: bigint;
+  contracts: DevnetContracts;
+  domainName: string;
+}
+
+const TIF = { ALO: 3n, IOC: 2n } as const;
+
+function clientFor(opts: { account: DevnetAccount; httpUrl: string; chainId: bigint; contracts: DevnetContracts; domainName: string }): ExchangeClient {
+  const key = new DigestSigner(opts.account.privateKey);
+  const domain = makeExchangeDomain({ chainId: opts.chainId, verifyingContract: opts.contracts.exchange, name: opts.domainName });
+  return new ExchangeClient({
+    baseUrl: opts.httpUrl,
+    timeoutMs: 10_000,
+    signer: { address: key.address, signDigest: (digest: Hex) => Promise.resolve(key.sign(digest)) },
+    deployment: () => ({ domain, ledger: opts.contracts.ledger }),
+    // Bots retry little: the next step re-reads state and reconciles anyway.
+    retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 },
+    doctor: false,
+  });
+}
+
+const big = (v: string | number | bigint): bigint => BigInt(v);
+
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+export function createClientVenue(opts: ClientVenueOptions): BotVenue {
+  const client = clientFor({ ...opts, httpUrl: opts.endpoints.httpUrl });
+  const address = opts.account.address;
+  const orderInput = (o: OrderRequest) => ({ assetId: o.assetId, epoch: o.epoch, side: o.side, price: o.price, size: o.size, timeInForce: TIF[o.tif] });
+
+  return {
+    address,
+    async market(assetId): Promise<MarketInfo> {
+      const a = await client.getAsset(assetId);
+      return { assetId, symbolId: unpackAssetId(assetId).id, epoch: big(a.epoch), strike: big(a.strikePrice), expiration: big(a.expiration) };
+    },
+    async oraclePrice(assetId) {
+      try {
+        return big((await client.getMarkPrice(assetId)).price);
+      } catch {
+        return undefined; // no price yet: the bot quotes nothing rather than guess
+      }
+    },
+    async top(assetId, epoch): Promise<TopOfBook> {
+      const t = await client.getTopOfBook(assetId, epoch);
+      return { ...(t.bid ? { bestBid: big(t.bid.price) } : {}), ...(t.ask ? { bestAsk: big(t.ask.price) } : {}) };
+    },
+    async restingOrders(assetId, epoch): Promise<RestingOrder[]> {
+      const b = await client.getBookOrders(assetId, epoch, address);
+      return [
+        ...b.buys.map((o) => ({ orderId: o.id, side: false, price: big(o.price), size: big(o.size) })),
+        ...b.sells.map((o) => ({ orderId: o.id, side: true, price: big(o.price), size: big(o.size) })),
+      ];
+    },
+    async place(order): Promise<OrderOutcome> {
+      const out = await client.placeOrder(orderInput(order));
+      if (out.delivery === 'duplicate') return { orderId: out.orderHash, status: 'DUPLICATE', filled: 0n, reason: '' };
+      return { orderId: out.orderHash, status: out.response.status, filled: big(out.response.filled), reason: out.response.reason };
+    },
+    async cancelReplace(target, order) {
+      const out = await client.cancelReplaceOrder({ ...orderInput(order), cancelOrderHash: target as Hex, allOrNothing: false });
+      return { status: out.delivery === 'duplicate' ? 'DUPLICATE' : out.response.status };
+    },
+    async cancel(assetId, epoch, orderId) {
+      await client.cancelOrder({ assetId, epoch, orderHash: orderId as Hex });
+    },
+    async cancelAll(assetId, epoch) {
+      await client.cancelAll({ assetId, epoch });
+    },
+    async positionSize(assetId, epoch) {
+      try {
+        return big((await client.getPosition(address, assetId, epoch)).size);
+      } catch (err) {
+        if (codeOf(err).includes('NOT_FOUND')) return 0n;
+        throw err;
+      }
+    },
+    async claim(assetId, epoch) {
+      try {
+        const r = await client.claim({ assetId, epoch });
+        return r.status === 'CLAIMED' ? 'claimed' : 'nothing';
+      } catch (err) {
+        if (codeOf(err).includes('NOT_RESOLVED')) return 'not-resolved';
+        if (/NO_CLAIMABLE|ALREADY_CLAIMED/.test(codeOf(err))) return 'nothing';
+        throw err;
+      }
+    },
+    close() {
+      return Promise.resolve();
+    },
+  };
+}
+
+export interface DepositAndWaitOptions {
+  account: DevnetAccount;
+  amount: string;
+  rpcUrl: string;
+  chainId: bigint;
+  contracts: DevnetContracts;
+  domainName: string;
+  confirmations: number;
+  httpUrl: string;
+  /** Give up after this long (default 60 s). */
+  timeoutMs?: number;
+}
+
+/** A real on-chain deposit (approve + deposit), then waits until the exchange balance shows it. */
+export async function depositAndWait(opts: DepositAndWaitOptions): Promise<void> {
+  const client = clientFor(opts);
+  const before = big((await client.getBalance(opts.account.address)).balance);
+  const deposits = createDepositClient({
+    rpcUrl: opts.rpcUrl,
+    expectedChainId: opts.chainId,
+    depositLedger: opts.contracts.depositLedger,
+    wallet: new Wallet(opts.account.privateKey),
+    pollIntervalMs: 200,
+  });
+  try {
+    const { amount } = await deposits.deposit(opts.amount, { mode: 'approve', confirmations: opts.confirmations });
+    const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+    while (big((await client.getBalance(opts.account.address)).balance) < before + amount) {
+      if (Date.now() > deadline) throw new Error(`The exchange did not credit ${opts.account.label}'s deposit in time.`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    deposits.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs one bot account over several markets on a jittered timer. A failed step is logged as one
+ * line and the loop goes on: a bot never takes the devnet down with it.
+ */
+import { MarketMaker, type MarketMakerConfig } from './market-maker';
+import { jitter, seededRandom } from './prng';
+import type { BotVenue } from './venue';
+
+export interface LiquidityBotOptions {
+  name: string;
+  venue: BotVenue;
+  assetIds: bigint[];
+  config: MarketMakerConfig;
+  seed: number;
+  /** Mean ms between steps; each wait is jittered ±30 %. */
+  stepMs: number;
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+export interface LiquidityBot {
+  readonly name: string;
+  readonly address: string;
+  /** Completed steps across all markets (progress for tests and the status line). */
+  readonly steps: number;
+  /** Cancels the bot's quotes and closes its connections. */
+  stop(): Promise<void>;
+}
+
+export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
+  const random = seededRandom(opts.seed);
+  const log = (line: string): void => opts.log(`[bot ${opts.name}] ${line}`);
+  const makers = opts.assetIds.map(
+    (assetId) => new MarketMaker({ venue: opts.venue, assetId, config: opts.config, random, now: opts.now ?? Date.now, log }),
+  );
+  let steps = 0;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  // Repeated identical errors are logged once until something changes, so a down service does not flood the log.
+  let lastError = '';
+
+  async function runOnce(): Promise<void> {
+    for (const maker of makers) {
+      if (stopped) return;
+      try {
+        await maker.step();
+        steps += 1;
+        lastError = '';
+      } catch (err) {
+        const line = `step failed: ${describe(err)}`;
+        if (line !== lastError) log(line);
+        lastError = line;
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce().finally(schedule);
+    }, jitter(random, opts.stepMs, opts.stepMs * 0.3));
+  }
+  running = runOnce().finally(schedule);
+
+  return {
+    name: opts.name,
+    address: opts.venue.address,
+    get steps() {
+      return steps;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      for (const maker of makers) {
+        try {
+          await maker.withdrawQuotes();
+        } catch (err) {
+          log(`cancel on stop failed: ${describe(err)}`);
+        }
+      }
+      await opts.venue.close();
+    },
+  };
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return `${typeof code === 'string' ? `${code}: ` : ''}${err.message.split('\n')[0] ?? ''}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { digitalProbability, fairPrice, normalCdf } from './fair-value';
+import { buildLadder, dropCrossing, fairMoved, MAX_PRICE, MIN_PRICE, type LadderConfig } from './ladder';
+import { reconcileQuotes, type RestingOrder } from './reconcile';
+import { seededRandom } from './prng';
+
+const cfg: LadderConfig = { levels: 3, halfSpreadTicks: 2, stepTicks: 2, baseLots: 100n, lotsPerLevel: 50n };
+
+describe('fair value N(d2)', () => {
+  it('matches known normal CDF values', () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.96)).toBeCloseTo(0.975, 4);
+    expect(normalCdf(-1)).toBeCloseTo(0.158655, 5);
+  });
+  it('is a bit under one half at the money (the −σ²T/2 drift) and monotone in spot', () => {
+    const atm = digitalProbability({ spot: 100_000_000n, strike: 100_000_000n, secondsToExpiry: 300, sigma: 0.6 });
+    expect(atm).toBeLessThan(0.5);
+    expect(atm).toBeGreaterThan(0.49);
+    const up = digitalProbability({ spot: 101_000_000n, strike: 100_000_000n, secondsToExpiry: 300, sigma: 0.6 });
+    const down = digitalProbability({ spot: 99_000_000n, strike: 100_000_000n, secondsToExpiry: 300, sigma: 0.6 });
+    expect(up).toBeGreaterThan(atm);
+    expect(down).toBeLessThan(atm);
+  });
+  it('collapses to the known outcome at expiry', () => {
+    expect(fairPrice({ spot: 2n, strike: 1n, secondsToExpiry: 0, sigma: 0.6 })).toBe(1_000_000n);
+    expect(fairPrice({ spot: 1n, strike: 2n, secondsToExpiry: -5, sigma: 0.6 })).toBe(0n);
+    expect(fairPrice({ spot: 1n, strike: 1n, secondsToExpiry: 0, sigma: 0.6 })).toBe(1_000_000n); // ties go Up
+  });
+});
+
+describe('ladder', () => {
+  it('quotes bids below and asks above fair on the tick, sizes on the lot', () => {
+    const q = buildLadder(500_400n, cfg);
+    expect(q.filter((x) => !x.side).map((x) => x.price)).toEqual([498_000n, 496_000n, 494_000n]);
+    expect(q.filter((x) => x.side).map((x) => x.price)).toEqual([503_000n, 505_000n, 507_000n]);
+    expect(q.map((x) => x.size)).toEqual([1_000_000n, 1_500_000n, 2_000_000n, 1_000_000n, 1_500_000n, 2_000_000n]);
+    for (const x of q) expect(x.price % 1000n).toBe(0n);
+  });
+  it('clamps to 1000..999000 without quoting an edge twice or crossing', () => {
+    for (const fair of [0n, 500n, 1_000n, 999_000n, 1_000_000n]) {
+      const q = buildLadder(fair, cfg);
+      const bids = q.filter((x) => !x.side).map((x) => x.price);
+      const asks = q.filter((x) => x.side).map((x) => x.price);
+      for (const p of [...bids, ...asks]) expect(p >= MIN_PRICE && p <= MAX_PRICE).toBe(true);
+      expect(new Set(bids).size).toBe(bids.length);
+      expect(new Set(asks).size).toBe(asks.length);
+      if (bids.length && asks.length) expect(bids[0]! < asks[0]!).toBe(true);
+    }
+  });
+  it('drops post-only prices that would cross the book', () => {
+    const q = dropCrossing(buildLadder(500_000n, cfg), { bestBid: 503_000n, bestAsk: 496_000n });
+    expect(q.filter((x) => !x.side).map((x) => x.price)).toEqual([494_000n]);
+    expect(q.filter((x) => x.side).map((x) => x.price)).toEqual([504_000n, 506_000n]);
+  });
+  it('re-quotes only when fair moves by more than a tick', () => {
+    expect(fairMoved(undefined, 1n)).toBe(true);
+    expect(fairMoved(500_000n, 501_000n)).toBe(false);
+    expect(fairMoved(500_000n, 501_001n)).toBe(true);
+    expect(fairMoved(500_000n, 498_999n)).toBe(true);
+  });
+});
+
+describe('reconcile', () => {
+  const order = (orderId: string, side: boolean, price: bigint, size = 1_000_000n): RestingOrder => ({ orderId, side, price, size });
+  it('keeps matching orders, replaces moved ones, cancels extras and places missing', () => {
+    const wanted = buildLadder(500_000n, { ...cfg, levels: 2, lotsPerLevel: 0n });
+    // wanted: bids 498k, 496k; asks 502k, 504k (size 1e6)
+    const resting = [order('a', false, 498_000n), order('b', false, 490_000n), order('c', true, 510_000n), order('d', true, 520_000n), order('e', true, 530_000n)];
+    const actions = reconcileQuotes(wanted, resting, true);
+    const kinds = actions.map((a) => `${a.kind}:${'target' in a ? a.target.orderId : ''}:${'quote' in a ? a.quote.price : ''}`);
+    expect(kinds).toEqual(['cancel:e:', 'replace:c:502000', 'replace:d:504000', 'replace:b:496000']);
+  });
+  it('moves bids first when fair falls', () => {
+    const wanted = buildLadder(400_000n, { ...cfg, levels: 1 });
+    const actions = reconcileQuotes(wanted, [order('a', false, 498_000n), order('b', true, 502_000n)], false);
+    expect(actions.map((a) => (a.kind === 'cancel' ? 'x' : a.quote.side ? 'ask' : 'bid'))).toEqual(['bid', 'ask']);
+  });
+});
+
+describe('seeded PRNG', () => {
+  it('is reproducible per seed and differs across seeds', () => {
+    const a = seededRandom(7), b = seededRandom(7), c = seededRandom(8);
+    const xs = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(xs);
+    expect(c()).not.toBe(xs[0]);
+  });
+});

@@ -1,0 +1,42 @@
+// Errors the service answers with: an HTTP status, a SCREAMING_CASE code and one sentence.
+import type { ValidationIssue } from '../../shared/protocol';
+
+/** The JSON error body of every non-2xx answer (README.md, "Errors"). */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  /** Field-level problems for malformed requests (§3.7 codes and `$.` paths). */
+  issues?: readonly ValidationIssue[];
+}
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: readonly ValidationIssue[],
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return this.issues === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, issues: this.issues };
+  }
+}
+
+export const badRequest = (code: string, message: string, issues?: readonly ValidationIssue[]): ServiceError => new ServiceError(400, code, message, issues);
+export const unauthorized = (code: string, message: string): ServiceError => new ServiceError(401, code, message);
+export const forbidden = (code: string, message: string): ServiceError => new ServiceError(403, code, message);
+export const notFound = (code: string, message: string): ServiceError => new ServiceError(404, code, message);
+
+/** Journal or start-up failure: the service cannot promise durability any more. */
+export class JournalError extends Error {
+  override readonly name = 'JournalError';
+  constructor(
+    readonly code: 'JOURNAL_CORRUPT' | 'JOURNAL_UNAVAILABLE' | 'JOURNAL_MISMATCH',
+    message: string,
+  ) {
+    super(message);
+  }
+}

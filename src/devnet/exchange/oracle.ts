@@ -1,0 +1,41 @@
+// Oracle prices for the service: one seeded PriceProcess per symbol (src/devnet/oracle), with
+// random access in time. A PriceProcess only moves forward, so a query earlier than the last one
+// restarts that symbol's path from its origin (rare: the scheduler queries in time order).
+import { PriceProcess } from '../oracle/price-process';
+import type { OracleSymbol } from '../markets';
+
+export interface OracleConfig {
+  seed: number;
+  stepMs: number;
+  /** Unix ms of step 0 (from the journal's genesis, so paths survive restarts). */
+  originMs: number;
+}
+
+export class OracleHistory {
+  private readonly paths = new Map<bigint, { process: PriceProcess; lastMs: number }>();
+
+  constructor(
+    private readonly symbols: ReadonlyMap<bigint, OracleSymbol>,
+    private readonly config: OracleConfig,
+  ) {}
+
+  has(symbolId: bigint): boolean {
+    return this.symbols.has(symbolId);
+  }
+
+  /** Oracle price (USD × 10^6) in force at `timeMs`. */
+  priceAt(symbolId: bigint, timeMs: number): bigint {
+    let p = this.paths.get(symbolId);
+    if (p === undefined || timeMs < p.lastMs) {
+      const s = this.symbols.get(symbolId);
+      if (s === undefined) throw new RangeError(`Unknown oracle symbol ${symbolId}.`);
+      p = {
+        process: new PriceProcess({ symbolId, initialPrice: s.initialPrice, volatility: s.volatility, stepMs: this.config.stepMs, originMs: this.config.originMs, seed: this.config.seed }),
+        lastMs: timeMs,
+      };
+      this.paths.set(symbolId, p);
+    }
+    p.lastMs = timeMs;
+    return p.process.priceAt(timeMs);
+  }
+}

@@ -1,0 +1,114 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExchangeAbortError, ExchangeHttpError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
+import { HttpCore, errorCodeOf, normaliseBaseUrl, resolveUrl } from './http';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+const seen: Seen[] = [];
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      if (req.url!.includes('slow')) return; // never answers
+      if (req.url!.includes('fail')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"ENTRY_PROCESSED","message":"Already processed."}');
+      if (req.url!.includes('text')) return void res.writeHead(500).end('Internal enqueue error');
+      res.writeHead(req.url!.includes('accepted') ? 202 : 200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('base URL', () => {
+  it('appends a trailing slash and resolves paths below the prefix', () => {
+    const b = normaliseBaseUrl('https://host/api');
+    expect(b.href).toBe('https://host/api/');
+    expect(resolveUrl(b, '/orders').href).toBe('https://host/api/orders');
+    expect(resolveUrl(b, 'book/1/2?depth=5').href).toBe('https://host/api/book/1/2?depth=5');
+    expect(resolveUrl(normaliseBaseUrl('http://localhost:3000/'), 'health').href).toBe('http://localhost:3000/health');
+  });
+});
+
+describe('error codes (§6.6)', () => {
+  it('prefers a SCREAMING_CASE token and keeps the sentence', () => {
+    expect(errorCodeOf(401, { error: 'ORDER_HASH_MISMATCH', message: 'Digest differs.' })).toEqual({ code: 'ORDER_HASH_MISMATCH', sentence: 'Digest differs.' });
+    expect(errorCodeOf(400, { error: 'Invalid auth parameters' })).toEqual({ code: 'Invalid auth parameters', sentence: 'Invalid auth parameters' });
+    expect(errorCodeOf(500, 'Internal enqueue error').code).toBe('Internal enqueue error');
+    expect(errorCodeOf(502, '').code).toBe('HTTP_502');
+    expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' }).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('HttpCore', () => {
+  it('accepts any 2xx and sends API key and HMAC of the exact body', async () => {
+    const core = new HttpCore({ baseUrl: `${base}/api`, apiKey: 'k1', apiSecret: 's3cret' });
+    const body = '{"order":{"typ":"2"}}';
+    const r = await core.post('/accepted', body);
+    expect(r).toEqual({ status: 202, body: { ok: true } });
+    const last = seen.at(-1)!;
+    expect(last.url).toBe('/api/accepted');
+    expect(last.headers['x-api-key']).toBe('k1');
+    expect(last.headers['x-signature']).toBe(createHmac('sha256', 's3cret').update(body).digest('hex'));
+    expect(last.headers['content-type']).toBe('application/json');
+    expect(last.body).toBe(body);
+    await core.get('ok');
+    expect(seen.at(-1)!.headers['x-signature']).toBeUndefined();
+    expect(seen.at(-1)!.headers['x-api-key']).toBe('k1');
+    core.close();
+  });
+
+  it('turns non-2xx into coded errors carrying status and body', async () => {
+    const core = new HttpCore({ baseUrl: base });
+    const e = await core.post('fail', '{}').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ExchangeHttpError);
+    expect(e).toMatchObject({ status: 404, code: 'ENTRY_PROCESSED', sentence: 'Already processed.', body: { error: 'ENTRY_PROCESSED' } });
+    await expect(core.get('text')).rejects.toMatchObject({ status: 500, body: 'Internal enqueue error' });
+    core.close();
+  });
+
+  it('times out (default overridable per call) and honours the caller signal', async () => {
+    const core = new HttpCore({ baseUrl: base, timeoutMs: 60_000 });
+    await expect(core.get('slow', { timeoutMs: 50 })).rejects.toBeInstanceOf(ExchangeTimeoutError);
+    const ac = new AbortController();
+    const p = core.get('slow', { signal: ac.signal });
+    ac.abort();
+    await expect(p).rejects.toBeInstanceOf(ExchangeAbortError);
+    await expect(core.get('ok', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(ExchangeAbortError);
+    core.close();
+  });
+
+  it('reports transport failures', async () => {
+    const dead = http.createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const port = (dead.address() as AddressInfo).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const core = new HttpCore({ baseUrl: `http://127.0.0.1:${port}` });
+    await expect(core.get('x')).rejects.toBeInstanceOf(ExchangeTransportError);
+    core.close();
+  });
+
+  it('reports response timing for the clock', async () => {
+    const timings: number[] = [];
+    const core = new HttpCore({ baseUrl: base, onResponse: (t) => timings.push(t.receivedAt - t.sentAt) });
+    await core.get('ok');
+    expect(timings).toHaveLength(1);
+    expect(timings[0]).toBeGreaterThanOrEqual(0);
+    core.close();
+  });
+});

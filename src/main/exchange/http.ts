@@ -1,0 +1,181 @@
+// HTTP core of the exchange client (§6.1, §6.2): base-URL resolution, JSON, timeouts, caller abort,
+// optional API key and HMAC body signature, keep-alive sockets. node:http keeps the path from a call
+// to bytes on the socket short (see bench/order-latency.bench.ts).
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { ExchangeAbortError, ExchangeHttpError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpCoreOptions {
+  /** API base, with or without a trailing slash and path prefix (e.g. `https://host/api`). */
+  baseUrl: string;
+  /** Default per-request timeout, covering the whole response body. Default 30 s (§10.8). */
+  timeoutMs?: number;
+  /** Sent as X-API-KEY on every request when set (§6.2). */
+  apiKey?: string;
+  /** When set, POST bodies carry X-SIGNATURE = hex(HMAC-SHA256(secret, raw body)) (§6.2). */
+  apiSecret?: string;
+  /** Called for every answered request (clock offset estimation). */
+  onResponse?: (info: ResponseTiming) => void;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ResponseTiming {
+  /** Local ms when the request was issued / the response head arrived. */
+  sentAt: number;
+  receivedAt: number;
+  /** The HTTP Date header, if any. */
+  date: string | undefined;
+  /** The parsed JSON body (may hold `ts` fields). */
+  body: unknown;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+}
+
+/** `base` normalised to end in "/" (§6.1) so relative paths append to any prefix. */
+export function normaliseBaseUrl(base: string): URL {
+  const u = new URL(base);
+  if (!u.pathname.endsWith('/')) u.pathname += '/';
+  u.search = '';
+  u.hash = '';
+  return u;
+}
+
+/** Resolve `path` ("/orders", "orders", "book/1/2?depth=5") below the base, never above it. */
+export function resolveUrl(base: URL, path: string): URL {
+  return new URL(path.replace(/^\/+/, ''), base);
+}
+
+const SCREAMING = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$/;
+
+/** §6.6/§12: act on the status plus any SCREAMING_CASE token in error/code/message, else the sentence. */
+export function errorCodeOf(status: number, body: unknown): { code: string; sentence: string } {
+  const fields: string[] = [];
+  if (typeof body === 'string' && body.trim() !== '') fields.push(body.trim());
+  if (typeof body === 'object' && body !== null) {
+    for (const k of ['error', 'code', 'message', 'status', 'reason'] as const) {
+      const v = (body as Record<string, unknown>)[k];
+      if (typeof v === 'string' && v.trim() !== '') fields.push(v.trim());
+    }
+  }
+  const token = fields.find((f) => SCREAMING.test(f));
+  const sentence = fields.find((f) => !SCREAMING.test(f));
+  const code = token ?? sentence ?? `HTTP_${status}`;
+  const text = sentence ?? (token ? describeCode(token) : `The exchange answered HTTP ${status}.`);
+  return { code, sentence: text };
+}
+
+function describeCode(code: string): string {
+  const s = code.toLowerCase().replace(/_/g, ' ');
+  return `The exchange refused the request: ${s}.`;
+}
+
+export class HttpCore {
+  readonly baseUrl: URL;
+  readonly timeoutMs: number;
+  readonly #apiKey: string | undefined;
+  readonly #apiSecret: string | undefined;
+  readonly #onResponse: ((info: ResponseTiming) => void) | undefined;
+  readonly #agent: http.Agent;
+  readonly #request: typeof http.request;
+
+  constructor(opts: HttpCoreOptions) {
+    this.baseUrl = normaliseBaseUrl(opts.baseUrl);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#apiKey = opts.apiKey;
+    this.#apiSecret = opts.apiSecret;
+    this.#onResponse = opts.onResponse;
+    const secure = this.baseUrl.protocol === 'https:';
+    this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#request = secure ? https.request : http.request;
+  }
+
+  get(path: string, opts?: CallOptions): Promise<HttpResponse> {
+    return this.send('GET', path, undefined, opts);
+  }
+
+  /** POST `bodyText` exactly as given (the HMAC covers these bytes). */
+  post(path: string, bodyText: string, opts?: CallOptions): Promise<HttpResponse> {
+    return this.send('POST', path, bodyText, opts);
+  }
+
+  /**
+   * Send one request. Resolves with any 2xx; rejects with ExchangeHttpError (carrying the body)
+   * for other statuses, or a transport / timeout / abort error.
+   */
+  send(method: 'GET' | 'POST', path: string, bodyText: string | undefined, opts: CallOptions = {}): Promise<HttpResponse> {
+    const url = resolveUrl(this.baseUrl, path);
+    const shownPath = url.pathname;
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    if (bodyText !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(bodyText));
+      if (this.#apiSecret !== undefined) headers['x-signature'] = createHmac('sha256', this.#apiSecret).update(bodyText).digest('hex');
+    }
+    const signal = opts.signal;
+    return new Promise<HttpResponse>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new ExchangeAbortError(method, shownPath, signal.reason));
+        return;
+      }
+      let settled = false;
+      const sentAt = Date.now();
+      const req = this.#request(url, { method, headers, agent: this.#agent });
+      const finish = (err: Error | undefined, res?: HttpResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) {
+          req.destroy();
+          reject(err);
+        } else resolve(res!);
+      };
+      const onAbort = () => finish(new ExchangeAbortError(method, shownPath, signal?.reason));
+      const timer = setTimeout(() => finish(new ExchangeTimeoutError(method, shownPath, timeoutMs)), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (e) => finish(new ExchangeTransportError(method, shownPath, e)));
+      req.on('response', (res) => {
+        const receivedAt = Date.now();
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (e) => finish(new ExchangeTransportError(method, shownPath, e)));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          if (text !== '') {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = text;
+            }
+          }
+          const status = res.statusCode ?? 0;
+          this.#onResponse?.({ sentAt, receivedAt, date: res.headers.date, body });
+          if (status >= 200 && status < 300) finish(undefined, { status, body });
+          else {
+            const { code, sentence } = errorCodeOf(status, body);
+            finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath));
+          }
+        });
+      });
+      req.end(bodyText);
+    });
+  }
+
+  /** Close idle keep-alive sockets. */
+  close(): void {
+    this.#agent.destroy();
+  }
+}
