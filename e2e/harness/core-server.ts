@@ -20,11 +20,29 @@ import { createLogger } from '../../src/main/log';
 import { DeploymentPinning, SettingsService } from '../../src/main/settings';
 import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
+import { devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
+import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
 import { bridgeEventNames, type BridgeEvent } from '../../src/shared/bridge';
 
 export const TOKEN_HEADER = 'x-harness-token';
 const LONG_POLL_MS = 10_000;
 const CHEAP_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
+
+/** A running devnet the core should trade on (the built-in devnet deployment is pointed at it). */
+export interface HarnessDevnet {
+  readonly httpUrl: string;
+  readonly marketWsUrl: string;
+  readonly oracleWsUrl: string;
+  readonly rpcUrl: string;
+  readonly chainId: bigint;
+  readonly markets: readonly MarketEntry[];
+  /** Demo accounts offered by keys.devnetAccounts. */
+  readonly accounts: readonly { label: string; address: string; privateKey: string }[];
+}
+
+export interface CoreServerOptions {
+  readonly devnet?: HarnessDevnet;
+}
 
 export interface CoreServer {
   readonly url: string;
@@ -53,7 +71,7 @@ interface Running {
   vault: Vault;
 }
 
-export async function startCoreServer(): Promise<CoreServer> {
+export async function startCoreServer(options: CoreServerOptions = {}): Promise<CoreServer> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-core-'));
   const service = `Exchange Terminal E2E ${randomBytes(6).toString('hex')}`;
   const token = randomBytes(32).toString('hex');
@@ -68,6 +86,11 @@ export async function startCoreServer(): Promise<CoreServer> {
   async function open(): Promise<Running> {
     const store = createConfStore({ cwd: dir });
     const settings = new SettingsService({ store });
+    const devnet = options.devnet;
+    if (devnet) {
+      const { httpUrl, marketWsUrl, oracleWsUrl, rpcUrl } = devnet;
+      settings.updateSettings({ deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl, marketWsUrl, oracleWsUrl, rpcUrl, chainId: devnet.chainId.toString() }] });
+    }
     const vault = await openVault({ store, filePath: join(dir, 'keys.vault'), service, clock, passwordScrypt: CHEAP_SCRYPT, keystoreScrypt: CHEAP_SCRYPT });
     const core = createAppCore({
       vault,
@@ -77,6 +100,12 @@ export async function startCoreServer(): Promise<CoreServer> {
       logger,
       app: { version: '0.1.0', platform: process.platform },
       now: () => clock.now(),
+      ...(devnet
+        ? {
+            devnetAccounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
+            trading: { markets: devnetMarkets(devnet.markets) },
+          }
+        : {}),
     });
     for (const event of bridgeEventNames) {
       core.on(event, (payload) => {

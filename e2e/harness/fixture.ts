@@ -12,6 +12,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { serveDirectory, type StaticServer } from '../static-server';
 import { harnessClient, type HarnessClient } from './client';
 import { startCoreServer, type CoreServer } from './core-server';
+import { startHarnessDevnet, type HarnessDevnetHandle } from './devnet';
 import { installTerminal } from './install-terminal';
 
 export const SCREENS_DIR = resolve('test-results/screens');
@@ -21,7 +22,26 @@ export interface Harness extends HarnessClient {
   readonly server: CoreServer;
 }
 
-export const test = base.extend<{ core: Harness; app: Page; problems: string[] }, { renderer: StaticServer }>({
+/** Worker-wide devnet, started on first use (`await devnet.get()`), stopped with the worker. */
+export interface LazyDevnet {
+  get(): Promise<HarnessDevnetHandle>;
+}
+
+export const test = base.extend<
+  { core: Harness; app: Page; problems: string[]; withDevnet: boolean },
+  { renderer: StaticServer; devnet: LazyDevnet }
+>({
+  /** `test.use({ withDevnet: true })`: the core trades on the worker's devnet. */
+  withDevnet: [false, { option: true }],
+  devnet: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+    async ({}, use) => {
+      const state: { started: Promise<HarnessDevnetHandle> | null } = { started: null };
+      await use({ get: () => (state.started ??= startHarnessDevnet()) });
+      if (state.started) await (await state.started).stop();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
   renderer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
     async ({}, use) => {
@@ -35,9 +55,8 @@ export const test = base.extend<{ core: Harness; app: Page; problems: string[] }
     },
     { scope: 'worker' },
   ],
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
-  core: async ({}, use) => {
-    const server = await startCoreServer();
+  core: async ({ withDevnet, devnet }, use) => {
+    const server = await startCoreServer(withDevnet ? { devnet: (await devnet.get()).forCore } : {});
     await use({ ...harnessClient(server), server });
     await server.close();
   },

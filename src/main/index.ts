@@ -6,6 +6,8 @@ import { app, ipcMain, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, loadDevnetAccounts, type AppCore } from './core';
+import { DEVNET_ACCOUNTS_ENV } from './core/devnet-accounts';
+import { appMarkets } from './core/session/market-directory';
 import { electronDialogs } from './ipc/electron-dialogs';
 import { createElectronKeyValueStore } from './ipc/electron-store';
 import { forwardEvents, registerCore } from './ipc/register-core';
@@ -63,6 +65,8 @@ async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault 
     logger,
     app: { version: app.getVersion(), platform: process.platform },
     devnetAccounts: devnet.accounts,
+    // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
+    trading: { markets: appMarkets(process.env[DEVNET_ACCOUNTS_ENV] ?? null) },
   });
   return { core, vault };
 }

@@ -31,6 +31,19 @@ export const DeploymentSchema = z.strictObject({
   rpcUrl: url(['http', 'https', 'ws', 'wss'], 'JSON-RPC'),
   chainId: ChainIdSchema,
   builtIn: z.literal('devnet').optional(),
+  /**
+   * The markets to show: the exchange API has no route that lists them. The devnet publishes its
+   * own list in devnet.json; any other deployment lists its asset ids here.
+   */
+  markets: z
+    .array(
+      z.strictObject({
+        assetId: z.string().regex(/^(0|[1-9][0-9]{0,77})$/, { message: 'must be an asset id written in decimal' }),
+        symbol: z.string().trim().min(1).max(32),
+      }),
+    )
+    .max(200)
+    .optional(),
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 

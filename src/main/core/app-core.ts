@@ -19,7 +19,8 @@ import { keyList, keysHandlers } from './handlers/keys';
 import { lockHandlers, lockStatus } from './handlers/lock';
 import { offlineFileHandlers } from './handlers/offline-files';
 import { settingsHandlers } from './handlers/settings';
-import { pendingHandlers } from './handlers/trading-pending';
+import { tradingHandlers } from './handlers/trading';
+import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -30,8 +31,10 @@ export interface AppCoreDeps {
   readonly app: AppFacts;
   readonly now?: () => number;
   readonly devnetAccounts?: readonly DevnetAccount[];
-  /** Feed health from the exchange layer; none until it is wired in. */
+  /** Feed health override; by default the trading session's. */
   readonly feeds?: FeedHealthSource;
+  /** Connect to the selected deployment and trade; without it every trading method is unavailable. */
+  readonly trading?: TradingOptions;
   /** Tests inject a counter; production uses the protocol's (about a second of CPU, once). */
   readonly warmUpSigning?: () => void;
   /** How the warm-up is deferred off the calling path; setImmediate by default. */
@@ -78,7 +81,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const events = createEventHub((event, error) =>
     logger.error('core.listener_failed', { event, message: error instanceof Error ? error.message : 'non-error thrown' }),
   );
-  const feeds = deps.feeds ?? (() => []);
+  let feeds: FeedHealthSource = deps.feeds ?? (() => []);
   const ctx: CoreContext = {
     vault: deps.vault,
     settings: deps.settings,
@@ -91,8 +94,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     devnetAccounts: deps.devnetAccounts ?? [],
   };
 
+  const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
+  feeds = deps.feeds ?? (() => trading.feeds());
   const handlers = translated({
-    ...pendingHandlers(),
+    ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
     ...appHandlers(ctx, feeds),
     ...lockHandlers(ctx),
@@ -154,6 +159,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     on: (event, listener) => events.on(event, listener),
     dispose: () => {
       for (const off of unsubscribe) off();
+      trading.dispose();
       cancelWarmUp?.();
       events.clear();
     },

@@ -9,6 +9,7 @@ import { createManualClock, openVault } from '../vault';
 import { createAppCore, type AppCore } from './app-core';
 import type { DevnetAccount } from './devnet-accounts';
 import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
+import type { TradingOptions } from './session/host';
 
 export const TEST_PASSWORD = 'correct horse battery';
 const CHEAP = { N: 2 ** 10, r: 8, p: 1 };
@@ -27,7 +28,7 @@ export interface TestCore {
   close(): void;
 }
 
-export async function createTestCore(options: { devnetAccounts?: DevnetAccount[] } = {}): Promise<TestCore> {
+export async function createTestCore(options: { devnetAccounts?: DevnetAccount[]; trading?: TradingOptions } = {}): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
   const store = createMemoryStore();
   const clock = createManualClock();
@@ -54,6 +55,7 @@ export async function createTestCore(options: { devnetAccounts?: DevnetAccount[]
     app: { version: '9.9.9', platform: 'linux' },
     now: () => clock.now(),
     devnetAccounts: options.devnetAccounts ?? [],
+    ...(options.trading ? { trading: options.trading } : {}),
     warmUpSigning: () => void warmUps++,
     defer: (fn) => {
       deferred.push(fn);

@@ -1,0 +1,52 @@
+/** account.*: choose the keys to trade with, read their state, export own fills as CSV. */
+import type { AccountSelection } from '../../../shared/bridge';
+import { formatPrice, formatSize } from '../../../shared/protocol';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers, CoreContext } from '../context';
+import { accountViewOf } from '../session/account-view';
+import type { TradingHost } from '../session/host';
+
+function checkKeys(ctx: CoreContext, s: AccountSelection): void {
+  const keys = ctx.vault.list().map((k) => k.address.toLowerCase());
+  for (const [what, address] of [
+    ['master', s.master],
+    ['agent', s.agent],
+  ] as const) {
+    if (address && !keys.includes(address.toLowerCase())) throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
+  }
+  if (s.master && s.agent && s.master.toLowerCase() === s.agent.toLowerCase()) {
+    throw new BridgeFailure('account.agent_is_master', 'The agent must be a different key from the master account.');
+  }
+  if (s.tradeAs === 'agent' && !s.agent) throw new BridgeFailure('account.no_agent', 'Choose an agent key before trading as the agent.');
+}
+
+export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'account'> {
+  return {
+    'account.select': async (selection) => {
+      checkKeys(ctx, selection);
+      const session = await trading.connected();
+      try {
+        await session.select(selection);
+        return accountViewOf(session);
+      } catch (error) {
+        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+      }
+    },
+    'account.get': async () => {
+      const session = await trading.connected();
+      await session.refreshAccount();
+      return accountViewOf(session);
+    },
+    'account.exportFills': async () => {
+      const session = trading.session();
+      const view = accountViewOf(session);
+      const rows = view.fills.map((f) =>
+        [new Date(f.at).toISOString(), f.assetId, f.epoch, f.orderId, f.side, formatPrice(BigInt(f.price)), formatSize(BigInt(f.size)), f.liquidity].join(','),
+      );
+      const content = ['time,assetId,epoch,orderId,side,priceCents,contracts,liquidity', ...rows].join('\n') + '\n';
+      const master = view.selection.master?.slice(2, 10).toLowerCase() ?? 'account';
+      const path = await ctx.dialogs.saveFile({ title: 'Export fills', defaultName: `fills-${master}.csv`, content });
+      return path === null ? { confirmed: false } : { confirmed: true, value: { path } };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/** agents.*: the agent approval of the selected master; approve and revoke are signed by the master (§9). */
+import type { AgentStatusView } from '../../../shared/bridge';
+import { toChecksumAddress, type Address } from '../../../shared/protocol';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers, CoreContext } from '../context';
+import type { TradingHost } from '../session/host';
+import type { TradingSession } from '../session/session';
+
+function masterOf(session: TradingSession): Address {
+  const master = session.selection.master;
+  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the master account first.');
+  return master as Address;
+}
+
+async function statusOf(session: TradingSession, master: Address): Promise<AgentStatusView> {
+  const s = await session.reader.getAgentApproval(master);
+  return {
+    master,
+    agent: s.agent === '' ? null : toChecksumAddress(s.agent),
+    status: s.status,
+    approvalNonce: s.nonce.toString(),
+    // The approval nonce is the unix second the approval expires (§9).
+    expiresAt: s.nonce > 0n ? Number(s.nonce) * 1000 : null,
+  };
+}
+
+export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'agents'> {
+  const confirm = async (title: string, message: string, detail: string, confirmLabel: string): Promise<boolean> =>
+    !ctx.settings.getSettings().confirmations.agentApprovals || ctx.dialogs.confirm({ title, message, detail, confirmLabel });
+
+  return {
+    'agents.status': async () => {
+      const session = await trading.connected();
+      const master = session.selection.master;
+      return master ? statusOf(session, master as Address) : null;
+    },
+
+    'agents.approve': async ({ agent }) => {
+      const session = await trading.connected();
+      const master = masterOf(session);
+      const key = ctx.vault.list().find((k) => k.address.toLowerCase() === agent.toLowerCase());
+      if (!key) throw new BridgeFailure('keys.not_found', `The agent ${agent} is not a key in this vault: create or import it first.`);
+      if (key.address.toLowerCase() === master.toLowerCase()) {
+        throw new BridgeFailure('agents.agent_is_master', 'The agent must be a different key from the master account.');
+      }
+      const yes = await confirm(
+        'Approve agent',
+        `Let "${key.label}" (${key.address}) trade for ${master}?`,
+        'The master signs twice: once to approve this agent key, once to send that approval. The agent can then place, cancel and claim for this account, but never withdraw; the approval expires within a few minutes unless renewed.',
+        'Approve agent',
+      );
+      if (!yes) return { confirmed: false };
+      const r = await session.client(master).approveAgent({ agent: key.address as Address });
+      if (r.status !== 'SUCCESS') throw new BridgeFailure('agents.approval_failed', 'The exchange did not accept the agent approval; try again.');
+      await session.select({ ...session.selection, agent: key.address });
+      return { confirmed: true, value: await statusOf(session, master) };
+    },
+
+    'agents.revoke': async () => {
+      const session = await trading.connected();
+      const master = masterOf(session);
+      const yes = await confirm('Revoke agent', `Stop the agent of ${master} from trading for it?`, 'The master signs one revocation; the agent key stays in the vault.', 'Revoke agent');
+      if (!yes) return { confirmed: false };
+      const r = await session.client(master).revokeAgent();
+      if (r.status !== 'SUCCESS') throw new BridgeFailure('agents.revoke_failed', 'The exchange did not accept the revocation: there may be no active agent.');
+      return { confirmed: true, value: await statusOf(session, master) };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/** claims.*: resolved epochs with something to claim, and the claims themselves (signed by the master). */
+import type { ClaimableEpoch, ClaimResult } from '../../../shared/bridge';
+import { formatAmount, type Address } from '../../../shared/protocol';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers } from '../context';
+import type { TradingHost } from '../session/host';
+import type { TradingSession } from '../session/session';
+
+function masterOf(session: TradingSession): Address {
+  const master = session.selection.master;
+  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to claim for first.');
+  return master as Address;
+}
+
+async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
+  const master = masterOf(session);
+  const out: ClaimableEpoch[] = [];
+  for (const m of session.markets) {
+    for (const c of await session.epochs.claimable(m.assetId, master)) {
+      session.claimable.set(`${c.assetId}:${c.epoch}`, c.claimable);
+      out.push({ assetId: c.assetId.toString(), epoch: c.epoch.toString(), symbol: m.symbol, amount: c.claimable.toString() });
+    }
+  }
+  return out;
+}
+
+async function claimOne(session: TradingSession, assetId: bigint, epoch: bigint): Promise<ClaimResult> {
+  const master = masterOf(session);
+  const symbol = session.market(assetId).symbol;
+  const amount = (await session.reader.getClaimable(assetId, epoch, master)).claimable;
+  const r = await session.client(master).claim({ assetId, epoch });
+  session.claimable.delete(`${assetId}:${epoch}`);
+  await session.refreshAccount(epoch, assetId);
+  const ok = r.status === 'CLAIMED';
+  return {
+    assetId: assetId.toString(),
+    epoch: epoch.toString(),
+    status: r.status,
+    amount: ok ? amount.toString() : '0',
+    summary: ok ? `Claimed ${formatAmount(amount)} from ${symbol} epoch ${epoch}` : `Nothing claimed from ${symbol} epoch ${epoch}: it is not resolved or holds nothing`,
+  };
+}
+
+export function claimsHandlers(trading: TradingHost): AreaHandlers<'claims'> {
+  return {
+    'claims.list': async () => listClaims(await trading.connected()),
+    'claims.claim': async ({ assetId, epoch }) => claimOne(await trading.connected(), BigInt(assetId), BigInt(epoch)),
+    'claims.claimAll': async () => {
+      const session = await trading.connected();
+      const results: ClaimResult[] = [];
+      for (const c of await listClaims(session)) results.push(await claimOne(session, BigInt(c.assetId), BigInt(c.epoch)));
+      return results;
+    },
+  };
+}

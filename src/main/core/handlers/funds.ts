@@ -1,0 +1,151 @@
+/** funds.*: on-chain deposits with progress until credited, confirmed withdrawals, and the devnet faucet. */
+import { randomUUID } from 'node:crypto';
+import { Contract, JsonRpcProvider } from 'ethers';
+import type { DepositProgress, WithdrawalView } from '../../../shared/bridge';
+import { formatAmount, type Address, type Hex } from '../../../shared/protocol';
+import { toAmount } from '../../exchange';
+import { createDepositClient, DepositError } from '../../exchange/deposit';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers, CoreContext } from '../context';
+import type { TradingHost } from '../session/host';
+import type { TradingSession } from '../session/session';
+import { notConnected } from '../session/session';
+import { readWithdrawals } from '../session/withdrawals-reader';
+
+const FAUCET_ABI = ['function faucet()', 'function FAUCET_AMOUNT() view returns (uint256)', 'error FaucetCooldown(uint256 availableAt)'];
+
+function masterOf(session: TradingSession): Address {
+  const master = session.selection.master;
+  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account first.');
+  return master as Address;
+}
+
+function snake(code: string): string {
+  return code.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+}
+
+async function balanceOf(session: TradingSession, master: Address): Promise<bigint> {
+  return (await session.reader.getBalance(master)).balance;
+}
+
+/** Polls the exchange balance until it grew by `amount` (the deposit watcher credits after confirmations). */
+async function waitForCredit(session: TradingSession, master: Address, before: bigint, amount: bigint, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await balanceOf(session, master)) >= before + amount) return true;
+    } catch {
+      /* keep polling until the deadline */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'funds'> {
+  return {
+    'funds.deposit': async ({ amount, mode }) => {
+      const session = await trading.connected();
+      const master = masterOf(session);
+      const facts = session.facts;
+      if (!facts) throw notConnected(session.deployment);
+      const depositLedger = facts.contracts.depositLedger;
+      if (!depositLedger) throw new BridgeFailure('funds.no_deposit_ledger', `${session.deployment.name} publishes no deposit contract, so deposits are not possible here.`);
+      const units = toAmount(amount);
+      session.assertSigningAllowed();
+      const depositId = randomUUID();
+      let txHash: Hex | null = null;
+      const progress = (stage: DepositProgress['stage'], confirmations: number, required: number, message: string): void =>
+        ctx.events.emit('deposit', { depositId, stage, confirmations, required, txHash, message });
+      const before = await balanceOf(session, master);
+      let result;
+      try {
+        result = await ctx.vault.withWallet(master, async (wallet) => {
+          const client = createDepositClient({ rpcUrl: session.deployment.rpcUrl, expectedChainId: facts.chainId, depositLedger, wallet });
+          try {
+            return await client.deposit(amount, {
+              mode,
+              confirmations: 1,
+              onProgress: (p) => {
+                txHash = p.txHash ?? txHash;
+                progress(p.stage, p.confirmations, p.required, `Deposit of ${formatAmount(units)}: ${p.stage}`);
+              },
+            });
+          } finally {
+            client.close();
+          }
+        });
+      } catch (error) {
+        if (error instanceof DepositError) {
+          progress('failed', 0, 1, error.message);
+          throw new BridgeFailure(`funds.${snake(error.code)}`, error.message);
+        }
+        throw error;
+      }
+      void (async () => {
+        const credited = await waitForCredit(session, master, before, units, trading.options.creditTimeoutMs ?? 120_000);
+        if (credited) {
+          progress('credited', 1, 1, `${formatAmount(units)} is now on your exchange balance.`);
+          await session.refreshAccount();
+        } else {
+          ctx.events.emit('notice', { level: 'warning', message: `The deposit ${result.txHash} is on chain but the exchange has not credited it yet.` });
+        }
+      })();
+      return { depositId, index: result.index.toString(), txHash: result.txHash, amount: result.amount.toString() };
+    },
+
+    'funds.withdraw': async ({ amount, receiver }) => {
+      const session = await trading.connected();
+      const master = masterOf(session);
+      const units = toAmount(amount);
+      const to = (receiver ?? master) as Address;
+      // Withdrawals are always confirmed, whatever the settings say.
+      const yes = await ctx.dialogs.confirm({
+        title: 'Withdraw',
+        message: `Withdraw ${formatAmount(units)} from the exchange to ${to}?`,
+        detail: to.toLowerCase() === master.toLowerCase() ? 'The tokens are paid to your own wallet on chain.' : 'The tokens are paid to a different address: check it carefully.',
+        confirmLabel: `Withdraw ${formatAmount(units)}`,
+      });
+      if (!yes) return { confirmed: false };
+      const r = await session.client(master).withdraw({ amount: units, receiver: to });
+      await session.refreshAccount();
+      const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find((w) => w.id.toLowerCase() === r.id.toLowerCase());
+      const view: WithdrawalView = listed ?? { id: r.id, amount: units.toString(), receiver: to, status: r.status, txHash: null, requestedAt: Date.now() };
+      return { confirmed: true, value: r.status === 'WITHDRAWAL_FAILED' ? { ...view, status: 'WITHDRAWAL_FAILED' } : view };
+    },
+
+    'funds.withdrawals': async () => {
+      const session = await trading.connected();
+      return readWithdrawals(session.reader, masterOf(session));
+    },
+
+    'funds.faucet': async () => {
+      const session = await trading.connected();
+      if (session.deployment.builtIn !== 'devnet') throw new BridgeFailure('funds.not_devnet', 'The faucet exists only on the local devnet.');
+      const master = masterOf(session);
+      const token = session.facts?.contracts.settlementToken;
+      if (!token) throw notConnected(session.deployment);
+      const provider = new JsonRpcProvider(session.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 });
+      try {
+        const amount = await ctx.vault.withWallet(master, async (wallet) => {
+          const contract = new Contract(token, FAUCET_ABI, wallet.connect(provider));
+          const minted = (await contract.getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
+          try {
+            const tx = (await contract.getFunction('faucet').send()) as { wait(): Promise<unknown> };
+            await tx.wait();
+          } catch (error) {
+            if (error instanceof Error && /FaucetCooldown|execution reverted/.test(error.message)) {
+              throw new BridgeFailure('funds.faucet_cooldown', 'The faucet gives each address tokens once an hour; try again later.');
+            }
+            throw error;
+          }
+          return minted;
+        });
+        await session.refreshAccount();
+        return { amount: amount.toString() };
+      } finally {
+        provider.destroy();
+      }
+    },
+  };
+}

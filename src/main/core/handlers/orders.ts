@@ -1,0 +1,178 @@
+/** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
+import type { OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
+import { MAX_PRICE, MIN_PRICE, formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { AreaHandlers, CoreContext } from '../context';
+import type { TradingHost } from '../session/host';
+import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
+import { cancelSummary, orderSummary } from '../session/order-text';
+import type { TradingSession } from '../session/session';
+
+/** The client that signs, and the master it acts for when it is the agent (§9). */
+export interface Actor {
+  client: ExchangeClient;
+  master: Hex | undefined;
+  signedBy: SignAs;
+}
+
+export function actorFor(session: TradingSession, signAs: SignAs): Actor {
+  const { master, agent } = session.selection;
+  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to trade with first.');
+  if (signAs === 'master') return { client: session.client(master), master: undefined, signedBy: 'master' };
+  if (!agent) throw new BridgeFailure('account.no_agent', 'No agent key is selected for this account: approve one or sign as the master.');
+  return { client: session.client(agent), master: master as Hex, signedBy: 'agent' };
+}
+
+function sideWord(sell: boolean): string {
+  return sell ? 'Sell' : 'Buy';
+}
+
+async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
+  if (!ctx.settings.getSettings().confirmations.orders) return;
+  const symbol = session.market(assetId).symbol;
+  const q = quoteOf(t);
+  const yes = await ctx.dialogs.confirm({
+    title: 'Place order',
+    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
+    detail: `It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
+    confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
+  });
+  if (!yes) throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
+}
+
+/** A resend that the exchange had already processed: what we can say without its original answer. */
+function duplicateResponse(outcome: Extract<OrderOutcome, { delivery: 'duplicate' }>, size: bigint): NewOrderResponse {
+  return {
+    orderId: outcome.orderHash,
+    status: outcome.resting ? 'ACCEPTED' : 'FILLED',
+    reason: 'already processed',
+    filled: outcome.resting ? 0n : size,
+    remaining: outcome.resting ? size : 0n,
+    cancelled: 0n,
+  };
+}
+
+function resultOf(r: NewOrderResponse, t: ParsedTicket): OrderResult {
+  const base = { orderId: r.orderId, status: r.status, reason: r.reason, filled: r.filled.toString(), remaining: r.remaining.toString(), cancelled: r.cancelled.toString() };
+  return { ...base, summary: orderSummary(base, t.sell, t.price) };
+}
+
+interface Placement {
+  assetId: bigint;
+  epoch: bigint;
+  ticket: ParsedTicket;
+  timeInForce: TimeInForceName;
+  signAs: SignAs;
+}
+
+async function send(session: TradingSession, p: Placement): Promise<OrderResult> {
+  const actor = actorFor(session, p.signAs);
+  const input = { assetId: p.assetId, epoch: p.epoch, side: p.ticket.sell ? ('sell' as const) : ('buy' as const), price: p.ticket.price, size: p.ticket.size, timeInForce: p.timeInForce };
+  const outcome = actor.master ? await actor.client.placeAgentOrder({ ...input, master: actor.master }) : await actor.client.placeOrder(input);
+  const response = outcome.delivery === 'answered' ? outcome.response : duplicateResponse(outcome, p.ticket.size);
+  session.account?.trackOrder(outcome.orderHash);
+  session.placed.set(outcome.orderHash.toLowerCase(), { size: p.ticket.size, timeInForce: p.timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
+  if (response.filled > 0n) {
+    session.recordTakerFill({
+      assetId: p.assetId.toString(),
+      epoch: p.epoch.toString(),
+      orderId: outcome.orderHash,
+      side: input.side,
+      // The order's limit; the exchange may have filled it at better prices.
+      price: p.ticket.price.toString(),
+      size: response.filled.toString(),
+      liquidity: 'taker',
+      at: Date.now(),
+    });
+  }
+  await session.refreshAccount();
+  return resultOf(response, p.ticket);
+}
+
+function cancelResultOf(outcome: CancelOutcome) {
+  const r =
+    outcome.delivery === 'answered'
+      ? { status: outcome.response.status, orderIds: outcome.response.orderIds }
+      : { status: 'CANCELLED' as const, orderIds: [] as Hex[] };
+  return { ...r, summary: cancelSummary(r) };
+}
+
+export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
+  return {
+    'orders.quote': (ticket: OrderTicket) => quoteOf(parseTicket(ticket)),
+
+    'orders.place': async (ticket) => {
+      const t = parseTicket(ticket);
+      const session = await trading.connected();
+      const assetId = BigInt(ticket.assetId);
+      const epoch = BigInt(ticket.epoch);
+      await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
+      return send(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
+    },
+
+    'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {
+      const session = await trading.connected();
+      const actor = actorFor(session, signAs);
+      const input = { assetId: BigInt(assetId), epoch: BigInt(epoch), orderHash: orderId as Hex };
+      const outcome = actor.master ? await actor.client.cancelAgentOrder({ ...input, master: actor.master }) : await actor.client.cancelOrder(input);
+      await session.refreshAccount();
+      return cancelResultOf(outcome);
+    },
+
+    'orders.cancelAll': async ({ assetId, epoch, signAs }) => {
+      const session = await trading.connected();
+      const actor = actorFor(session, signAs);
+      const input = { assetId: BigInt(assetId), epoch: BigInt(epoch) };
+      const outcome = actor.master ? await actor.client.cancelAllAgent({ ...input, master: actor.master }) : await actor.client.cancelAll(input);
+      await session.refreshAccount();
+      return cancelResultOf(outcome);
+    },
+
+    'orders.replace': async ({ assetId, epoch, orderId, price, size, signAs }) => {
+      const session = await trading.connected();
+      const a = BigInt(assetId);
+      const e = BigInt(epoch);
+      const resting = session.account?.restingOrders(a, e);
+      const sell = resting?.sells.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
+      const buy = resting?.buys.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
+      if (!sell && !buy) throw new BridgeFailure('orders.not_found', 'That order is no longer open, so there is nothing to replace.');
+      const t = parseTicket({ side: sell ? 'sell' : 'buy', price, size });
+      const timeInForce = session.placed.get(orderId.toLowerCase())?.timeInForce ?? 'GTC';
+      const actor = actorFor(session, signAs);
+      const input = { assetId: a, epoch: e, cancelOrderHash: orderId as Hex, side: sell ? ('sell' as const) : ('buy' as const), price: t.price, size: t.size, timeInForce };
+      const outcome = actor.master
+        ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
+        : await actor.client.cancelReplaceOrder(input);
+      await session.refreshAccount();
+      if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, summary: 'The replacement had already been processed.' };
+      const r = outcome.response;
+      const replacement = r.replacement ? resultOf(r.replacement, t) : null;
+      if (replacement) {
+        session.account?.trackOrder(replacement.orderId as Hex);
+        session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
+      }
+      const summary =
+        r.status === 'SUCCESS'
+          ? `Replaced: ${replacement?.summary ?? 'done'}`
+          : r.status === 'CANCEL_FAILED'
+            ? 'Not replaced: the order was no longer open'
+            : `The order was cancelled but the replacement failed${replacement ? `: ${replacement.summary}` : ''}`;
+      return { status: r.status, replacement, summary };
+    },
+
+    'orders.flatten': async ({ assetId, epoch, signAs }) => {
+      const session = await trading.connected();
+      const a = BigInt(assetId);
+      const e = BigInt(epoch);
+      await session.refreshAccount(e, a);
+      const inventory = session.account?.inventory(a, e) ?? 0n;
+      if (inventory === 0n) return null;
+      const sell = inventory > 0n;
+      // IOC at the far end of the range: it takes whatever the book offers and never rests.
+      const t: ParsedTicket = { sell, price: sell ? MIN_PRICE : MAX_PRICE, size: sell ? inventory : -inventory };
+      await confirmOrder(ctx, session, a, e, t, 'IOC');
+      return send(session, { assetId: a, epoch: e, ticket: t, timeInForce: 'IOC', signAs });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/** The selected account as the window sees it: balances, positions with P&L, open orders and own fills. */
+import type { AccountView, OpenOrderView, PositionView } from '../../../shared/bridge';
+import type { TradingSession } from './session';
+import { averagePrice, markPrice, unrealisedPnl } from './order-math';
+
+const toMs = (ts: number): number => (ts < 100_000_000_000 ? ts * 1000 : ts);
+
+export function accountViewOf(session: TradingSession, error: string | null = null): AccountView {
+  const account = session.account;
+  const base = { selection: session.selection, walletTokenBalance: session.walletTokenBalance?.toString() ?? null, error };
+  if (!account) return { ...base, balance: null, positions: [], openOrders: [], fills: [] };
+  const balance = account.balance;
+  const positions: PositionView[] = [];
+  for (const p of account.positions.values()) {
+    if (!p || (p.balance === 0n && p.margin === 0n && p.pnl === 0n)) continue;
+    const symbol = session.markets.find((m) => m.assetId === p.assetId)?.symbol ?? p.assetId.toString();
+    const current = session.epochs.current(p.assetId);
+    const resolved = current !== undefined && p.epoch < current;
+    const short = p.bSide;
+    const avg = averagePrice(p.balance, p.margin, short);
+    const top = session.topOfBook(p.assetId, p.epoch);
+    const mark = resolved ? null : markPrice(top.bid, top.ask, top.last);
+    positions.push({
+      assetId: p.assetId.toString(),
+      epoch: p.epoch.toString(),
+      symbol,
+      size: (short ? -p.balance : p.balance).toString(),
+      averagePrice: avg?.toString() ?? null,
+      markPrice: mark?.toString() ?? null,
+      margin: p.margin.toString(),
+      unrealisedPnl: avg !== null && mark !== null ? unrealisedPnl(p.balance, avg, mark, short).toString() : null,
+      realisedPnl: p.pnl.toString(),
+      // Each contract of the winning side pays 10^6 units, i.e. its size (§4.2).
+      payoutIfRight: p.balance.toString(),
+      resolved,
+      claimable: (session.claimable.get(`${p.assetId}:${p.epoch}`) ?? 0n).toString(),
+    });
+  }
+  const openOrders: OpenOrderView[] = [];
+  for (const orders of account.orders.values()) {
+    for (const [list, side] of [
+      [orders.buys, 'buy'],
+      [orders.sells, 'sell'],
+    ] as const) {
+      for (const o of list) {
+        const placed = session.placed.get(o.id.toLowerCase());
+        openOrders.push({
+          assetId: orders.assetId.toString(),
+          epoch: orders.epoch.toString(),
+          orderId: o.id,
+          side,
+          price: o.price.toString(),
+          size: (placed?.size ?? o.size).toString(),
+          remaining: o.size.toString(),
+          timeInForce: placed?.timeInForce ?? 'GTC',
+          placedAt: placed?.placedAt ?? (o.time === undefined ? 0 : toMs(o.time)),
+          signedBy: placed?.signedBy ?? 'master',
+        });
+      }
+    }
+  }
+  const makerFills = account.fills.map((f) => ({
+    assetId: f.assetId.toString(),
+    epoch: f.epoch.toString(),
+    orderId: f.orderId,
+    side: f.side ? ('sell' as const) : ('buy' as const),
+    price: f.fillPrice.toString(),
+    size: f.fill.toString(),
+    liquidity: 'maker' as const,
+    at: session.fillTimes.get(`${f.orderId}:${f.seqId}`) ?? 0,
+  }));
+  return {
+    ...base,
+    balance: balance ? { available: balance.balance.toString(), locked: balance.pending.toString(), updatedAt: toMs(balance.ts) } : null,
+    positions,
+    openOrders,
+    fills: [...makerFills, ...session.takerFills].sort((a, b) => a.at - b.at),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Keeps one TradingSession for the selected deployment: starts it with the core, replaces it when
+ * the selected deployment (or its URLs) change, and carries the account selection across.
+ */
+import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
+import type { Settings } from '../../settings';
+import { BridgeFailure } from '../../window/bridge-host';
+import { unavailable } from '../errors';
+import type { CoreContext } from '../context';
+import { connectionView } from '../handlers/app';
+import { selectedDeployment } from '../handlers/settings';
+import type { MarketDirectory } from './market-directory';
+import { TradingSession } from './session';
+
+export interface TradingOptions {
+  /** Asset ids per deployment (the API cannot list them). */
+  markets: MarketDirectory;
+  pollMs?: number;
+  healthMs?: number;
+  /** How long a deposit waits for the exchange to credit it, ms (default 120 s). */
+  creditTimeoutMs?: number;
+}
+
+export interface TradingHost {
+  readonly options: TradingOptions;
+  /** The running session, or a coded failure saying there is none. */
+  session(): TradingSession;
+  /** The session once its first connect attempt finished (tests, harness). */
+  connected(): Promise<TradingSession>;
+  selection(): AccountSelection;
+  feeds(): FeedHealth[];
+  clockOffsetMs(): number | null;
+  dispose(): void;
+}
+
+const NO_SELECTION: AccountSelection = { master: null, agent: null, tradeAs: 'master' };
+
+function sessionKey(s: Settings): string {
+  return JSON.stringify(selectedDeployment(s) ?? null);
+}
+
+export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
+  let current: TradingSession | null = null;
+  let selection = NO_SELECTION;
+
+  const host: TradingHost = {
+    options,
+    session: () => {
+      if (!current) throw new BridgeFailure('connection.no_deployment', 'No exchange deployment is selected, so there is nothing to trade on.');
+      return current;
+    },
+    connected: async () => {
+      const s = host.session();
+      await s.ready;
+      return s;
+    },
+    selection: () => current?.selection ?? selection,
+    feeds: () => (current ? current.feedHealth() : []),
+    clockOffsetMs: () => current?.clockOffsetMs() ?? null,
+    dispose: () => {
+      off();
+      current?.stop();
+      current = null;
+    },
+  };
+
+  const emitConnection = (): void => ctx.events.emit('connection', { ...connectionView(ctx, () => host.feeds()), clockOffsetMs: host.clockOffsetMs() });
+
+  const start = (): void => {
+    if (current) selection = current.selection;
+    current?.stop();
+    current = null;
+    const deployment = selectedDeployment(ctx.settings.getSettings());
+    if (!deployment) return;
+    const session = new TradingSession({
+      deployment,
+      markets: options.markets(deployment),
+      vault: ctx.vault,
+      pinning: ctx.pinning,
+      events: ctx.events,
+      logger: ctx.logger.child({ scope: 'session' }),
+      selection,
+      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      ...(options.healthMs === undefined ? {} : { healthMs: options.healthMs }),
+      onConnectionChange: () => {
+        if (current === session) emitConnection();
+      },
+      notify: (level, message, kind) => {
+        if (current !== session) return;
+        const n = ctx.settings.getSettings().notifications;
+        if ((kind === 'fill' && !n.fills) || (kind === 'resolution' && !n.resolutions)) return;
+        ctx.events.emit('notice', { level, message: message.slice(0, 500) });
+      },
+    });
+    current = session;
+    session.ready.catch((error: unknown) => ctx.logger.error('session.connect_failed', { message: error instanceof Error ? error.message : 'non-error thrown' }));
+  };
+
+  let key = sessionKey(ctx.settings.getSettings());
+  const off = ctx.settings.onChange((next) => {
+    const nextKey = sessionKey(next);
+    if (nextKey === key) return;
+    key = nextKey;
+    start();
+    emitConnection();
+  });
+  start();
+  return host;
+}
+
+/** The host of a core built without an exchange connection: every trading method says so. */
+export function disabledTradingHost(): TradingHost {
+  const failure = () => unavailable('Trading is not available: this app core was started without an exchange connection.');
+  const fail = (): never => {
+    throw failure();
+  };
+  return {
+    options: { markets: () => [] },
+    session: fail,
+    connected: () => Promise.reject(failure()),
+    selection: () => NO_SELECTION,
+    feeds: () => [],
+    clockOffsetMs: () => null,
+    dispose: () => {},
+  };
+}

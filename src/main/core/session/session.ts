@@ -1,0 +1,570 @@
+/**
+ * The connection to one deployment: chain configuration and pin check, market and oracle feeds,
+ * epoch watchers, the market list, streamed books, the selected account's state, and one signing
+ * ExchangeClient per key. Handlers reach the exchange only through a session.
+ */
+import { JsonRpcProvider, Contract } from 'ethers';
+import type { AccountSelection, BookView, FeedHealth, FillView, MarketSummary, ResolvedEpoch } from '../../../shared/bridge';
+import {
+  DEFAULT_DOMAIN_NAME,
+  formatPrice,
+  formatSize,
+  formatTimeframe,
+  makeExchangeDomain,
+  unpackAssetId,
+  type Address,
+  type ExchangeDomain,
+} from '../../../shared/protocol';
+import {
+  ExchangeClient,
+  ExchangeError,
+  ExchangeHttpError,
+  MarketFeed,
+  OracleFeed,
+  type DeploymentContext,
+  type ExchangeConfig,
+  type MarketUpdate,
+  type TopOfBook,
+} from '../../exchange';
+import type { Logger } from '../../log';
+import type { Deployment, DeploymentPinning } from '../../settings';
+import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../trading';
+import type { Vault } from '../../vault';
+import { BridgeFailure } from '../../window/bridge-host';
+import type { EventHub } from '../event-hub';
+import { accountViewOf } from './account-view';
+import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
+import { FeedHealthTracker, socketHealth } from './feed-health';
+import type { MarketEntry } from './market-directory';
+import { OracleHistory } from './oracle-history';
+import { vaultSigner } from './vault-signer';
+
+export interface SessionOptions {
+  deployment: Deployment;
+  markets: readonly MarketEntry[];
+  vault: Vault;
+  pinning: DeploymentPinning;
+  events: EventHub;
+  logger: Logger;
+  selection: AccountSelection;
+  /** Market list refresh and epoch poll, ms (default 1000). */
+  pollMs?: number;
+  /** Health probes of HTTP and chain, ms (default 5000). */
+  healthMs?: number;
+  /** Feed health or pin changed: the host re-sends `connection`. */
+  onConnectionChange(): void;
+  notify(level: 'info' | 'warning' | 'error', message: string, kind?: 'fill' | 'resolution'): void;
+}
+
+/** What the deployment told us about itself at connect time. */
+export interface DeploymentFacts {
+  chainId: bigint;
+  contracts: ExchangeConfig['contracts'];
+  domainName: string;
+}
+
+interface LastTrade {
+  price: bigint;
+  at: number;
+  sell: boolean | null;
+}
+
+const ORACLE_STALE_MS = 30_000;
+const MARKET_STALE_MS = 45_000;
+const RETRY_CONNECT_MS = 3_000;
+
+export class TradingSession {
+  readonly deployment: Deployment;
+  readonly clock = new ExchangeClock();
+  readonly reader: ExchangeClient;
+  readonly oracle = new OracleHistory();
+  readonly marketFeed: MarketFeed;
+  readonly oracleFeed: OracleFeed;
+  readonly epochs: EpochWatcher;
+  readonly books: BookSubscriptions;
+  facts: DeploymentFacts | null = null;
+  account: AccountState | null = null;
+  selection: AccountSelection;
+  walletTokenBalance: bigint | null = null;
+  /** Taker fills from our own order results (maker fills come from the feed via AccountState). */
+  readonly takerFills: FillView[] = [];
+  /** Facts of orders we placed, for the open-orders view. */
+  readonly placed = new Map<string, { size: bigint; timeInForce: 'GTC' | 'IOC' | 'FOK' | 'ALO'; placedAt: number; signedBy: 'master' | 'agent' }>();
+  /** Claimable amounts by `asset:epoch`, from the last claims read. */
+  readonly claimable = new Map<string, bigint>();
+  /** When each maker fill arrived, by `orderId:seqId`. */
+  readonly fillTimes = new Map<string, number>();
+  readonly resolved = new Map<string, ResolvedEpoch>();
+  readonly #o: SessionOptions;
+  readonly #clients = new Map<string, ExchangeClient>();
+  readonly #tops = new Map<string, TopOfBook>();
+  readonly #last = new Map<string, LastTrade>();
+  readonly #health = {
+    http: new FeedHealthTracker('http'),
+    market: new FeedHealthTracker('market'),
+    oracle: new FeedHealthTracker('oracle'),
+    chain: new FeedHealthTracker('chain'),
+  };
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #unsubscribe: (() => void)[] = [];
+  #oracleLastAt: number | null = null;
+  #marketsJson = '';
+  #healthJson = '';
+  #stopped = false;
+  #provider: JsonRpcProvider | null = null;
+  readonly ready: Promise<void>;
+
+  constructor(opts: SessionOptions) {
+    this.#o = opts;
+    this.deployment = opts.deployment;
+    this.selection = opts.selection;
+    this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
+    const feedError = (e: ExchangeError) => opts.logger.debug('session.feed_error', { code: e.code });
+    this.marketFeed = new MarketFeed({ url: opts.deployment.marketWsUrl, onError: feedError });
+    this.oracleFeed = new OracleFeed({ url: opts.deployment.oracleWsUrl, staleAfterMs: ORACLE_STALE_MS, onError: feedError });
+    this.epochs = new EpochWatcher({
+      reader: this.reader,
+      pollMs: opts.pollMs ?? 1_000,
+      onEpoch: (assetId, previous, current) => this.#onEpoch(assetId, previous, current),
+    });
+    this.books = new BookSubscriptions({
+      reader: this.reader,
+      feed: this.marketFeed,
+      ownLevels: (a, e) => this.ownLevels(a, e),
+      last: (a, e) => this.lastTrade(a, e),
+      emit: (subscriptionId, book) => opts.events.emit('book', { subscriptionId, book }),
+      now: () => Date.now(),
+    });
+    this.ready = this.#connect();
+  }
+
+  get markets(): readonly MarketEntry[] {
+    return this.#o.markets;
+  }
+
+  // ---------------------------------------------------------------- connect
+
+  async #connect(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        await this.#readFacts();
+        break;
+      } catch (error) {
+        this.#health.http.fail('down', error instanceof ExchangeError ? error.sentence : 'the exchange did not answer');
+        this.#o.onConnectionChange();
+        await this.#sleep(RETRY_CONNECT_MS);
+      }
+    }
+    if (this.#stopped) return;
+    this.#o.notify('info', `Connected to ${this.deployment.name}.`);
+    for (const m of this.#o.markets) await this.epochs.track(m.assetId);
+    const symbols = new Set<bigint>();
+    for (const m of this.#o.markets) {
+      const sub = this.marketFeed.subscribe(m.assetId, {
+        onUpdate: (u) => this.#onMarketUpdate(u),
+        onResyncRequired: () => {
+          this.#health.market.resyncs++;
+          void this.refreshAccount();
+        },
+      });
+      this.#unsubscribe.push(() => void sub.unsubscribe().catch(() => {}));
+      symbols.add(unpackAssetId(m.assetId).id);
+    }
+    for (const symbolId of symbols) {
+      const sub = this.oracleFeed.subscribe(symbolId, {
+        onPrice: (p) => {
+          this.#oracleLastAt = p.receivedAt;
+          const tick = { symbolId: p.symbolId.toString(), price: p.price.toString(), at: p.tsMs };
+          this.oracle.push(tick);
+          this.#o.events.emit('oracle', tick);
+        },
+        onStale: () => {
+          this.#health.oracle.resyncs++;
+        },
+      });
+      this.#unsubscribe.push(() => void sub.unsubscribe().catch(() => {}));
+    }
+    if (this.selection.master) await this.select(this.selection);
+    this.#every(this.#o.pollMs ?? 1_000, () => this.refreshMarkets());
+    this.#every(this.#o.healthMs ?? 5_000, () => this.#probe());
+    await Promise.all([this.refreshMarkets(), this.#probe()]);
+  }
+
+  async #readFacts(): Promise<void> {
+    const chainId = BigInt(this.deployment.chainId);
+    const started = Date.now();
+    const config = await this.reader.getExchangeConfig(chainId);
+    this.#health.http.ok(Date.now() - started, Date.now());
+    let domainName = config.domainName ?? DEFAULT_DOMAIN_NAME;
+    try {
+      domainName = (await this.reader.getExchangeDomain(chainId)).name;
+    } catch (error) {
+      // The domain route is a devnet extension; a deployment without it uses the documented default.
+      if (!(error instanceof ExchangeHttpError && error.status === 404)) throw error;
+    }
+    this.facts = { chainId: config.chainId, contracts: config.contracts, domainName };
+    const check = this.#o.pinning.checkPin(this.deployment.id, {
+      chainId: config.chainId.toString(),
+      verifyingContract: config.contracts.exchange,
+      domainName,
+    });
+    if (check.kind === 'changed') this.#o.notify('warning', `The signing domain of ${this.deployment.name} changed: signing is paused until you accept it.`);
+    this.#o.onConnectionChange();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    for (const off of this.#unsubscribe.splice(0)) off();
+    this.books.closeAll();
+    this.epochs.stop();
+    this.marketFeed.close();
+    this.oracleFeed.close();
+    this.#provider?.destroy();
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.#timers.delete(t);
+        resolve();
+      }, ms);
+      this.#timers.add(t);
+    });
+  }
+
+  #every(ms: number, fn: () => Promise<void>): void {
+    const tick = (): void => {
+      const t = setTimeout(() => {
+        this.#timers.delete(t);
+        void fn()
+          .catch(() => {})
+          .finally(() => {
+            if (!this.#stopped) tick();
+          });
+      }, ms);
+      this.#timers.add(t);
+    };
+    tick();
+  }
+
+  // ---------------------------------------------------------------- health
+
+  async #probe(): Promise<void> {
+    const started = Date.now();
+    try {
+      await this.reader.getHealth({ timeoutMs: 5_000 });
+      this.#health.http.ok(Date.now() - started, Date.now());
+    } catch (error) {
+      const wasLive = this.#health.http.state === 'live';
+      this.#health.http.fail('down', error instanceof ExchangeError ? error.sentence : 'the exchange did not answer');
+      if (wasLive) this.#o.notify('error', `Lost the connection to ${this.deployment.name}.`);
+    }
+    await this.#probeChain();
+    this.#emitHealthIfChanged();
+  }
+
+  async #probeChain(): Promise<void> {
+    const started = Date.now();
+    try {
+      const provider = (this.#provider ??= new JsonRpcProvider(this.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }));
+      const chainId = BigInt((await provider.send('eth_chainId', [])) as string);
+      if (chainId.toString() !== this.deployment.chainId) this.#health.chain.fail('down', `the node serves chain ${chainId}, not ${this.deployment.chainId}`);
+      else this.#health.chain.ok(Date.now() - started, Date.now());
+    } catch {
+      this.#health.chain.fail('down', 'the chain node did not answer');
+    }
+  }
+
+  feedHealth(): FeedHealth[] {
+    const now = Date.now();
+    const market = this.#health.market;
+    socketHealth(market, this.marketFeed.socket.state, this.marketFeed.lastActivityAt || null, now, MARKET_STALE_MS);
+    socketHealth(this.#health.oracle, this.oracleFeed.socket.state, this.#oracleLastAt, now, ORACLE_STALE_MS);
+    const views = [this.#health.http.view(), { ...market.view(), resyncs: market.resyncs + this.books.resyncs() }, this.#health.oracle.view(), this.#health.chain.view()];
+    return views;
+  }
+
+  clockOffsetMs(): number | null {
+    return this.clock.samples > 0 ? this.clock.offsetMs : null;
+  }
+
+  #emitHealthIfChanged(): void {
+    const json = JSON.stringify(this.feedHealth().map((f) => [f.feed, f.state, f.reason, f.resyncs]));
+    if (json === this.#healthJson) return;
+    this.#healthJson = json;
+    this.#o.onConnectionChange();
+  }
+
+  // ---------------------------------------------------------------- markets
+
+  market(assetId: bigint): MarketEntry {
+    const m = this.#o.markets.find((e) => e.assetId === assetId);
+    if (!m) throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not one of the markets of ${this.deployment.name}.`);
+    return m;
+  }
+
+  async refreshMarkets(): Promise<void> {
+    await Promise.all(
+      this.#o.markets.map(async (m) => {
+        const epoch = this.epochs.current(m.assetId);
+        if (epoch === undefined) return;
+        try {
+          this.#tops.set(m.assetId.toString(), await this.reader.getTopOfBook(m.assetId, epoch));
+        } catch {
+          /* the next poll tries again; the list keeps the previous top */
+        }
+      }),
+    );
+    this.#emitHealthIfChanged();
+    const list = this.marketList();
+    const json = JSON.stringify(list);
+    if (json !== this.#marketsJson) {
+      this.#marketsJson = json;
+      this.#o.events.emit('markets', list);
+    }
+  }
+
+  marketList(): MarketSummary[] {
+    const out: MarketSummary[] = [];
+    for (const m of this.#o.markets) {
+      const asset = this.epochs.asset(m.assetId);
+      if (!asset) continue;
+      const f = unpackAssetId(m.assetId);
+      const start = f.startTime + asset.epoch * f.periodLength;
+      const tick = this.oracle.latest(f.id.toString());
+      const top = this.#tops.get(m.assetId.toString());
+      const topFits = top !== undefined && top.epoch === asset.epoch;
+      const last = this.#last.get(`${m.assetId}:${asset.epoch}`);
+      const lastPrice = last?.price ?? (topFits && top.last > 0n ? top.last : null);
+      out.push({
+        assetId: m.assetId.toString(),
+        symbolId: f.id.toString(),
+        symbol: m.symbol,
+        periodSeconds: Number(f.periodLength),
+        timeframe: formatTimeframe(f.periodLength),
+        epoch: asset.epoch.toString(),
+        epochStart: Number(start) * 1000,
+        expiration: Number(start + f.periodLength) * 1000,
+        strike: asset.strikePrice.toString(),
+        oraclePrice: tick?.price ?? null,
+        oracleAt: tick?.at ?? null,
+        bestBid: topFits && top.bid ? top.bid.price.toString() : null,
+        bestAsk: topFits && top.ask ? top.ask.price.toString() : null,
+        lastPrice: lastPrice === null ? null : lastPrice.toString(),
+        resolved: asset.isResolved,
+        ledger: asset.ledger,
+      });
+    }
+    return out;
+  }
+
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null } {
+    const top = this.#tops.get(assetId.toString());
+    const fits = top !== undefined && top.epoch === epoch;
+    const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
+    return { bid: fits && top.bid ? top.bid.price : null, ask: fits && top.ask ? top.ask.price : null, last };
+  }
+
+  lastTrade(assetId: bigint, epoch: bigint): BookView['last'] {
+    const l = this.#last.get(`${assetId}:${epoch}`);
+    if (!l) return null;
+    return { price: l.price.toString(), at: l.at, side: l.sell === null ? null : l.sell ? 'sell' : 'buy' };
+  }
+
+  #onMarketUpdate(u: MarketUpdate): void {
+    if (u.type === 'trade') {
+      // The trade event carries the resting order's side; the aggressor took the other one.
+      this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at: Date.now(), sell: !u.data.side });
+    }
+    this.account?.onMarketUpdate(u);
+  }
+
+  /** Resolved epochs of an asset, newest first: what we saw roll over plus the few before the current one. */
+  async resolvedEpochs(assetId: bigint, lookback = 5): Promise<ResolvedEpoch[]> {
+    this.market(assetId);
+    const current = this.epochs.current(assetId) ?? (await this.reader.getAsset(assetId)).epoch;
+    for (let e = current - 1n; e >= 0n && current - e <= BigInt(lookback); e--) {
+      if (!this.resolved.has(`${assetId}:${e}`)) await this.#readResolution(assetId, e);
+    }
+    return [...this.resolved.values()].filter((r) => r.assetId === assetId.toString()).sort((a, b) => Number(BigInt(b.epoch) - BigInt(a.epoch)));
+  }
+
+  async #readResolution(assetId: bigint, epoch: bigint): Promise<ResolvedEpoch | null> {
+    try {
+      const a = await this.reader.getAssetAtEpoch(assetId, epoch);
+      const resolved = a.isResolved ?? a.resolutionPrice > 0n;
+      if (!resolved) return null;
+      const r: ResolvedEpoch = {
+        assetId: assetId.toString(),
+        epoch: epoch.toString(),
+        strike: a.strikePrice.toString(),
+        resolutionPrice: a.resolutionPrice.toString(),
+        // Devnet rule (markets/catalog.ts): Up wins when the resolution price is at or above the strike.
+        upWon: a.resolutionPrice >= a.strikePrice,
+        resolvedAt: Number(a.expiration) * (a.expiration < 100_000_000_000n ? 1000 : 1),
+        txId: null,
+      };
+      this.resolved.set(`${assetId}:${epoch}`, r);
+      return r;
+    } catch {
+      return null;
+    }
+  }
+
+  #onEpoch(assetId: bigint, previous: bigint | undefined, current: bigint): void {
+    void this.refreshMarkets();
+    if (previous === undefined) return;
+    void this.refreshAccount();
+    void (async () => {
+      // Resolution lands shortly after the roll-over; look a few times.
+      for (let attempt = 0; attempt < 10 && !this.#stopped; attempt++) {
+        const r = await this.#readResolution(assetId, previous);
+        if (r) {
+          this.#o.events.emit('resolution', r);
+          const symbol = this.market(assetId).symbol;
+          this.#o.notify('info', `${symbol} epoch ${previous} resolved ${r.upWon ? 'Up' : 'Down'}; epoch ${current} is trading.`, 'resolution');
+          await this.refreshAccount(previous, assetId);
+          return;
+        }
+        await this.#sleep(this.#o.pollMs ?? 1_000);
+      }
+    })();
+  }
+
+  // ---------------------------------------------------------------- account
+
+  async select(selection: AccountSelection): Promise<void> {
+    this.selection = selection;
+    const master = selection.master;
+    if (!master || this.account?.account.toLowerCase() !== master.toLowerCase()) {
+      this.account = null;
+      this.walletTokenBalance = null;
+      this.takerFills.length = 0;
+    }
+    if (!master) return;
+    if (!this.account) {
+      this.account = new AccountState({
+        reader: this.reader,
+        account: master as Address,
+        currentEpoch: () => undefined,
+        onChange: () => {
+          this.books.touchAll();
+          this.#o.events.emit('account', accountViewOf(this));
+        },
+        onFill: (fill) => this.#onOwnFill(fill),
+      });
+    }
+    await this.refreshAccount();
+  }
+
+
+  /** Re-reads the selected account for every current epoch (or one asset/epoch), plus the wallet's token balance. */
+  async refreshAccount(epoch?: bigint, assetId?: bigint): Promise<void> {
+    const account = this.account;
+    if (!account) return;
+    const targets =
+      epoch !== undefined && assetId !== undefined
+        ? [{ assetId, epoch }]
+        : this.#o.markets.flatMap((m) => {
+            const e = this.epochs.current(m.assetId);
+            return e === undefined ? [] : [{ assetId: m.assetId, epoch: e }];
+          });
+    await Promise.all([
+      ...targets.map((t) => account.refresh(t.assetId, t.epoch).catch(() => false)),
+      this.#readWalletBalance(account.account),
+    ]);
+  }
+
+  async #readWalletBalance(owner: Address): Promise<void> {
+    const token = this.facts?.contracts.settlementToken;
+    if (!token) return;
+    try {
+      const provider = (this.#provider ??= new JsonRpcProvider(this.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }));
+      const erc20 = new Contract(token, ['function balanceOf(address) view returns (uint256)'], provider);
+      this.walletTokenBalance = (await erc20.getFunction('balanceOf').staticCall(owner)) as bigint;
+    } catch {
+      /* the view shows the last known balance */
+    }
+  }
+
+  #onOwnFill(fill: OwnFill): void {
+    const at = Date.now();
+    this.fillTimes.set(`${fill.orderId}:${fill.seqId}`, at);
+    const view: FillView = {
+      assetId: fill.assetId.toString(),
+      epoch: fill.epoch.toString(),
+      orderId: fill.orderId,
+      side: fill.side ? 'sell' : 'buy',
+      price: fill.fillPrice.toString(),
+      size: fill.fill.toString(),
+      liquidity: 'maker',
+      at,
+    };
+    this.#o.events.emit('fill', view);
+    this.#o.notify('info', fillSentence(view, this.market(fill.assetId).symbol), 'fill');
+  }
+
+  recordTakerFill(view: FillView): void {
+    this.takerFills.push(view);
+    this.#o.events.emit('fill', view);
+  }
+
+  ownLevels(assetId: bigint, epoch: bigint): OwnLevels {
+    const bids = new Map<bigint, bigint>();
+    const asks = new Map<bigint, bigint>();
+    const orders = this.account?.restingOrders(assetId, epoch);
+    for (const o of orders?.buys ?? []) bids.set(o.price, (bids.get(o.price) ?? 0n) + o.size);
+    for (const o of orders?.sells ?? []) asks.set(o.price, (asks.get(o.price) ?? 0n) + o.size);
+    return { bids, asks };
+  }
+
+  // ---------------------------------------------------------------- signing
+
+  /** The pinned domain and the ledger: what every signature of this session is made over. */
+  signingContext(): DeploymentContext {
+    const pin = this.#o.pinning.pinFor(this.deployment.id);
+    if (!pin || !this.facts) throw notConnected(this.deployment);
+    return {
+      domain: makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }),
+      ledger: this.facts.contracts.ledger,
+    };
+  }
+
+  pinnedDomain(): Readonly<ExchangeDomain> | null {
+    const pin = this.#o.pinning.pinFor(this.deployment.id);
+    return pin ? makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }) : null;
+  }
+
+  /** One client per signing key, so nonces and intents are per key (§10.1). */
+  client(address: string): ExchangeClient {
+    const key = address.toLowerCase();
+    let c = this.#clients.get(key);
+    if (!c) {
+      c = new ExchangeClient({
+        baseUrl: this.deployment.httpUrl,
+        timeoutMs: 15_000,
+        onResponse: this.clock.onResponse,
+        signer: vaultSigner(this.#o.vault, address),
+        deployment: () => this.signingContext(),
+        beforeSign: () => this.#o.pinning.assertSigningAllowed(this.deployment.id),
+        now: () => Date.now() + this.clock.offsetMs,
+      });
+      this.#clients.set(key, c);
+    }
+    return c;
+  }
+
+  assertSigningAllowed(): void {
+    this.#o.pinning.assertSigningAllowed(this.deployment.id);
+  }
+}
+
+export function notConnected(deployment: Deployment): BridgeFailure {
+  return new BridgeFailure('connection.not_connected', `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`);
+}
+
+export function fillSentence(f: FillView, symbol: string): string {
+  return `${f.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(BigInt(f.size))} ${symbol} at ${formatPrice(BigInt(f.price))}¢ (filled).`;
+}

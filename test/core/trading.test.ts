@@ -1,0 +1,281 @@
+// The trading half of the app core against a real devnet (chain + exchange, no bots) on ephemeral
+// ports: connect and pin, markets, books, orders as master and agent, deposits, withdrawals,
+// claims, offline signing and the pin-change block — all through core.invoke like the window.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { devnetMarkets } from '../../src/main/core/session/market-directory';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
+import type { BridgeEvent } from '../../src/shared/bridge';
+
+const SHORT = 12n; // seconds: a BTC market that resolves within the test
+const wait = { timeout: 40_000, interval: 200 };
+
+let dir: string;
+let devnet: DevnetHandle;
+let t: TestCore;
+let events: { event: BridgeEvent; payload: unknown }[];
+let alice: string;
+let bob: string;
+let agent: string;
+let eth: { assetId: string; epoch: string };
+let btcAsset: string;
+
+async function ok<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
+  const outcome = await t.core.invoke(method, args);
+  if (!outcome.ok) throw new Error(`${method} failed: ${outcome.error.code} ${outcome.error.message}`);
+  return outcome.value as T;
+}
+
+async function err(method: string, ...args: unknown[]): Promise<{ code: string; message: string }> {
+  const outcome = await t.core.invoke(method, args);
+  if (outcome.ok) throw new Error(`${method} unexpectedly succeeded`);
+  return outcome.error;
+}
+
+const of = <T>(event: BridgeEvent): T[] => events.filter((e) => e.event === event).map((e) => e.payload as T);
+const select = (master: string, extra: { agent?: string; tradeAs?: 'master' | 'agent' } = {}) =>
+  ok('account.select', { master, agent: extra.agent ?? null, tradeAs: extra.tradeAs ?? 'master' });
+
+interface Order {
+  orderId: string;
+  status: string;
+  summary: string;
+  filled: string;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'core-trading-'));
+  devnet = await startDevnet({
+    dataDir: join(dir, 'devnet'),
+    fresh: true,
+    ports: { http: 0, rpc: 0 },
+    bots: 0,
+    demoAccounts: 3,
+    blockTimeMs: 500,
+    markets: (nowSec) => {
+      const { BTC, ETH } = DEVNET_SYMBOLS;
+      return {
+        symbols: [BTC, ETH],
+        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT), periodLength: SHORT }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
+      };
+    },
+  });
+  const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  btcAsset = entries[0]!.assetId.toString();
+  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  events = [];
+  for (const event of ['notice', 'connection', 'markets', 'book', 'oracle', 'account', 'fill', 'resolution', 'deposit'] as const) {
+    t.core.on(event, (payload) => events.push({ event, payload }));
+  }
+  await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
+  alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address;
+  bob = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[1]!.privateKey, label: 'bob' })).address;
+  agent = (await ok<{ address: string }>('keys.create', { label: 'agent', role: 'agent' })).address;
+  await devnet.exchange.credit(alice, 1_000_000_000n);
+  await devnet.exchange.credit(bob, 1_000_000_000n);
+  t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+  // Point the built-in devnet deployment at this devnet's ports: the core reconnects.
+  t.settings.updateSettings({
+    deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl: devnet.httpUrl, marketWsUrl: devnet.marketWsUrl, oracleWsUrl: devnet.oracleWsUrl, rpcUrl: devnet.rpcUrl, chainId: devnet.chainId.toString() }],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  t?.close();
+  await devnet?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('trading core on a devnet', () => {
+  it('connects, pins the domain and reports feed health', async () => {
+    await vi.waitFor(async () => {
+      const c = await ok<{ pin: { kind: string; domainName?: string }; feeds: { feed: string; state: string }[] }>('app.connection');
+      expect(c.pin).toMatchObject({ kind: 'pinned', domainName: devnet.domainName });
+      expect(c.feeds.find((f) => f.feed === 'http')?.state).toBe('live');
+      expect(c.feeds.find((f) => f.feed === 'chain')?.state).toBe('live');
+    }, wait);
+    expect(of<{ message: string }>('notice').some((n) => /Connected/.test(n.message))).toBe(true);
+  });
+
+  it('lists markets with strike, epoch and countdown, and streams oracle prices', async () => {
+    const list = await ok<{ assetId: string; symbol: string; epoch: string; strike: string; expiration: number; timeframe: string }[]>('markets.list');
+    expect(list.map((m) => m.symbol)).toEqual(['BTC', 'ETH']);
+    const e = list.find((m) => m.symbol === 'ETH')!;
+    expect(e.timeframe).toBe('1h');
+    expect(e.expiration).toBeGreaterThan(Date.now());
+    eth = { assetId: e.assetId, epoch: e.epoch };
+    await vi.waitFor(() => expect(of('oracle').length).toBeGreaterThan(0), wait);
+    const symbolId = (of<{ symbolId: string }>('oracle')[0]!).symbolId;
+    expect((await ok<unknown[]>('markets.oracleHistory', symbolId)).length).toBeGreaterThan(0);
+    expect(of('markets').length).toBeGreaterThan(0);
+  });
+
+  it('places as the master: visible in the account and the book with own size, then cancels', async () => {
+    await select(alice);
+    const sub = await ok<{ subscriptionId: string; book: { bids: unknown[] } }>('markets.subscribeBook', { ...eth, depth: 20 });
+    expect(sub.book.bids).toEqual([]);
+    const quote = await ok('orders.quote', { ...eth, side: 'buy', price: '40', size: '10', timeInForce: 'GTC', signAs: 'master' });
+    expect(quote).toEqual({ price: '400000', size: '10000000', cost: '4000000', payoutIfRight: '10000000', maxLoss: '4000000' });
+    const placed = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '40', size: '10', timeInForce: 'GTC', signAs: 'master' });
+    expect(placed).toMatchObject({ status: 'ACCEPTED', summary: 'Buy 10 at 40¢ is resting' });
+    const account = await ok<{ openOrders: { orderId: string; signedBy: string }[]; balance: { locked: string } }>('account.get');
+    expect(account.openOrders).toEqual([expect.objectContaining({ orderId: placed.orderId, signedBy: 'master' })]);
+    await vi.waitFor(() => {
+      const books = of<{ subscriptionId: string; book: { bids: { price: string; ownSize: string }[] } }>('book').filter((b) => b.subscriptionId === sub.subscriptionId);
+      expect(books.at(-1)?.book.bids[0]).toMatchObject({ price: '400000', ownSize: '10000000' });
+    }, wait);
+    const cancelled = await ok<{ status: string; orderIds: string[] }>('orders.cancel', { ...eth, orderId: placed.orderId, signAs: 'master' });
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', orderIds: [placed.orderId] });
+    expect((await ok<{ openOrders: unknown[] }>('account.get')).openOrders).toEqual([]);
+    expect(await ok('markets.unsubscribeBook', sub.subscriptionId)).toBeNull();
+  });
+
+  it('cancels all, replaces, and returns a rejected order as a normal result', async () => {
+    await ok('orders.place', { ...eth, side: 'buy', price: '30', size: '1', timeInForce: 'GTC', signAs: 'master' });
+    await ok('orders.place', { ...eth, side: 'sell', price: '70', size: '1', timeInForce: 'GTC', signAs: 'master' });
+    const all = await ok<{ status: string; orderIds: string[] }>('orders.cancelAll', { ...eth, signAs: 'master' });
+    expect(all.status).toBe('CANCELLED');
+    expect(all.orderIds).toHaveLength(2);
+
+    const first = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '30', size: '2', timeInForce: 'GTC', signAs: 'master' });
+    const replaced = await ok<{ status: string; replacement: Order | null }>('orders.replace', { ...eth, orderId: first.orderId, price: '31', size: '3', signAs: 'master' });
+    expect(replaced.status).toBe('SUCCESS');
+    const open = (await ok<{ openOrders: { price: string; remaining: string }[] }>('account.get')).openOrders;
+    expect(open).toEqual([expect.objectContaining({ price: '310000', remaining: '3000000' })]);
+    await ok('orders.cancelAll', { ...eth, signAs: 'master' });
+
+    const rejected = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '99', size: '100000', timeInForce: 'GTC', signAs: 'master' });
+    expect(rejected.status).toBe('REJECTED');
+    expect(rejected.summary).toMatch(/^Rejected: not enough collateral \(MARGIN\)/);
+    expect(await err('orders.place', { ...eth, side: 'buy', price: '40.05', size: '1', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({
+      code: expect.stringMatching(/^exchange\./) as string,
+    });
+  });
+
+  it('fills against another account: a taker fill, a maker fill event and a position', async () => {
+    await select(bob);
+    await ok('orders.place', { ...eth, side: 'sell', price: '45', size: '5', timeInForce: 'GTC', signAs: 'master' });
+    await select(alice);
+    const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45', size: '5', timeInForce: 'IOC', signAs: 'master' });
+    expect(taken).toMatchObject({ status: 'FILLED', summary: 'Bought 5 at 45¢' });
+    const view = await ok<{ positions: { size: string; averagePrice: string; payoutIfRight: string }[]; fills: unknown[] }>('account.get');
+    expect(view.positions).toEqual([expect.objectContaining({ size: '5000000', averagePrice: '450000', payoutIfRight: '5000000' })]);
+    expect(view.fills.length).toBeGreaterThan(0);
+    expect(of('fill').length).toBeGreaterThan(0);
+  });
+
+  it('asks for confirmation of an order only when the setting is on', async () => {
+    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
+    t.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await err('orders.place', { ...eth, side: 'buy', price: '20', size: '1', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({ code: 'orders.not_confirmed' });
+    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+  });
+
+  it('approves an agent, trades as the agent for the master, and revokes it', async () => {
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const approved = await ok<{ confirmed: boolean; value: { agent: string; status: string } }>('agents.approve', { agent });
+    expect(approved).toMatchObject({ confirmed: true, value: { agent, status: 'active' } });
+    expect(t.dialogs.shown.at(-1)).toMatchObject({ kind: 'confirm', request: { detail: expect.stringMatching(/signs twice/) as string } });
+    const placed = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '21', size: '1', timeInForce: 'GTC', signAs: 'agent' });
+    expect(placed.status).toBe('ACCEPTED');
+    const open = (await ok<{ openOrders: { orderId: string; signedBy: string }[] }>('account.get')).openOrders;
+    expect(open).toEqual(expect.arrayContaining([expect.objectContaining({ orderId: placed.orderId, signedBy: 'agent' })]));
+    expect((await ok<{ status: string }>('orders.cancelAll', { ...eth, signAs: 'agent' })).status).toBe('CANCELLED');
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('agents.revoke')).toMatchObject({ confirmed: true, value: { status: 'inactive' } });
+  });
+
+  it('deposits with approve and with permit, with progress until credited', async () => {
+    for (const mode of ['approve', 'permit'] as const) {
+      const r = await ok<{ depositId: string; amount: string }>('funds.deposit', { amount: '25', mode });
+      expect(r.amount).toBe('25000000');
+      await vi.waitFor(() => {
+        const stages = of<{ depositId: string; stage: string }>('deposit').filter((d) => d.depositId === r.depositId).map((d) => d.stage);
+        expect(stages).toEqual(expect.arrayContaining(['checking', 'sent', 'mined', 'credited']));
+      }, wait);
+    }
+  }, 90_000);
+
+  it('withdraws after the confirmation and is paid on chain', async () => {
+    t.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await ok('funds.withdraw', { amount: '10' })).toEqual({ confirmed: false });
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const w = await ok<{ confirmed: true; value: { id: string; status: string } }>('funds.withdraw', { amount: '10' });
+    expect(w.confirmed).toBe(true);
+    await vi.waitFor(async () => {
+      const list = await ok<{ id: string; status: string; txHash: string | null }[]>('funds.withdrawals');
+      expect(list.find((x) => x.id === w.value.id)).toMatchObject({ status: 'PAID', txHash: expect.stringMatching(/^0x/) as string });
+    }, wait);
+  }, 60_000);
+
+  it('claims after a short epoch resolves', async () => {
+    // Start early in an epoch, so both orders land in the same one.
+    let btc = { assetId: '', epoch: '', expiration: 0 };
+    await vi.waitFor(async () => {
+      btc = (await ok<{ assetId: string; epoch: string; expiration: number }[]>('markets.list')).find((m) => m.assetId === btcAsset)!;
+      expect(btc.expiration - Date.now()).toBeGreaterThan(7_000);
+    }, wait);
+    const market = { assetId: btc.assetId, epoch: btc.epoch };
+    await select(bob);
+    const resting = await ok<Order>('orders.place', { ...market, side: 'sell', price: '50', size: '2', timeInForce: 'GTC', signAs: 'master' });
+    await select(alice);
+    const taken = await ok<Order>('orders.place', { ...market, side: 'buy', price: '50', size: '2', timeInForce: 'IOC', signAs: 'master' });
+    expect(resting.status).toBe('ACCEPTED');
+    expect(taken.status).toBe('FILLED');
+    await vi.waitFor(() => expect(of<{ assetId: string; epoch: string }>('resolution').some((r) => r.assetId === market.assetId && r.epoch === market.epoch)).toBe(true), wait);
+    let winner = alice;
+    await vi.waitFor(async () => {
+      await select(alice);
+      let claims = await ok<{ epoch: string }[]>('claims.list');
+      if (claims.length === 0) {
+        await select(bob);
+        winner = bob;
+        claims = await ok<{ epoch: string }[]>('claims.list');
+      }
+      expect(claims.map((c) => c.epoch)).toContain(market.epoch);
+    }, wait);
+    const claimed = await ok<{ status: string; amount: string; summary: string }>('claims.claim', market);
+    expect(claimed).toMatchObject({ status: 'CLAIMED', amount: '2000000' });
+    expect(claimed.summary).toMatch(/^Claimed 2 from BTC epoch/);
+    expect(winner === alice || winner === bob).toBe(true);
+    await select(alice);
+  }, 60_000);
+
+  it('signs offline, describes the payload, and submits it', async () => {
+    const payload = await ok<{ kind: string; body: unknown }>('offline.sign', {
+      signer: alice,
+      action: { kind: 'order', ...eth, side: 'buy', price: '12.5', size: '2', timeInForce: 'GTC' },
+    });
+    expect(payload.kind).toBe('orders');
+    const described = await ok<{ signatureValid: boolean; domainMatchesDeployment: boolean; lines: string[]; signer: string }>('offline.describe', payload);
+    expect(described).toMatchObject({ signatureValid: true, domainMatchesDeployment: true, lines: [`Buy 2 contracts at 12.5¢ (GTC) on asset ${eth.assetId} epoch ${eth.epoch}`] });
+    expect(described.signer.toLowerCase()).toBe(alice.toLowerCase());
+    const tampered = JSON.parse(JSON.stringify(payload)) as { body: { order: { price: string } } };
+    tampered.body.order.price = '130000';
+    expect(await ok('offline.describe', tampered)).toMatchObject({ signatureValid: false });
+    expect(await ok('offline.submit', payload)).toMatchObject({ status: 'ACCEPTED' });
+    await ok('orders.cancelAll', { ...eth, signAs: 'master' });
+  });
+
+  it('blocks signing while a changed signing domain awaits the user, until it is accepted', async () => {
+    const real = t.pinning.pinFor('devnet')!;
+    t.settings.writePins({ devnet: { ...real, domainName: 'Old Exchange' } }, {});
+    // A changed deployment name makes the core reconnect and check the pin again.
+    const s = t.settings.getSettings();
+    t.settings.updateSettings({ deployments: s.deployments.map((d) => ({ ...d, name: 'Devnet (moved)' })) });
+    await vi.waitFor(async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('changed'), wait);
+    expect(await err('orders.place', { ...eth, side: 'buy', price: '10', size: '1', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({
+      code: 'deployments.pin_changed',
+      message: expect.stringMatching(/Signing for Devnet \(moved\) is paused/) as string,
+    });
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.acceptPin')).toMatchObject({ confirmed: true, value: { kind: 'pinned', domainName: devnet.domainName } });
+    await select(alice);
+    expect(await ok<Order>('orders.place', { ...eth, side: 'buy', price: '10', size: '1', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({ status: 'ACCEPTED' });
+  });
+});
