@@ -11,12 +11,13 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Engine } from '../src/devnet/engine';
 import { SignatureVerifier } from '../src/devnet/exchange/signature-verifier';
 import { toSignedEntry } from '../src/devnet/exchange/records';
 import { fillOrder, signedBody, testSigner } from '../src/devnet/exchange/testkit';
 import { hashActionBytes, makeExchangeDomain, parseSignedRequest, recoverDigestSigner, type Address, type DigestSigner, type FillOrder } from '../src/shared/protocol';
-import { blackhole, measure, note, ratio, type BenchReport, type Benchmark } from './harness';
+import { blackhole, measure, measureInterleaved, note, ratio, type BenchReport, type Benchmark } from './harness';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ACCOUNTS = 8;
@@ -92,6 +93,38 @@ async function fire(agent: Agent, base: URL, bodies: string[]): Promise<{ second
   return { seconds: (performance.now() - t0) / 1000, latencies, statuses };
 }
 
+/**
+ * The cached-key check as it was before the fixed-base tables (u1·G + u2·Q with noble's own
+ * precomputed points, window 8 per signer), kept here only as the before-figure of the profile.
+ */
+function nobleTableCheck(items: { digest: Uint8Array; signature: string; signer: string }[]): (count: number) => boolean[] {
+  const { Point } = secp256k1;
+  const N = Point.Fn.ORDER;
+  const keys = new Map<string, InstanceType<typeof Point>>();
+  for (const it of items) {
+    if (keys.has(it.signer)) continue;
+    const q = recoverPoint(it.digest, it.signature);
+    q.precompute(8, false);
+    keys.set(it.signer, q);
+  }
+  return (count) =>
+    items.slice(0, count).map((it) => {
+      const r = BigInt(`0x${it.signature.slice(2, 66)}`);
+      const s = BigInt(`0x${it.signature.slice(66, 130)}`);
+      const recovery = parseInt(it.signature.slice(130), 16) - 27;
+      const h = BigInt(`0x${Buffer.from(it.digest).toString('hex')}`) % N;
+      const is = Point.Fn.inv(s);
+      const R = Point.BASE.multiplyUnsafe(Point.Fn.create(h * is)).add(keys.get(it.signer)!.multiplyUnsafe(Point.Fn.create(r * is)));
+      const a = R.toAffine();
+      return a.x === r && Number(a.y & 1n) === recovery;
+    });
+}
+
+function recoverPoint(digest: Uint8Array, signature: string) {
+  const rec = Buffer.from(`0${Number(signature.slice(130) === '1c')}${signature.slice(2, 130)}`, 'hex');
+  return secp256k1.Signature.fromBytes(rec, 'recovered').recoverPublicKey(digest);
+}
+
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function profile(report: BenchReport, bodies: string[], domain: ReturnType<typeof makeExchangeDomain>, assetId: bigint, epoch: bigint): Promise<void> {
@@ -102,9 +135,20 @@ async function profile(report: BenchReport, bodies: string[], domain: ReturnType
   const hash = await measure(report, 'profile: EIP-712 digest (hashActionBytes)', n, () => parsed.map((r) => hashActionBytes('FillOrder', r.order, domain)), { rounds: 3 });
   const warm = new SignatureVerifier({ tablesAfter: 1 });
   for (let i = 0; i < n; i++) warm.verify(digests[i]!, parsed[i]!.signature, parsed[i]!.order.signer);
-  const fast = await measure(report, 'profile: signature check, cached signer key', n, () => parsed.map((r, i) => warm.verify(digests[i]!, r.signature, r.order.signer)), { rounds: 3 });
-  const sub = Math.min(n, 300);
-  const rec = await measure(report, 'profile: signature recovery (recoverDigestSigner)', sub, () => parsed.slice(0, sub).map((r, i) => recoverDigestSigner(digests[i]!, r.signature)), { rounds: 3 });
+  const before = nobleTableCheck(parsed.map((r, i) => ({ digest: digests[i]!, signature: r.signature, signer: r.order.signer })));
+  // Interleaved rounds, so the shared machine's load hits the three paths alike; ratios come from this run.
+  const sub = Math.min(n, 200);
+  const [fast, old, rec] = await measureInterleaved(
+    report,
+    [
+      { label: 'profile: signature check, cached key, fixed-base tables (now)', opsPerRound: sub, round: () => parsed.slice(0, sub).map((r, i) => warm.verify(digests[i]!, r.signature, r.order.signer)) },
+      { label: 'profile: signature check, cached key, noble tables (before)', opsPerRound: sub, round: () => before(sub) },
+      { label: 'profile: signature recovery (recoverDigestSigner)', opsPerRound: sub, round: () => parsed.slice(0, sub).map((r, i) => recoverDigestSigner(digests[i]!, r.signature)) },
+    ],
+    { rounds: 5 },
+  );
+  ratio(report, 'signature check: recovery µs ÷ fixed-base µs', rec!.usPerOp / fast!.usPerOp);
+  ratio(report, 'signature check: noble-tables µs ÷ fixed-base µs', old!.usPerOp / fast!.usPerOp);
   const line = await measure(report, 'profile: journal entry + JSON line', n, () => parsed.map((r, i) => JSON.stringify({ seqId: i, ts: 0, kind: 'fill', entry: toSignedEntry('FillOrder', r.order, r.orderHash, r.signature, 0) })), { rounds: 3 });
   const engineOps = await measure(
     report,
@@ -138,7 +182,7 @@ async function profile(report: BenchReport, bodies: string[], domain: ReturnType
   const us = (m: { usPerOp: number }) => m.usPerOp.toFixed(0);
   note(
     report,
-    `per-order CPU in the service: parse ${us(parse)} µs, digest ${us(hash)} µs, signature ${us(fast)} µs cached-key / ${us(rec)} µs recovery, engine ${us(engineOps)} µs, journal line ${us(line)} µs; ` +
+    `per-order CPU in the service: parse ${us(parse)} µs, digest ${us(hash)} µs, signature ${us(fast!)} µs cached-key fixed-base (${us(old!)} µs with noble tables) / ${us(rec!)} µs recovery, engine ${us(engineOps)} µs, journal line ${us(line)} µs; ` +
       `one write+fdatasync ${pct(syncs, 50).toFixed(2)} ms median (amortised over a group-commit batch)`,
   );
 }

@@ -3,6 +3,7 @@ export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, type ExchangeServiceHan
 export type { ChainOptions } from './chain-sync';
 export type { RoleGrant, AgentStatus } from './auth';
 export type { ContractsConfig } from './context';
+export type { TotalsView } from '../engine';
 export { ServiceError, JournalError, type ErrorBody } from './errors';
 export { Journal, JOURNAL_FILE } from './journal';
 export type { JournalRecord, RecordKind, SignedEntry } from './records';

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { isAddress, makeExchangeDomain, type Address, type ExchangeDomain, type Hex } from '../../shared/protocol';
+import type { TotalsView } from '../engine';
 import { defaultCatalog, indexCatalog, type MarketCatalog } from '../markets';
 import type { RoleGrant } from './auth';
 import { DEPOSIT_CURSOR_FILE, startChainSync, type ChainOptions, type ChainSync } from './chain-sync';
@@ -88,6 +89,11 @@ export interface ExchangeServiceHandle {
   stateHash(): string;
   /** Violated invariants as sentences (empty when consistent). */
   checkInvariants(): string[];
+  /**
+   * The engine's money totals, so tests can check conservation while trading runs:
+   * free + pending + positionCollateral + queuedWithdrawals = credited − paidOut.
+   */
+  totals(): TotalsView;
   /** Last journal seqId applied (durable or about to be). */
   lastSeqId(): number;
   /** Group-commit counters: flushes (one write + one fdatasync each), records, total sync ms. */
@@ -252,6 +258,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     pollChain: () => chainSync?.poll() ?? Promise.resolve(),
     stateHash: () => ledger.stateHash(),
     checkInvariants: () => ledger.checkInvariants(),
+    totals: () => ledger.engine.totals(),
     lastSeqId: () => ledger.lastSeqId,
     journalStats: () => ({ ...journal.stats }),
     signatureStats: () => ({ ...ctx.verifier.stats }),

@@ -1,8 +1,12 @@
 // Server-side signature check (§2.1): "does this 65-byte r‖s‖v signature over `digest` come from
 // `expectedSigner`?". Same answer as recoverDigestSigner(digest, sig) === signer, but faster for
-// signers seen before: their public key is cached with precomputed multiplication tables, so the
-// check is u1·G + u2·Q with both points precomputed instead of a full recovery (which must
-// decompress R and multiply an unknown point). First-time signers take the recovery path.
+// signers seen before. Recovery gives Q' = r⁻¹(s·R − h·G), where R is the curve point with x = r and
+// y parity v; Q' equals the signer's key Q exactly when R = u1·G + u2·Q (u1 = h/s, u2 = r/s). So for a
+// known Q we compute u1·G + u2·Q and compare it with R: no square root for R and no multiplication
+// of an unknown point. Both multiplications use fixed-base tables (one for G built once per
+// process, one per cached signer), variable-time, which is fine: every input here is public.
+// First-time signers take noble's recovery path and are cached by address afterwards.
+import { invert } from '@noble/curves/abstract/modular.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { decodeHexInto, publicKeyToAddress } from '../../shared/protocol';
 
@@ -10,28 +14,196 @@ const { Point } = secp256k1;
 const Fn = Point.Fn;
 const N = Fn.ORDER;
 const HALF_N = N >> 1n;
+/** Field prime p of secp256k1 (a = 0, b = 7). */
+const P = Point.Fp.ORDER;
 const SIG_RE = /^0x[0-9a-fA-F]{130}$/;
 
 type CurvePoint = InstanceType<typeof Point>;
 
+/** Jacobian accumulator: affine (X/Z², Y/Z³); `inf` is the point at infinity. Coordinates in [0, p). */
+export interface Acc {
+  X: bigint;
+  Y: bigint;
+  Z: bigint;
+  inf: boolean;
+}
+
+/** An accumulator holding the affine point (x, y), or infinity when none is given. */
+export function newAcc(start?: { x: bigint; y: bigint }): Acc {
+  return start === undefined ? { X: 0n, Y: 0n, Z: 1n, inf: true } : { X: start.x, Y: start.y, Z: 1n, inf: false };
+}
+
+/** Affine coordinates of the accumulator (one inversion), null for infinity. */
+export function accToAffine(a: Acc): { x: bigint; y: bigint } | null {
+  if (a.inf) return null;
+  const zi = invert(a.Z, P);
+  const zi2 = (zi * zi) % P;
+  return { x: (a.X * zi2) % P, y: (((a.Y * zi2) % P) * zi) % P };
+}
+
+/** acc ← 2·acc (dbl-2009-l, a = 0). */
+function accDouble(a: Acc): void {
+  if (a.inf) return;
+  if (a.Y === 0n) {
+    a.inf = true; // never on secp256k1 (no 2-torsion), kept for completeness
+    return;
+  }
+  const A = (a.X * a.X) % P;
+  const B = (a.Y * a.Y) % P;
+  const C = (B * B) % P;
+  const xb = a.X + B;
+  let D = (2n * (xb * xb - A - C)) % P;
+  if (D < 0n) D += P;
+  const E = 3n * A;
+  let x3 = (E * E - 2n * D) % P;
+  if (x3 < 0n) x3 += P;
+  let y3 = (E * (D - x3) - 8n * C) % P;
+  if (y3 < 0n) y3 += P;
+  a.Z = (2n * a.Y * a.Z) % P;
+  a.X = x3;
+  a.Y = y3;
+}
+
+/** acc ← acc + (x2, y2) with an affine point (madd-2007-bl, 8M + 3S). */
+function accAddAffine(a: Acc, x2: bigint, y2: bigint): void {
+  if (a.inf) {
+    a.X = x2;
+    a.Y = y2;
+    a.Z = 1n;
+    a.inf = false;
+    return;
+  }
+  const z1z1 = (a.Z * a.Z) % P;
+  const u2 = (x2 * z1z1) % P;
+  const s2 = (((y2 * a.Z) % P) * z1z1) % P;
+  let h = u2 - a.X;
+  if (h < 0n) h += P;
+  let r = s2 - a.Y;
+  if (r < 0n) r += P;
+  if (h === 0n) {
+    // Same x: either the same point (double) or its negation (sum is infinity).
+    if (r === 0n) accDouble(a);
+    else a.inf = true;
+    return;
+  }
+  const hh = (h * h) % P;
+  const hhh = (h * hh) % P;
+  const v = (a.X * hh) % P;
+  let x3 = (r * r - hhh - 2n * v) % P;
+  if (x3 < 0n) x3 += P;
+  let y3 = (r * (v - x3) - a.Y * hhh) % P;
+  if (y3 < 0n) y3 += P;
+  a.Z = (a.Z * h) % P;
+  a.X = x3;
+  a.Y = y3;
+}
+
+/**
+ * Signed fixed-window table of one point B: for window w the affine multiples j·2^(w·W)·B,
+ * j = 1 … 2^(W−1). k·B is then one affine addition per non-zero signed digit of k, no doublings.
+ * Lookups index the table directly (variable-time): only for public scalars and points.
+ */
+export class FixedBaseTable {
+  readonly windows: number;
+  private readonly half: number;
+  private readonly mask: bigint;
+  private readonly shift: bigint;
+  private readonly xs: bigint[];
+  private readonly ys: bigint[];
+
+  constructor(
+    point: CurvePoint,
+    readonly windowSize: number,
+  ) {
+    if (!Number.isInteger(windowSize) || windowSize < 2 || windowSize > 16) throw new RangeError('windowSize must be an integer in 2..16.');
+    if (point.is0()) throw new RangeError('A table of the point at infinity is useless.');
+    // One window more than 256/W: signed recoding can carry out of the top window.
+    this.windows = Math.ceil(256 / windowSize) + 1;
+    this.half = 2 ** (windowSize - 1);
+    this.mask = (1n << BigInt(windowSize)) - 1n;
+    this.shift = BigInt(windowSize);
+    const proj: CurvePoint[] = [];
+    let base = point;
+    for (let w = 0; w < this.windows; w++) {
+      let acc = base;
+      for (let j = 1; j <= this.half; j++) {
+        proj.push(acc);
+        if (j < this.half) acc = acc.add(base);
+      }
+      base = acc.double(); // 2 · 2^(W−1) · base = next window's base
+    }
+    // Batch affine conversion (one inversion for the whole table, Montgomery's trick).
+    const zs = proj.map((p) => p.Z);
+    const prefix: bigint[] = new Array<bigint>(zs.length);
+    let run = 1n;
+    for (let i = 0; i < zs.length; i++) {
+      prefix[i] = run;
+      run = (run * zs[i]!) % P;
+    }
+    let inv = invert(run, P);
+    this.xs = new Array<bigint>(zs.length);
+    this.ys = new Array<bigint>(zs.length);
+    for (let i = zs.length - 1; i >= 0; i--) {
+      const zi = (inv * prefix[i]!) % P; // 1/Z_i
+      inv = (inv * zs[i]!) % P;
+      // noble's points are homogeneous projective: x = X/Z, y = Y/Z.
+      this.xs[i] = (proj[i]!.X * zi) % P;
+      this.ys[i] = (proj[i]!.Y * zi) % P;
+    }
+  }
+
+  /** acc ← acc + k·B for 0 ≤ k < 2^256. */
+  addMultiple(acc: Acc, k: bigint): void {
+    const { half, mask, shift, xs, ys } = this;
+    const full = half * 2;
+    let carry = 0;
+    for (let w = 0; w < this.windows && (k !== 0n || carry !== 0); w++) {
+      let d = Number(k & mask) + carry;
+      k >>= shift;
+      if (d > half) {
+        d -= full;
+        carry = 1;
+      } else carry = 0;
+      if (d === 0) continue;
+      const i = w * half + (d < 0 ? -d : d) - 1;
+      const y = ys[i]!;
+      accAddAffine(acc, xs[i]!, d < 0 ? P - y : y);
+    }
+  }
+}
+
+/** G tables are shared by every verifier of the process (built once per window size). */
+const generatorTables = new Map<number, FixedBaseTable>();
+function generatorTable(windowSize: number): FixedBaseTable {
+  let t = generatorTables.get(windowSize);
+  if (t === undefined) {
+    t = new FixedBaseTable(Point.BASE, windowSize);
+    generatorTables.set(windowSize, t);
+  }
+  return t;
+}
+
 interface CachedKey {
   point: CurvePoint;
   uses: number;
-  tables: boolean;
+  table: FixedBaseTable | null;
 }
 
 export interface SignatureVerifierOptions {
   /** Signers whose keys are cached (least recently used dropped first). Default 256. */
   capacity?: number;
-  /** wNAF window of the per-signer tables (memory ~ 2^(w-1) · 256/w points). Default 8. */
+  /** Window of the per-signer tables: ⌈256/w⌉+1 additions per check, 2^(w−1)·(⌈256/w⌉+1) points kept. Default 8 (~0.5 MB). */
   windowSize?: number;
-  /** Build tables on a signer's n-th verified signature (one-off signers never pay). Default 2. */
+  /** Window of the generator table, built once per process at construction. Default 12 (~6 MB, ~0.3 s). */
+  generatorWindowSize?: number;
+  /** Build a signer's table on its n-th verified signature (one-off signers never pay). Default 2. */
   tablesAfter?: number;
 }
 
-function bytesToBigint(b: Uint8Array, start: number, end: number): bigint {
+const hexDigits: string[] = Array.from({ length: 256 }, (_, i) => (i < 16 ? '0' : '') + i.toString(16));
+function digestToBigint(b: Uint8Array): bigint {
   let hex = '0x';
-  for (let i = start; i < end; i++) hex += (b[i]! < 16 ? '0' : '') + b[i]!.toString(16);
+  for (let i = 0; i < 32; i++) hex += hexDigits[b[i]!]!;
   return BigInt(hex);
 }
 
@@ -40,41 +212,42 @@ export class SignatureVerifier {
   private readonly capacity: number;
   private readonly windowSize: number;
   private readonly tablesAfter: number;
-  /** Counters for the benchmark's profile. */
+  private readonly g: FixedBaseTable;
+  /** Counters for the benchmark's profile: checks against a cached key vs full recoveries. */
   readonly stats = { fast: 0, recovered: 0 };
 
   constructor(opts: SignatureVerifierOptions = {}) {
     this.capacity = opts.capacity ?? 256;
     this.windowSize = opts.windowSize ?? 8;
     this.tablesAfter = opts.tablesAfter ?? 2;
+    // Built here, i.e. at service start, so no request pays for it.
+    this.g = generatorTable(opts.generatorWindowSize ?? 12);
   }
 
   /** true iff `signature` is a valid low-s r‖s‖v (v 27/28 or 0/1) signature of `digest` by `expectedSigner`. */
   verify(digest: Uint8Array, signature: string, expectedSigner: string): boolean {
-    if (typeof signature !== 'string' || !SIG_RE.test(signature) || digest.length !== 32) return false;
-    const sig = new Uint8Array(65);
-    if (!decodeHexInto(signature, sig, 0)) return false;
-    const v = sig[64]!;
+    if (typeof signature !== 'string' || !SIG_RE.test(signature) || digest.length !== 32 || typeof expectedSigner !== 'string') return false;
+    const v = parseInt(signature.slice(130, 132), 16);
     const recovery = v >= 27 ? v - 27 : v;
     if (recovery !== 0 && recovery !== 1) return false;
-    const r = bytesToBigint(sig, 0, 32);
-    const s = bytesToBigint(sig, 32, 64);
+    const r = BigInt(`0x${signature.slice(2, 66)}`);
+    const s = BigInt(`0x${signature.slice(66, 130)}`);
     if (r === 0n || r >= N || s === 0n || s > HALF_N) return false;
-    const h = Fn.create(bytesToBigint(digest, 0, 32));
     const signer = expectedSigner.toLowerCase();
     const cached = this.keys.get(signer);
     if (cached !== undefined) {
       this.stats.fast++;
       this.touch(signer, cached);
-      return this.check(cached.point, h, r, s, recovery);
+      return this.check(cached, digestToBigint(digest) % N, r, s, recovery);
     }
     this.stats.recovered++;
     let q: CurvePoint;
     try {
-      const rec = new Uint8Array(65);
-      rec[0] = recovery;
-      rec.set(sig.subarray(0, 64), 1);
-      q = secp256k1.Signature.fromBytes(rec, 'recovered').recoverPublicKey(digest);
+      // noble's 'recovered' layout is recovery ‖ r ‖ s: decode r‖s‖v one byte in, then overwrite v's slot.
+      const buf = new Uint8Array(66);
+      decodeHexInto(signature, buf, 1);
+      buf[0] = recovery;
+      q = secp256k1.Signature.fromBytes(buf.subarray(0, 65), 'recovered').recoverPublicKey(digest);
     } catch {
       return false;
     }
@@ -83,21 +256,28 @@ export class SignatureVerifier {
     return true;
   }
 
-  /** R = h/s·G + r/s·Q must have x = r (no overflow: v is 27/28) and y parity = recovery. */
-  private check(q: CurvePoint, h: bigint, r: bigint, s: bigint, recovery: number): boolean {
-    const is = Fn.inv(s);
-    const R = Point.BASE.multiplyUnsafe(Fn.create(h * is)).add(q.multiplyUnsafe(Fn.create(r * is)));
-    if (R.is0()) return false;
-    const a = R.toAffine();
-    return a.x === r && Number(a.y & 1n) === recovery;
+  /** R' = u1·G + u2·Q must be the point with x = r (no overflow: v is 27/28) and y parity = recovery. */
+  private check(k: CachedKey, h: bigint, r: bigint, s: bigint, recovery: number): boolean {
+    const is = invert(s, N);
+    const u1 = (h * is) % N;
+    const u2 = (r * is) % N;
+    const acc = newAcc();
+    this.g.addMultiple(acc, u1);
+    if (k.table !== null) k.table.addMultiple(acc, u2);
+    else {
+      // Key cached but no table yet: one plain multiplication, added as an affine point.
+      const qa = k.point.multiplyUnsafe(u2).toAffine();
+      accAddAffine(acc, qa.x, qa.y);
+    }
+    if (acc.inf) return false;
+    // x = X/Z² = r, checked without an inversion (most forgeries stop here).
+    if (acc.X !== (r * ((acc.Z * acc.Z) % P)) % P) return false;
+    return Number(accToAffine(acc)!.y & 1n) === recovery;
   }
 
   private touch(signer: string, k: CachedKey): void {
     k.uses++;
-    if (!k.tables && k.uses >= this.tablesAfter) {
-      k.point.precompute(this.windowSize, false);
-      k.tables = true;
-    }
+    if (k.table === null && k.uses >= this.tablesAfter) k.table = new FixedBaseTable(k.point, this.windowSize);
     // Map order is the LRU order: move to the back.
     this.keys.delete(signer);
     this.keys.set(signer, k);
@@ -108,9 +288,8 @@ export class SignatureVerifier {
       const oldest = this.keys.keys().next().value;
       if (oldest !== undefined) this.keys.delete(oldest);
     }
-    // A fresh instance: tables attach to the point object, so each cached key gets its own.
-    const fresh = Point.fromAffine(point.toAffine());
-    this.keys.set(signer, { point: fresh, uses: 1, tables: false });
-    if (this.tablesAfter <= 1) this.touch(signer, this.keys.get(signer)!);
+    const k: CachedKey = { point, uses: 1, table: null };
+    this.keys.set(signer, k);
+    if (this.tablesAfter <= 1) k.table = new FixedBaseTable(point, this.windowSize);
   }
 }
