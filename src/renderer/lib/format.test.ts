@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  centsInputToPrice,
+  fixed,
+  formatCountdown,
+  formatDistance,
+  formatOracle,
+  formatPrice,
+  formatSignedUsd,
+  formatSize,
+  formatUsd,
+  impliedProbability,
+  priceToCentsInput,
+  stepPrice,
+} from './format';
+
+describe('price formatting', () => {
+  it('shows protocol prices in cents with one decimal', () => {
+    expect(formatPrice('625000')).toBe('62.5¢');
+    expect(formatPrice('1000')).toBe('0.1¢');
+    expect(formatPrice('999000')).toBe('99.9¢');
+    expect(formatPrice('500000')).toBe('50.0¢');
+    expect(formatPrice(null)).toBe('—');
+  });
+
+  it('round-trips the ticket input', () => {
+    expect(priceToCentsInput('625000')).toBe('62.5');
+    expect(priceToCentsInput('620000')).toBe('62');
+    expect(centsInputToPrice('62.5')).toBe(625000n);
+    expect(centsInputToPrice('0.1')).toBe(1000n);
+    expect(centsInputToPrice('0')).toBeNull();
+    expect(centsInputToPrice('100')).toBeNull();
+    expect(centsInputToPrice('99.89')).toBeNull();
+  });
+
+  it('steps by ticks inside the tradable range', () => {
+    expect(stepPrice(625000n, 1)).toBe(626000n);
+    expect(stepPrice(1000n, -1)).toBe(1000n);
+    expect(stepPrice(999000n, 5)).toBe(999000n);
+  });
+});
+
+describe('sizes and money', () => {
+  it('shows sizes with up to two decimals', () => {
+    expect(formatSize('10250000')).toBe('10.25');
+    expect(formatSize('5000000')).toBe('5');
+    expect(formatSize('1234500000')).toBe('1,234.5');
+    expect(formatSize('10000')).toBe('0.01');
+  });
+
+  it('formats USD exactly, beyond float precision', () => {
+    expect(formatUsd('1234567890')).toBe('$1,234.57');
+    expect(formatUsd('0')).toBe('$0.00');
+    expect(formatUsd('90071992547409930000001')).toBe('$90,071,992,547,409,930.00');
+    expect(formatSignedUsd('-400000')).toBe('−$0.40');
+    expect(formatSignedUsd('1200000')).toBe('+$1.20');
+    expect(formatSignedUsd('4')).toBe('$0.00');
+  });
+
+  it('rounds half away from zero', () => {
+    expect(fixed(125n, 2, 1)).toBe('1.3');
+    expect(fixed(-125n, 2, 1)).toBe('−1.3');
+    expect(fixed(-4n, 2, 1)).toBe('0.0');
+  });
+
+  it('formats oracle prices and the distance to strike', () => {
+    expect(formatOracle('65282497628')).toBe('$65,282.50');
+    expect(formatOracle('500000')).toBe('$0.5000');
+    expect(formatDistance('65282497628', '65000000000')).toEqual({ text: '▲ $282.50 0.43%', direction: 'up' });
+    expect(formatDistance('49000000', '50000000').direction).toBe('down');
+    expect(formatDistance(null, '1').text).toBe('—');
+  });
+});
+
+describe('market figures', () => {
+  it('takes the implied probability from the mid, one side or the last trade', () => {
+    expect(impliedProbability('600000', '650000', null)).toBe('62.5%');
+    expect(impliedProbability(null, '650000', null)).toBe('65.0%');
+    expect(impliedProbability(null, null, '420000')).toBe('42.0%');
+    expect(impliedProbability(null, null, null)).toBe('—');
+  });
+
+  it('counts down in minutes and seconds', () => {
+    expect(formatCountdown(299_001)).toBe('5:00');
+    expect(formatCountdown(65_000)).toBe('1:05');
+    expect(formatCountdown(3_723_000)).toBe('1:02:03');
+    expect(formatCountdown(-5)).toBe('0:00');
+  });
+});
+
+describe('empty sides', () => {
+  it('treats a zero top-of-book price as no price', () => {
+    expect(formatPrice('0')).toBe('—');
+    expect(impliedProbability('0', '0', null)).toBe('—');
+    expect(impliedProbability('0', '650000', '0')).toBe('65.0%');
+  });
+});

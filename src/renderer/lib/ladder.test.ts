@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { BookLevel } from '../../shared/bridge';
+import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderPrices, ladderRows, nextCentre } from './ladder';
+
+const level = (price: number, size: number, own = 0): BookLevel => ({
+  price: String(price),
+  size: String(size * 1_000_000),
+  orderCount: 1,
+  ownSize: String(own * 1_000_000),
+});
+
+const book = {
+  bids: [level(600_000, 5, 2), level(599_000, 3), level(593_000, 4)],
+  asks: [level(602_000, 1), level(604_000, 6, 6), level(611_000, 2)],
+  last: { price: '601000', at: 0, side: 'buy' as const },
+};
+
+describe('tick grouping', () => {
+  it('rounds bids down and asks up to the group', () => {
+    const bids = groupLevels(book.bids, 5000n, 'bid');
+    expect([...bids.keys()]).toEqual([600_000n, 595_000n, 590_000n]);
+    const asks = groupLevels(book.asks, 5000n, 'ask');
+    expect(asks.get(605_000n)).toEqual({ size: 7_000_000n, own: 6_000_000n });
+    expect(asks.get(615_000n)?.size).toBe(2_000_000n);
+  });
+
+  it('sums depth from the best price outward', () => {
+    const bidDepth = cumulativeDepth(groupLevels(book.bids, 1000n, 'bid'), 'bid');
+    expect(bidDepth.get(600_000n)).toBe(5_000_000n);
+    expect(bidDepth.get(593_000n)).toBe(12_000_000n);
+    const askDepth = cumulativeDepth(groupLevels(book.asks, 1000n, 'ask'), 'ask');
+    expect(askDepth.get(611_000n)).toBe(9_000_000n);
+  });
+});
+
+describe('ladder window', () => {
+  it('centres on the mid and stays inside 0.1–99.9¢', () => {
+    expect(ladderCentre(book, 1000n)).toBe(601_000n);
+    expect(ladderCentre(null, 10_000n)).toBe(500_000n);
+    expect(ladderPrices(601_000n, 1000n, 5)).toEqual([603_000n, 602_000n, 601_000n, 600_000n, 599_000n]);
+    expect(ladderPrices(2000n, 1000n, 5)).toEqual([5000n, 4000n, 3000n, 2000n, 1000n]);
+    expect(ladderPrices(999_000n, 10_000n, 3)).toEqual([990_000n, 980_000n, 970_000n]);
+  });
+
+  it('fills fixed rows with sizes, own size, depth and the last trade', () => {
+    const rows = ladderRows(book, ladderPrices(601_000n, 1000n, 5), 1);
+    const byPrice = new Map(rows.map((r) => [r.price, r]));
+    expect(byPrice.get(600_000n)).toMatchObject({ bid: 5_000_000n, ownBid: 2_000_000n, cumBid: 5_000_000n });
+    expect(byPrice.get(599_000n)?.cumBid).toBe(8_000_000n);
+    expect(byPrice.get(603_000n)).toMatchObject({ ask: 0n, cumAsk: 1_000_000n });
+    expect(byPrice.get(601_000n)?.isLast).toBe(true);
+    expect(rows.filter((r) => r.isLast)).toHaveLength(1);
+  });
+
+  it('sizes depth bars in whole percents', () => {
+    expect(barPercent(5n, 20n)).toBe(25);
+    expect(barPercent(5n, 0n)).toBe(0);
+  });
+
+  it('stays still under the pointer and recentres only when the market leaves the middle', () => {
+    expect(nextCentre(null, 600_000n, 1000n, 31, false)).toBe(600_000n);
+    expect(nextCentre(600_000n, 640_000n, 1000n, 31, true)).toBe(600_000n);
+    expect(nextCentre(600_000n, 606_000n, 1000n, 31, false)).toBe(600_000n);
+    expect(nextCentre(600_000n, 608_000n, 1000n, 31, false)).toBe(608_000n);
+    expect(nextCentre(600_000n, 592_000n, 1000n, 31, false)).toBe(592_000n);
+  });
+});

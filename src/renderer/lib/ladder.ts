@@ -1,0 +1,140 @@
+/**
+ * Price-ladder arithmetic: tick grouping, cumulative depth and the fixed window of rows.
+ * Rows are keyed by price and only their numbers change between book updates, so the DOM
+ * keeps its rows and the ladder stays still under the pointer.
+ */
+import type { BookLevel, BookView } from '../../shared/bridge';
+import { PRICE_MAX, PRICE_MIN, PRICE_TICK } from './format';
+
+export interface GroupedLevel {
+  readonly size: bigint;
+  readonly own: bigint;
+}
+
+export interface LadderRow {
+  readonly price: bigint;
+  readonly bid: bigint;
+  readonly ask: bigint;
+  /** Depth from the best price up to and including this row. */
+  readonly cumBid: bigint;
+  readonly cumAsk: bigint;
+  readonly ownBid: bigint;
+  readonly ownAsk: bigint;
+  readonly isLast: boolean;
+}
+
+/**
+ * Buckets levels into groups of `step` protocol units. Bids round down and asks round up, so a
+ * grouped row never shows a better price than the book really offers.
+ */
+export function groupLevels(levels: readonly BookLevel[], step: bigint, side: 'bid' | 'ask'): Map<bigint, GroupedLevel> {
+  const grouped = new Map<bigint, GroupedLevel>();
+  for (const level of levels) {
+    const price = BigInt(level.price);
+    const bucket = side === 'bid' ? (price / step) * step : ((price + step - 1n) / step) * step;
+    const prior = grouped.get(bucket);
+    grouped.set(bucket, {
+      size: (prior?.size ?? 0n) + BigInt(level.size),
+      own: (prior?.own ?? 0n) + BigInt(level.ownSize),
+    });
+  }
+  return grouped;
+}
+
+/** Cumulative depth per price: bids summed from the highest price down, asks from the lowest up. */
+export function cumulativeDepth(grouped: Map<bigint, GroupedLevel>, side: 'bid' | 'ask'): Map<bigint, bigint> {
+  const prices = [...grouped.keys()].sort((a, b) => (a === b ? 0 : (a < b) === (side === 'ask') ? -1 : 1));
+  const depth = new Map<bigint, bigint>();
+  let running = 0n;
+  for (const price of prices) {
+    running += grouped.get(price)?.size ?? 0n;
+    depth.set(price, running);
+  }
+  return depth;
+}
+
+/** Depth at an arbitrary row price, even one with no level of its own. */
+function depthAt(depth: Map<bigint, bigint>, price: bigint, side: 'bid' | 'ask'): bigint {
+  let best = 0n;
+  let bestPrice: bigint | null = null;
+  for (const [p, total] of depth) {
+    const counts = side === 'bid' ? p >= price : p <= price;
+    if (counts && (bestPrice === null || (side === 'bid' ? p < bestPrice : p > bestPrice))) {
+      bestPrice = p;
+      best = total;
+    }
+  }
+  return best;
+}
+
+export function snapToStep(price: bigint, step: bigint): bigint {
+  const snapped = ((price + step / 2n) / step) * step;
+  const low = ((PRICE_MIN + step - 1n) / step) * step;
+  const high = (PRICE_MAX / step) * step;
+  return snapped < low ? low : snapped > high ? high : snapped;
+}
+
+/** Where to centre the ladder: the mid of the best prices, else one side, else the last trade, else 50¢. */
+export function ladderCentre(book: Pick<BookView, 'bids' | 'asks' | 'last'> | null, step: bigint): bigint {
+  const bid = book?.bids[0]?.price;
+  const ask = book?.asks[0]?.price;
+  let mid = 500_000n;
+  if (bid !== undefined && ask !== undefined) mid = (BigInt(bid) + BigInt(ask)) / 2n;
+  else if (bid !== undefined) mid = BigInt(bid);
+  else if (ask !== undefined) mid = BigInt(ask);
+  else if (book?.last) mid = BigInt(book.last.price);
+  return snapToStep(mid, step);
+}
+
+/** The fixed prices of the window, high to low: `count` rows centred on `centre`, inside 0.1–99.9¢. */
+export function ladderPrices(centre: bigint, step: bigint, count: number): bigint[] {
+  const low = ((PRICE_MIN + step - 1n) / step) * step;
+  const high = (PRICE_MAX / step) * step;
+  const half = BigInt(Math.floor(count / 2));
+  let top = centre + half * step;
+  if (top > high) top = high;
+  let bottom = top - BigInt(count - 1) * step;
+  if (bottom < low) {
+    bottom = low;
+    top = bottom + BigInt(count - 1) * step;
+    if (top > high) top = high;
+  }
+  const prices: bigint[] = [];
+  for (let p = top; p >= bottom; p -= step) prices.push(p);
+  return prices;
+}
+
+export function ladderRows(book: Pick<BookView, 'bids' | 'asks' | 'last'> | null, prices: readonly bigint[], ticksPerRow: number): LadderRow[] {
+  const step = BigInt(ticksPerRow) * PRICE_TICK;
+  const bids = groupLevels(book?.bids ?? [], step, 'bid');
+  const asks = groupLevels(book?.asks ?? [], step, 'ask');
+  const bidDepth = cumulativeDepth(bids, 'bid');
+  const askDepth = cumulativeDepth(asks, 'ask');
+  const lastBucket = book?.last ? snapToStep(BigInt(book.last.price), step) : null;
+  return prices.map((price) => ({
+    price,
+    bid: bids.get(price)?.size ?? 0n,
+    ask: asks.get(price)?.size ?? 0n,
+    cumBid: depthAt(bidDepth, price, 'bid'),
+    cumAsk: depthAt(askDepth, price, 'ask'),
+    ownBid: bids.get(price)?.own ?? 0n,
+    ownAsk: asks.get(price)?.own ?? 0n,
+    isLast: lastBucket === price,
+  }));
+}
+
+/** Width of a depth bar in percent of the deepest visible cumulative size (integer maths). */
+export function barPercent(size: bigint, max: bigint): number {
+  return max === 0n ? 0 : Number((size * 100n) / max);
+}
+
+/**
+ * The centre the ladder should show next. It never moves while the pointer is over it; otherwise
+ * it follows the market only once the best prices leave the middle half of the window.
+ */
+export function nextCentre(current: bigint | null, target: bigint, step: bigint, rows: number, pointerInside: boolean): bigint | null {
+  if (pointerInside) return current;
+  if (current === null) return target;
+  const quarter = BigInt(Math.floor(rows / 4)) * step;
+  return target > current + quarter || target < current - quarter ? target : current;
+}

@@ -1,0 +1,170 @@
+/**
+ * The window's live state: one store per bridge view, filled by an initial load and kept
+ * current by bridge events. Components read the stores and act through `call`, which turns
+ * a failure into a notice carrying the core's sentence.
+ */
+import { get, writable } from 'svelte/store';
+import type {
+  AccountView,
+  AgentStatusView,
+  BridgeArgs,
+  BridgeMethod,
+  BridgeResult,
+  ClaimableEpoch,
+  ConnectionView,
+  KeyInfo,
+  LockStatus,
+  MarketSummary,
+} from '../../shared/bridge';
+import type { Settings } from '../../shared/settings-schema';
+import { BridgeCallError, type BridgeClient } from './bridge';
+import { formatPrice, formatSize } from './format';
+import { pushNotice } from './notices';
+
+export const connectionView = writable<ConnectionView | null>(null);
+export const settings = writable<Settings | null>(null);
+export const markets = writable<MarketSummary[]>([]);
+export const account = writable<AccountView | null>(null);
+export const keys = writable<KeyInfo[]>([]);
+export const lock = writable<LockStatus | null>(null);
+export const agentStatus = writable<AgentStatusView | null>(null);
+export const claims = writable<ClaimableEpoch[]>([]);
+/** The asset id shown on the trade screen; its current epoch follows the market list. */
+export const selectedAsset = writable<string | null>(null);
+/** Wall clock in ms, ticking every second, for countdowns and feed ages. */
+export const now = writable(Date.now());
+
+let client: BridgeClient | null = null;
+
+export function bridgeClient(): BridgeClient | null {
+  return client;
+}
+
+/** The message of any failure: the core's sentence when there is one. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof BridgeCallError || error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+/** Calls the core; on failure shows its sentence as a notice and returns null. */
+export async function call<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<BridgeResult<M> | null> {
+  if (!client) {
+    pushNotice('error', 'Not connected to the app core.');
+    return null;
+  }
+  try {
+    return await client.call(method, ...args);
+  } catch (error) {
+    pushNotice('error', errorMessage(error));
+    return null;
+  }
+}
+
+/** Why a background load failed, by method: screens show the core's sentence in place of data. */
+export const loadErrors = writable<Partial<Record<BridgeMethod, string>>>({});
+
+/** Like call, but records a failure for the screen instead of raising a notice (background loads). */
+export async function quietly<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<BridgeResult<M> | null> {
+  try {
+    const value = client ? await client.call(method, ...args) : null;
+    loadErrors.update((e) => (e[method] === undefined ? e : { ...e, [method]: undefined }));
+    return value;
+  } catch (error) {
+    loadErrors.update((e) => ({ ...e, [method]: errorMessage(error) }));
+    return null;
+  }
+}
+
+export async function refreshAccount(): Promise<void> {
+  const [view, agent, claimable] = await Promise.all([quietly('account.get'), quietly('agents.status'), quietly('claims.list')]);
+  if (view) account.set(view);
+  agentStatus.set(agent);
+  if (claimable) claims.set(claimable);
+}
+
+export async function refreshKeys(): Promise<void> {
+  const list = await quietly('keys.list');
+  if (list) keys.set(list);
+}
+
+/** Saves one part of the settings; the core answers with the whole validated object. */
+export async function updateSettings(patch: Record<string, unknown>): Promise<boolean> {
+  const next = await call('settings.update', patch);
+  if (next) settings.set(next);
+  return next !== null;
+}
+
+export function selectAsset(assetId: string): void {
+  selectedAsset.set(assetId);
+  const current = get(settings);
+  if (current && current.layout.selectedMarket !== assetId) {
+    void updateSettings({ layout: { ...current.layout, selectedMarket: assetId } });
+  }
+}
+
+/** Loads every view and subscribes to every event. Returns the unsubscriber. */
+export function startTerminal(bridge: BridgeClient): () => void {
+  client = bridge;
+  const offs = [
+    bridge.on('connection', (v) => connectionView.set(v)),
+    bridge.on('settings', (v) => settings.set(v)),
+    bridge.on('markets', (v) => markets.set(v)),
+    bridge.on('account', (v) => account.set(v)),
+    bridge.on('keys', (v) => keys.set(v)),
+    bridge.on('lock', (v) => {
+      lock.set(v);
+      if (!v.locked) void refreshAccount();
+    }),
+    bridge.on('resolution', (r) => {
+      void quietly('claims.list').then((c) => c && claims.set(c));
+      if (get(settings)?.notifications.resolutions) {
+        const symbol = get(markets).find((m) => m.assetId === r.assetId)?.symbol ?? 'Market';
+        pushNotice('info', `${symbol} epoch ${r.epoch} resolved: ${r.upWon ? '▲ Up' : '▼ Down'} won.`);
+      }
+    }),
+    // Desktop notifications need a permission the sandboxed window is always denied, so fills
+    // and resolutions are announced in the window.
+    bridge.on('fill', (f) => {
+      if (!get(settings)?.notifications.fills) return;
+      const symbol = get(markets).find((m) => m.assetId === f.assetId)?.symbol ?? 'Market';
+      pushNotice('success', `${f.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(f.size)} ${symbol} Up at ${formatPrice(f.price)} (${f.liquidity}).`, 'FILL');
+    }),
+  ];
+  // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
+  // every few seconds) in case the core's own refresh has not arrived yet.
+  let lastRoll = 0;
+  const timer = setInterval(() => {
+    const t = Date.now();
+    now.set(t);
+    if (t - lastRoll > 5000 && get(markets).some((m) => m.expiration < t - 1000)) {
+      lastRoll = t;
+      void quietly('markets.list').then((list) => list && markets.set(list));
+    }
+  }, 1000);
+
+  void (async () => {
+    const [conn, prefs, list, lockState] = await Promise.all([
+      quietly('app.connection'),
+      quietly('settings.get'),
+      quietly('markets.list'),
+      quietly('lock.status'),
+    ]);
+    if (conn) connectionView.set(conn);
+    if (lockState) lock.set(lockState);
+    if (list) markets.set(list);
+    if (prefs) {
+      settings.set(prefs);
+      if (prefs.layout.selectedMarket) selectedAsset.set(prefs.layout.selectedMarket);
+    }
+    await Promise.all([refreshKeys(), refreshAccount()]);
+  })();
+
+  return () => {
+    for (const off of offs) off();
+    clearInterval(timer);
+    client = null;
+  };
+}
+
+/** The theme in force (settings.theme once loaded); canvas components repaint when it changes. */
+export const themeName = writable<'dark' | 'light'>('dark');

@@ -1,0 +1,83 @@
+/**
+ * Trading actions shared by the ticket, the ladder, the order tables and the hotkeys: each
+ * sends one intent through the bridge and reports the core's summary as a notice.
+ */
+import { get, writable } from 'svelte/store';
+import type { BookView, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
+import { levelForStatus, pushNotice } from './notices';
+import { call, settings } from './terminal';
+
+/** The ticket as the user is filling it in (price in cents and size as typed). */
+export interface TicketDraft {
+  side: SideName;
+  price: string;
+  size: string;
+  timeInForce: TimeInForceName;
+  signAs: SignAs;
+}
+
+export const ticket = writable<TicketDraft>({ side: 'buy', price: '', size: '1', timeInForce: 'GTC', signAs: 'master' });
+/** An order waiting for the user's confirmation (settings.confirmations.orders). */
+export const pendingOrder = writable<OrderTicket | null>(null);
+export const sending = writable(false);
+
+export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
+  return { assetId: market.assetId, epoch: market.epoch, ...draft };
+}
+
+/** Places at once, or asks first when the user wants order confirmations. */
+export async function submitOrder(order: OrderTicket): Promise<boolean> {
+  if (get(settings)?.confirmations.orders ?? true) {
+    pendingOrder.set(order);
+    return false;
+  }
+  return placeOrder(order);
+}
+
+/** Sends the order; the ticket is left as it was so a rejected order can be fixed and resent. */
+export async function placeOrder(order: OrderTicket): Promise<boolean> {
+  pendingOrder.set(null);
+  sending.set(true);
+  try {
+    const result = await call('orders.place', order);
+    if (!result) return false;
+    const level = levelForStatus(result.status);
+    const withReason = level === 'error' && result.reason && !result.summary.includes(result.reason) ? ` (${result.reason})` : '';
+    pushNotice(level, result.summary + withReason, result.status);
+    return level !== 'error';
+  } finally {
+    sending.set(false);
+  }
+}
+
+export async function cancelOrder(order: OpenOrderView): Promise<void> {
+  const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
+  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+}
+
+export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {
+  const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
+  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+}
+
+export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
+  const result = await call('orders.replace', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, price, size, signAs: order.signedBy });
+  if (!result) return false;
+  const ok = result.status === 'SUCCESS';
+  pushNotice(ok ? 'success' : 'error', result.summary, result.status);
+  return ok;
+}
+
+export async function flatten(market: MarketRef, signAs: SignAs): Promise<void> {
+  const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
+  if (result === null) return;
+  pushNotice(levelForStatus(result.status), result.summary, result.status);
+}
+
+/** Why order entry is off for this book, or null when it may trade. */
+export function bookBlockReason(book: BookView | null): string | null {
+  if (!book) return 'Waiting for the order book.';
+  if (book.health.state === 'live') return null;
+  const state = book.health.state === 'down' ? 'down' : book.health.state === 'stale' ? 'stale' : 'resyncing';
+  return `Book ${state}: ${book.health.reason || 'no recent updates'}. Order entry is paused.`;
+}
