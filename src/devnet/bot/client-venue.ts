@@ -1,6 +1,7 @@
 /**
  * BotVenue on the app's client library: signed intents (idempotent nonces, retries) through
- * ExchangeClient, reads through its read-only methods, funding through the deposit client.
+ * ExchangeClient, prices, books and own orders from the feeds (feed-state.ts) with the REST reads
+ * as fallback while a feed is not live, funding through the deposit client.
  * No server internals: the bot sees the devnet exactly as the desktop app does.
  */
 import { Wallet } from 'ethers';
@@ -8,12 +9,13 @@ import { DigestSigner, makeExchangeDomain, unpackAssetId, type Hex } from '../..
 import { ExchangeClient } from '../../main/exchange';
 import { createDepositClient } from '../../main/exchange/deposit';
 import type { DevnetAccount, DevnetContracts } from '../chain';
+import { FeedState } from './feed-state';
 import type { RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
 
 export interface ClientVenueOptions {
   account: DevnetAccount;
-  endpoints: { httpUrl: string };
+  endpoints: { httpUrl: string; marketWsUrl: string; oracleWsUrl: string };
   chainId: bigint;
   contracts: DevnetContracts;
   domainName: string;
@@ -46,14 +48,39 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
   const client = clientFor({ ...opts, httpUrl: opts.endpoints.httpUrl });
   const address = opts.account.address;
   const orderInput = (o: OrderRequest) => ({ assetId: o.assetId, epoch: o.epoch, side: o.side, price: o.price, size: o.size, timeInForce: TIF[o.tif] });
+  // The epoch's facts change only at roll-over: cached until it expires, then re-read each step
+  // until the exchange shows the next epoch.
+  const markets = new Map<string, MarketInfo>();
+  const feeds = new FeedState({
+    reader: client,
+    account: address,
+    marketWsUrl: opts.endpoints.marketWsUrl,
+    oracleWsUrl: opts.endpoints.oracleWsUrl,
+    currentEpoch: (assetId) => markets.get(assetId.toString())?.epoch,
+  });
+  const restOrders = async (assetId: bigint, epoch: bigint): Promise<RestingOrder[]> => {
+    const b = await client.getBookOrders(assetId, epoch, address);
+    return [
+      ...b.buys.map((o) => ({ orderId: o.id, side: false, price: big(o.price), size: big(o.size) })),
+      ...b.sells.map((o) => ({ orderId: o.id, side: true, price: big(o.price), size: big(o.size) })),
+    ];
+  };
 
   return {
     address,
     async market(assetId): Promise<MarketInfo> {
+      const cached = markets.get(assetId.toString());
+      if (cached && Date.now() < Number(cached.expiration) * 1000) return cached;
       const a = await client.getAsset(assetId);
-      return { assetId, symbolId: unpackAssetId(assetId).id, epoch: big(a.epoch), strike: big(a.strikePrice), expiration: big(a.expiration) };
+      const info = { assetId, symbolId: unpackAssetId(assetId).id, epoch: big(a.epoch), strike: big(a.strikePrice), expiration: big(a.expiration) };
+      markets.set(assetId.toString(), info);
+      feeds.track(assetId, info.symbolId);
+      feeds.followEpoch(assetId, info.epoch);
+      return info;
     },
     async oraclePrice(assetId) {
+      const live = feeds.oraclePrice(assetId);
+      if (live !== undefined) return live;
       try {
         return big((await client.getMarkPrice(assetId)).price);
       } catch {
@@ -61,29 +88,42 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
       }
     },
     async top(assetId, epoch): Promise<TopOfBook> {
+      const live = feeds.top(assetId, epoch);
+      if (live) return live;
       const t = await client.getTopOfBook(assetId, epoch);
       return { ...(t.bid ? { bestBid: big(t.bid.price) } : {}), ...(t.ask ? { bestAsk: big(t.ask.price) } : {}) };
     },
     async restingOrders(assetId, epoch): Promise<RestingOrder[]> {
-      const b = await client.getBookOrders(assetId, epoch, address);
-      return [
-        ...b.buys.map((o) => ({ orderId: o.id, side: false, price: big(o.price), size: big(o.size) })),
-        ...b.sells.map((o) => ({ orderId: o.id, side: true, price: big(o.price), size: big(o.size) })),
-      ];
+      const own = await feeds.ownOrders(assetId, epoch);
+      return own ? own.map((o) => ({ orderId: o.id, side: o.side, price: o.price, size: o.size })) : restOrders(assetId, epoch);
     },
     async place(order): Promise<OrderOutcome> {
-      const out = await client.placeOrder(orderInput(order));
-      if (out.delivery === 'duplicate') return { orderId: out.orderHash, status: 'DUPLICATE', filled: 0n, reason: '' };
-      return { orderId: out.orderHash, status: out.response.status, filled: big(out.response.filled), reason: out.response.reason };
+      try {
+        const out = await client.placeOrder(orderInput(order));
+        feeds.acted(order.assetId, order.epoch, out.orderHash);
+        if (out.delivery === 'duplicate') return { orderId: out.orderHash, status: 'DUPLICATE', filled: 0n, reason: '' };
+        return { orderId: out.orderHash, status: out.response.status, filled: big(out.response.filled), reason: out.response.reason };
+      } catch (err) {
+        feeds.acted(order.assetId, order.epoch); // the outcome is unknown: re-read before trusting the cache
+        throw err;
+      }
     },
     async cancelReplace(target, order) {
-      const out = await client.cancelReplaceOrder({ ...orderInput(order), cancelOrderHash: target as Hex, allOrNothing: false });
-      return { status: out.delivery === 'duplicate' ? 'DUPLICATE' : out.response.status };
+      try {
+        const out = await client.cancelReplaceOrder({ ...orderInput(order), cancelOrderHash: target as Hex, allOrNothing: false });
+        feeds.acted(order.assetId, order.epoch, out.orderHash);
+        return { status: out.delivery === 'duplicate' ? 'DUPLICATE' : out.response.status };
+      } catch (err) {
+        feeds.acted(order.assetId, order.epoch);
+        throw err;
+      }
     },
     async cancel(assetId, epoch, orderId) {
+      feeds.acted(assetId, epoch);
       await client.cancelOrder({ assetId, epoch, orderHash: orderId as Hex });
     },
     async cancelAll(assetId, epoch) {
+      feeds.acted(assetId, epoch);
       await client.cancelAll({ assetId, epoch });
     },
     async positionSize(assetId, epoch) {
@@ -100,11 +140,12 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
         return r.status === 'CLAIMED' ? 'claimed' : 'nothing';
       } catch (err) {
         if (codeOf(err).includes('NOT_RESOLVED')) return 'not-resolved';
-        if (/NO_CLAIMABLE|ALREADY_CLAIMED/.test(codeOf(err))) return 'nothing';
         throw err;
       }
     },
+    watch: (assetId, wake) => feeds.watch(assetId, wake),
     close() {
+      feeds.close();
       return Promise.resolve();
     },
   };

@@ -1,6 +1,7 @@
 /**
- * Runs one bot account over several markets on a jittered timer. A failed step is logged as one
- * line and the loop goes on: a bot never takes the devnet down with it.
+ * Runs one bot account over several markets on a jittered timer, and steps a market at once when
+ * the venue's feeds say it may need new quotes (venue.watch). A failed step is logged as one line
+ * and the loop goes on: a bot never takes the devnet down with it.
  */
 import { MarketMaker, type MarketMakerConfig } from './market-maker';
 import { jitter, seededRandom } from './prng';
@@ -36,32 +37,49 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
   let steps = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // One step at a time per bot: timer passes and feed wake-ups queue on the same chain.
   let running: Promise<void> = Promise.resolve();
   // Repeated identical errors are logged once until something changes, so a down service does not flood the log.
   let lastError = '';
 
-  async function runOnce(): Promise<void> {
-    for (const maker of makers) {
-      if (stopped) return;
-      try {
-        await maker.step();
-        steps += 1;
-        lastError = '';
-      } catch (err) {
-        const line = `step failed: ${describe(err)}`;
-        if (line !== lastError) log(line);
-        lastError = line;
-      }
+  async function stepOne(maker: MarketMaker, take: boolean): Promise<void> {
+    if (stopped) return;
+    try {
+      await maker.step({ take });
+      steps += 1;
+      lastError = '';
+    } catch (err) {
+      const line = `step failed: ${describe(err)}`;
+      if (line !== lastError) log(line);
+      lastError = line;
     }
+  }
+
+  async function runOnce(): Promise<void> {
+    for (const maker of makers) await stepOne(maker, true);
   }
 
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = runOnce().finally(schedule);
+      running = running.then(runOnce).finally(schedule);
     }, jitter(random, opts.stepMs, opts.stepMs * 0.3));
   }
   running = runOnce().finally(schedule);
+
+  // Feed-driven re-quoting: an oracle tick or an own fill steps that market at once (no taking:
+  // the take rate stays per timer step). A wake-up already queued absorbs the next ones.
+  const queued = new Set<MarketMaker>();
+  const unwatch = makers.map((maker, i) =>
+    opts.venue.watch?.(opts.assetIds[i]!, () => {
+      if (stopped || queued.has(maker)) return;
+      queued.add(maker);
+      running = running.then(() => {
+        queued.delete(maker);
+        return stepOne(maker, false);
+      });
+    }),
+  );
 
   return {
     name: opts.name,
@@ -73,6 +91,7 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
+      for (const u of unwatch) u?.();
       await running;
       for (const maker of makers) {
         try {

@@ -1,5 +1,7 @@
-// MarketMaker against an in-memory venue: quoting, re-quoting, roll-over and claims, no network.
-import { describe, expect, it } from 'vitest';
+// MarketMaker against an in-memory venue: quoting, re-quoting, roll-over and claims, no network;
+// and the bot loop re-quoting when the venue's feeds wake it.
+import { describe, expect, it, vi } from 'vitest';
+import { startLiquidityBot } from './liquidity-bot';
 import { MarketMaker, type MarketMakerConfig } from './market-maker';
 import type { RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderRequest } from './venue';
@@ -21,6 +23,10 @@ class FakeVenue implements BotVenue {
   top = () => Promise.resolve({});
   restingOrders = (_a: bigint, epoch: bigint) => Promise.resolve(this.orders.filter((o) => o.epoch === epoch));
   place = (o: OrderRequest) => {
+    if (o.tif === 'IOC') {
+      this.calls.push('ioc');
+      return Promise.resolve({ orderId: `ioc${this.next++}`, status: 'CANCELLED', filled: 0n, reason: '' });
+    }
     this.calls.push(`place ${o.side ? 'ask' : 'bid'} ${o.price}`);
     const orderId = `o${this.next++}`;
     this.orders.push({ orderId, side: o.side, price: o.price, size: o.size, epoch: o.epoch });
@@ -114,5 +120,41 @@ describe('MarketMaker', () => {
     await mm.step();
     await mm.step();
     expect(claims).toEqual(['0']); // claimed once, then forgotten
+  });
+});
+
+describe('startLiquidityBot with a feed-backed venue', () => {
+  it('re-quotes when the feed reports an own fill, without waiting for the timer and without taking', async () => {
+    const venue = new FakeVenue();
+    const wakers: (() => void)[] = [];
+    const api: BotVenue = Object.assign(venue, {
+      watch: (assetId: bigint, wake: () => void) => {
+        expect(assetId).toBe(9n);
+        wakers.push(wake);
+        return () => void wakers.splice(wakers.indexOf(wake), 1);
+      },
+    });
+    // The timer never fires during the test (stepMs huge): only the first pass and wake-ups step.
+    // takeProbability 1: a timer pass always sends an IOC, so a wake-up pass shows by sending none.
+    const bot = startLiquidityBot({ name: 't', venue: api, assetIds: [9n], config: { ...config, takeProbability: 1 }, seed: 1, stepMs: 1e9, log: () => {}, now: () => 1_999_999_700_000 });
+    try {
+      await vi.waitFor(() => expect(venue.orders).toHaveLength(4));
+      await vi.waitFor(() => expect(bot.steps).toBe(1));
+      expect(wakers).toHaveLength(1);
+      expect(venue.calls.filter((c) => c === 'ioc')).toHaveLength(1);
+
+      venue.orders.shift(); // an inner level is filled away
+      venue.calls = [];
+      wakers[0]!();
+      wakers[0]!(); // a burst of events while one wake-up is queued steps once
+      await vi.waitFor(() => expect(bot.steps).toBe(2));
+      expect(venue.orders).toHaveLength(4);
+      expect(venue.calls).toHaveLength(1);
+      expect(venue.calls[0]).toMatch(/^place/);
+    } finally {
+      await bot.stop();
+    }
+    expect(wakers).toHaveLength(0); // unsubscribed on stop
+    expect(venue.orders).toHaveLength(0); // quotes withdrawn on stop
   });
 });

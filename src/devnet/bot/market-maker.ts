@@ -34,8 +34,11 @@ export class MarketMaker {
 
   constructor(private readonly d: MarketMakerDeps) {}
 
-  /** One pass. Throws on venue errors; the caller logs and carries on. */
-  async step(): Promise<void> {
+  /**
+   * One pass. Throws on venue errors; the caller logs and carries on. `take: false` for passes
+   * woken by feeds, so the IOC rate stays per timer step however busy the feeds are.
+   */
+  async step(opts: { take?: boolean } = {}): Promise<void> {
     const { venue, assetId } = this.d;
     const market = await venue.market(assetId);
     if (this.epoch !== undefined && market.epoch !== this.epoch) await this.rollOver(this.epoch);
@@ -54,7 +57,7 @@ export class MarketMaker {
     if (fairMoved(this.quotedFair, fair) || resting.length < wanted.length) {
       await this.requote(market, fair, wanted, resting);
     }
-    if (this.d.random() < this.d.config.takeProbability) await this.take(market, fair);
+    if ((opts.take ?? true) && this.d.random() < this.d.config.takeProbability) await this.take(market, fair);
   }
 
   /** Cancels whatever rests on this market's current epoch (shutdown). */

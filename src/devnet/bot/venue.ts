@@ -50,5 +50,11 @@ export interface BotVenue {
   positionSize(assetId: bigint, epoch: bigint): Promise<bigint>;
   /** 'nothing' covers a losing side and an already-claimed epoch. */
   claim(assetId: bigint, epoch: bigint): Promise<'claimed' | 'not-resolved' | 'nothing'>;
+  /**
+   * Optional push from feeds: calls `wake` when this market may need new quotes (an oracle tick
+   * for its symbol, a fill of one of the bot's own orders). Returns the unsubscribe. Venues
+   * without feeds leave it out and the bot only steps on its timer.
+   */
+  watch?(assetId: bigint, wake: () => void): () => void;
   close(): Promise<void>;
 }
