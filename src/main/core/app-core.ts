@@ -20,6 +20,7 @@ import { lockHandlers, lockStatus } from './handlers/lock';
 import { offlineFileHandlers } from './handlers/offline-files';
 import { settingsHandlers } from './handlers/settings';
 import { tradingHandlers } from './handlers/trading';
+import { coreProbe } from './probe';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 
 export interface AppCoreDeps {
@@ -99,7 +100,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const handlers = translated({
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
-    ...appHandlers(ctx, feeds),
+    ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),
     ...settingsHandlers(ctx),
@@ -140,7 +141,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         vault.setAutoLockMinutes(next.autoLockMinutes);
         events.emit('lock', lockStatus(ctx));
       }
-      if (connectionChanged(next, previous)) events.emit('connection', connectionView(ctx, feeds));
+      if (connectionChanged(next, previous)) events.emit('connection', connectionView(ctx, feeds, () => trading.clockOffsetMs()));
     }),
   ];
   if (!vault.status().locked) warmUpOnce();
@@ -152,6 +153,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
 
   return {
     invoke: (method, args) => {
+      coreProbe.onInvoke?.(method);
       // Every call from the window is user activity for the idle auto-lock.
       vault.touch();
       return dispatchBridgeCall(handlers, method, args, onInternalError);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { BookLevel } from '../../shared/bridge';
-import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderPrices, ladderRows, nextCentre } from './ladder';
+import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderCursor, ladderPrices, ladderRows, moveLadderCursor, nextCentre, snapToStep } from './ladder';
 
 const level = (price: number, size: number, own = 0): BookLevel => ({
   price: String(price),
@@ -63,5 +64,64 @@ describe('ladder window', () => {
     expect(nextCentre(600_000n, 606_000n, 1000n, 31, false)).toBe(600_000n);
     expect(nextCentre(600_000n, 608_000n, 1000n, 31, false)).toBe(608_000n);
     expect(nextCentre(600_000n, 592_000n, 1000n, 31, false)).toBe(592_000n);
+  });
+});
+
+describe('keyboard cursor', () => {
+  const prices = ladderPrices(500_000n, 1000n, 31);
+
+  it('rests where it was, else on the best price of its side, else the middle row', () => {
+    expect(ladderCursor(null, [])).toBeNull();
+    expect(ladderCursor({ price: 510_000n, side: 'sell' }, prices)).toEqual({ price: 510_000n, side: 'sell' });
+    expect(ladderCursor(null, prices, { bid: 498_000n, ask: 503_000n })).toEqual({ price: 498_000n, side: 'buy' });
+    expect(ladderCursor({ price: 900_000n, side: 'sell' }, prices, { bid: 498_000n, ask: 503_000n })).toEqual({ price: 503_000n, side: 'sell' });
+    expect(ladderCursor({ price: 900_000n, side: 'buy' }, prices, { bid: 100_000n, ask: null })).toEqual({ price: 500_000n, side: 'buy' });
+  });
+
+  it('moves by row, page and side and stops at the edges', () => {
+    const c = { price: 500_000n, side: 'buy' as const };
+    expect(moveLadderCursor(c, prices, 'ArrowUp')).toEqual({ price: 501_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'ArrowDown')).toEqual({ price: 499_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'ArrowRight')).toEqual({ price: 500_000n, side: 'sell' });
+    expect(moveLadderCursor({ ...c, side: 'sell' }, prices, 'ArrowLeft')).toEqual({ price: 500_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'PageUp')).toEqual({ price: 510_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'PageDown')).toEqual({ price: 490_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'Home')).toEqual({ price: 515_000n, side: 'buy' });
+    expect(moveLadderCursor(c, prices, 'End')).toEqual({ price: 485_000n, side: 'buy' });
+    expect(moveLadderCursor({ price: 515_000n, side: 'buy' }, prices, 'ArrowUp')).toEqual({ price: 515_000n, side: 'buy' });
+    expect(moveLadderCursor({ price: 485_000n, side: 'sell' }, prices, 'PageDown')).toEqual({ price: 485_000n, side: 'sell' });
+    expect(moveLadderCursor(c, prices, 'Enter')).toBeNull();
+    expect(moveLadderCursor(c, prices, 'b')).toBeNull();
+  });
+});
+
+describe('ladder depth', () => {
+  it('matches summing every level at or better than each row, for any book, group and window', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 50 })), { maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 50 })), { maxLength: 40 }),
+        fc.constantFrom(1, 5, 10),
+        fc.integer({ min: 1, max: 999 }),
+        (rawBids, rawAsks, ticks, centreTicks) => {
+          const b = { bids: rawBids.map(([p, s]) => level(p * 1000, s)), asks: rawAsks.map(([p, s]) => level(p * 1000, s)), last: null };
+          const step = BigInt(ticks) * 1000n;
+          const prices = ladderPrices(snapToStep(BigInt(centreTicks) * 1000n, step), step, 31);
+          const rows = ladderRows(b, prices, ticks);
+          const bidGroups = groupLevels(b.bids, step, 'bid');
+          const askGroups = groupLevels(b.asks, step, 'ask');
+          for (const row of rows) {
+            let bidSum = 0n;
+            for (const [p, g] of bidGroups) if (p >= row.price) bidSum += g.size;
+            let askSum = 0n;
+            for (const [p, g] of askGroups) if (p <= row.price) askSum += g.size;
+            expect(row.cumBid).toBe(bidSum);
+            expect(row.cumAsk).toBe(askSum);
+            expect(row.bid).toBe(bidGroups.get(row.price)?.size ?? 0n);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

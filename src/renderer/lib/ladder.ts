@@ -53,20 +53,6 @@ export function cumulativeDepth(grouped: Map<bigint, GroupedLevel>, side: 'bid' 
   return depth;
 }
 
-/** Depth at an arbitrary row price, even one with no level of its own. */
-function depthAt(depth: Map<bigint, bigint>, price: bigint, side: 'bid' | 'ask'): bigint {
-  let best = 0n;
-  let bestPrice: bigint | null = null;
-  for (const [p, total] of depth) {
-    const counts = side === 'bid' ? p >= price : p <= price;
-    if (counts && (bestPrice === null || (side === 'bid' ? p < bestPrice : p > bestPrice))) {
-      bestPrice = p;
-      best = total;
-    }
-  }
-  return best;
-}
-
 export function snapToStep(price: bigint, step: bigint): bigint {
   const snapped = ((price + step / 2n) / step) * step;
   const low = ((PRICE_MIN + step - 1n) / step) * step;
@@ -104,23 +90,49 @@ export function ladderPrices(centre: bigint, step: bigint, count: number): bigin
   return prices;
 }
 
+/**
+ * The rows for `prices` (high to low, as ladderPrices gives them). Depth at a row counts every
+ * bid at or above its price and every ask at or below it, rows with no level of their own
+ * included. One sweep per side: a book update costs O(levels + rows), run once per shown frame.
+ */
 export function ladderRows(book: Pick<BookView, 'bids' | 'asks' | 'last'> | null, prices: readonly bigint[], ticksPerRow: number): LadderRow[] {
   const step = BigInt(ticksPerRow) * PRICE_TICK;
   const bids = groupLevels(book?.bids ?? [], step, 'bid');
   const asks = groupLevels(book?.asks ?? [], step, 'ask');
-  const bidDepth = cumulativeDepth(bids, 'bid');
-  const askDepth = cumulativeDepth(asks, 'ask');
   const lastBucket = book?.last ? snapToStep(BigInt(book.last.price), step) : null;
-  return prices.map((price) => ({
-    price,
-    bid: bids.get(price)?.size ?? 0n,
-    ask: asks.get(price)?.size ?? 0n,
-    cumBid: depthAt(bidDepth, price, 'bid'),
-    cumAsk: depthAt(askDepth, price, 'ask'),
-    ownBid: bids.get(price)?.own ?? 0n,
-    ownAsk: asks.get(price)?.own ?? 0n,
-    isLast: lastBucket === price,
-  }));
+  const n = prices.length;
+  const cumBid: bigint[] = new Array<bigint>(n).fill(0n);
+  const cumAsk: bigint[] = new Array<bigint>(n).fill(0n);
+  const bidPrices = [...bids.keys()].sort((a, b) => (a === b ? 0 : a > b ? -1 : 1));
+  const askPrices = [...asks.keys()].sort((a, b) => (a === b ? 0 : a < b ? -1 : 1));
+  let running = 0n;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const price = prices[i]!;
+    while (k < bidPrices.length && bidPrices[k]! >= price) running += bids.get(bidPrices[k++]!)!.size;
+    cumBid[i] = running;
+  }
+  running = 0n;
+  k = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const price = prices[i]!;
+    while (k < askPrices.length && askPrices[k]! <= price) running += asks.get(askPrices[k++]!)!.size;
+    cumAsk[i] = running;
+  }
+  return prices.map((price, i) => {
+    const bid = bids.get(price);
+    const ask = asks.get(price);
+    return {
+      price,
+      bid: bid?.size ?? 0n,
+      ask: ask?.size ?? 0n,
+      cumBid: cumBid[i]!,
+      cumAsk: cumAsk[i]!,
+      ownBid: bid?.own ?? 0n,
+      ownAsk: ask?.own ?? 0n,
+      isLast: lastBucket === price,
+    };
+  });
 }
 
 /** Width of a depth bar in percent of the deepest visible cumulative size (integer maths). */
@@ -137,4 +149,52 @@ export function nextCentre(current: bigint | null, target: bigint, step: bigint,
   if (current === null) return target;
   const quarter = BigInt(Math.floor(rows / 4)) * step;
   return target > current + quarter || target < current - quarter ? target : current;
+}
+
+/** The ladder's one keyboard stop: a row (by price) and a side. */
+export interface LadderCursor {
+  readonly price: bigint;
+  readonly side: 'buy' | 'sell';
+}
+
+/** Rows a PageUp / PageDown press moves the cursor. */
+export const LADDER_PAGE_ROWS = 10;
+
+/**
+ * Where the cursor rests: where it was if that price is still shown, else the best bid's row
+ * (bid side) or the best ask's row (ask side), else the middle row. Null for an empty window.
+ */
+export function ladderCursor(
+  cursor: LadderCursor | null,
+  prices: readonly bigint[],
+  best: { bid: bigint | null; ask: bigint | null } = { bid: null, ask: null },
+): LadderCursor | null {
+  if (prices.length === 0) return null;
+  if (cursor && prices.includes(cursor.price)) return cursor;
+  const side = cursor?.side ?? 'buy';
+  const anchor = side === 'buy' ? best.bid : best.ask;
+  if (anchor !== null && prices.includes(anchor)) return { price: anchor, side };
+  return { price: prices[Math.floor(prices.length / 2)]!, side };
+}
+
+/**
+ * The cursor after a navigation key, or null when the key is not one the ladder handles.
+ * Up/Down move a row (prices are listed high to low, so Up is the higher price), Left/Right pick
+ * the bid or ask side, PageUp/PageDown move ten rows, Home/End go to the first/last row. The
+ * cursor stops at the edges: the window of prices itself never moves under the keyboard.
+ */
+export function moveLadderCursor(cursor: LadderCursor, prices: readonly bigint[], key: string): LadderCursor | null {
+  const index = prices.indexOf(cursor.price);
+  const at = (i: number): LadderCursor => ({ price: prices[Math.max(0, Math.min(prices.length - 1, i))]!, side: cursor.side });
+  switch (key) {
+    case 'ArrowUp': return at(index - 1);
+    case 'ArrowDown': return at(index + 1);
+    case 'PageUp': return at(index - LADDER_PAGE_ROWS);
+    case 'PageDown': return at(index + LADDER_PAGE_ROWS);
+    case 'Home': return at(0);
+    case 'End': return at(prices.length - 1);
+    case 'ArrowLeft': return { price: cursor.price, side: 'buy' };
+    case 'ArrowRight': return { price: cursor.price, side: 'sell' };
+    default: return null;
+  }
 }

@@ -1,0 +1,140 @@
+// Hotkey to wire (issue 7, item 12): from a key press in the page (the keyboard event's time) to
+// the order request's bytes being written to the exchange's socket by the main-process core.
+//
+// The built renderer runs in headless Chromium on the real app core trading on a devnet (see
+// bench/ui-shared.ts). "B" (join the bid) is pressed ~200 times after warm-up, each time waiting
+// for the order's answer. Timestamps, all as performance.timeOrigin + performance.now() (epoch ms):
+//   key      the page's keydown event.timeStamp (a capture listener registered before the app's)
+//   binding  the page's call arriving in the bench process at Playwright's binding
+//   core     the call reaching the app core's invoke (src/main/core/probe.ts)
+//   wire     the first socket write of the POST to the exchange (net.Socket.prototype.write hooked,
+//            filtered on the exchange's port)
+// key→core crosses two clocks (Chromium's and node's, both wall-clock based); core→wire is one clock.
+// In this harness the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
+// harness server, NOT Electron IPC: core→wire is the part that carries over to the app.
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { coreProbe } from '../src/main/core/probe';
+import { note, ratio, type Benchmark } from './harness';
+import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
+
+const WARMUP = 20;
+const PRESSES = Number(process.env['UI_BENCH_PRESSES'] ?? '200');
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+const bench: Benchmark = {
+  name: 'ui-hotkey',
+  async run(report) {
+    buildRenderer();
+    let binding = NaN;
+    let core = NaN;
+    let wire = NaN;
+    let exchangePort = -1;
+    let armed = false;
+    const rig = await startUiRig({
+      onBinding: (method) => {
+        if (method === 'orders.place') binding = epochNow();
+      },
+    });
+    exchangePort = Number(new URL(rig.devnet.httpUrl).port);
+    const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${exchangePort}\\r\\n`, 'i');
+    coreProbe.onInvoke = (method) => {
+      if (method === 'orders.place') {
+        core = epochNow();
+        armed = true;
+      }
+    };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below; called with apply(this)
+    const origWrite = net.Socket.prototype.write;
+    net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
+      if (armed) {
+        // The socket may still be connecting (no remotePort yet): recognise the request by its head.
+        const head = typeof args[0] === 'string' ? args[0].slice(0, 1024) : Buffer.isBuffer(args[0]) ? args[0].subarray(0, 1024).toString('latin1') : '';
+        if (head.startsWith('POST ') && exchangeHost.test(head)) {
+          wire = epochNow();
+          armed = false;
+        }
+      }
+      return origWrite.apply(this, args);
+    } as net.Socket['write'];
+
+    try {
+      const { page } = rig;
+      const assetId = rig.market.assetId;
+      const epoch = rig.market.epoch;
+      // A best bid from another account to join, far from anything that could trade.
+      const trader = rig.otherTrader();
+      const placed = await trader.placeOrder({ assetId: BigInt(assetId), epoch: BigInt(epoch), side: 'buy', price: 300_000n, size: 5_000_000n });
+      if (placed.delivery !== 'answered' || placed.response.status !== 'ACCEPTED') throw new Error('could not rest the bid to join');
+      await page.getByTestId('ladder').locator('[data-price="300000"] .cell.bid').filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });
+      // Key times in the page, and a neutral focus outside any field; size preset 1 fills the ticket.
+      await page.evaluate(() => {
+        const w = globalThis as unknown as { __keys: number[]; addEventListener(t: string, f: (e: { key: string; timeStamp: number }) => void, c: boolean): void };
+        w.__keys = [];
+        w.addEventListener('keydown', (e) => void (e.key === 'b' && w.__keys.push(performance.timeOrigin + e.timeStamp)), true);
+      });
+      await page.getByTestId('ladder').getByRole('button', { name: 'Centre' }).focus();
+      await page.keyboard.press('1');
+
+      const keyToCore: number[] = [];
+      const keyToBinding: number[] = [];
+      const bindingToCore: number[] = [];
+      const coreToWire: number[] = [];
+      const keyToWire: number[] = [];
+      let done = 0;
+      for (let i = 0; i < WARMUP + PRESSES; i++) {
+        binding = core = wire = NaN;
+        const before = (await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length;
+        await page.keyboard.press('b');
+        const deadline = Date.now() + 10_000;
+        while (Number.isNaN(wire) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+        if (Number.isNaN(wire)) throw new Error(`press ${i}: no order request reached the wire (binding ${binding}, core ${core})`);
+        // Wait for the answer to land (the ticket is idle again) before the next press.
+        while ((await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        const key = (await page.evaluate(() => (globalThis as unknown as { __keys: number[] }).__keys.at(-1))) ?? NaN;
+        if (i >= WARMUP) {
+          keyToBinding.push(binding - key);
+          bindingToCore.push(core - binding);
+          keyToCore.push(core - key);
+          coreToWire.push(wire - core);
+          keyToWire.push(wire - key);
+          done++;
+        }
+        // Keep the book and the account small: cancel the joined bids now and then (not measured).
+        if (i % 50 === 49) await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
+      }
+      const rows: [string, number[]][] = [
+        ['key → binding (page → bench process, Playwright)', keyToBinding],
+        ['binding → core invoke (harness loopback HTTP)', bindingToCore],
+        ['key → core invoke (window↔core hop of this harness)', keyToCore],
+        ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
+        ['key → wire (total)', keyToWire],
+      ];
+      for (const [label, xs] of rows) {
+        const s = sortedCopy(xs);
+        const line = `${label}: p50 ${pct(s, 50).toFixed(2)} ms, p99 ${pct(s, 99).toFixed(2)} ms, max ${s.at(-1)!.toFixed(2)} ms`;
+        console.log(`  ${line}`);
+        report.notes.push(line);
+        const p50 = pct(s, 50);
+        report.measurements.push({ label: `${label} (p50)`, opsPerRound: 1, rounds: s.length, opsPerSec: 1000 / p50, minOpsPerSec: 1000 / s.at(-1)!, maxOpsPerSec: 1000 / s[0]!, usPerOp: p50 * 1000 });
+      }
+      const c2w = sortedCopy(coreToWire);
+      const k2w = sortedCopy(keyToWire);
+      ratio(report, 'core → wire p50 (ms)', pct(c2w, 50));
+      ratio(report, 'core → wire p99 (ms)', pct(c2w, 99));
+      ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
+      ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
+      ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
+      note(report, `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`);
+      note(report, 'In this harness the window↔core hop is Playwright\'s exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium\'s and node\'s clocks (both timeOrigin + now).');
+      note(report, 'Shared 2-core machine also running the devnet (chain + exchange), the core, Playwright and Chromium; figures are indicative.');
+    } finally {
+      net.Socket.prototype.write = origWrite;
+      coreProbe.onInvoke = null;
+      await rig.close();
+    }
+  },
+};
+
+export default bench;
