@@ -6,7 +6,10 @@ import { pinStateOf, selectedDeployment } from './settings';
 /** Feed health comes from the exchange layer once it is wired in; until then, no feeds are reported. */
 export type FeedHealthSource = () => FeedHealth[];
 
-export function connectionView(ctx: CoreContext, feeds: FeedHealthSource): ConnectionView {
+/** The session's exchange clock offset (ms), or null before it has a sample or without a session. */
+export type ClockOffsetSource = () => number | null;
+
+export function connectionView(ctx: CoreContext, feeds: FeedHealthSource, clockOffsetMs: ClockOffsetSource = () => null): ConnectionView {
   const settings = ctx.settings.getSettings();
   const deployment = selectedDeployment(settings);
   return {
@@ -15,13 +18,13 @@ export function connectionView(ctx: CoreContext, feeds: FeedHealthSource): Conne
     devnet: deployment?.builtIn === 'devnet',
     pin: pinStateOf(settings),
     feeds: feeds(),
-    clockOffsetMs: null,
+    clockOffsetMs: clockOffsetMs(),
   };
 }
 
-export function appHandlers(ctx: CoreContext, feeds: FeedHealthSource): AreaHandlers<'app'> {
+export function appHandlers(ctx: CoreContext, feeds: FeedHealthSource, clockOffsetMs?: ClockOffsetSource): AreaHandlers<'app'> {
   return {
     'app.info': () => ({ version: ctx.app.version, platform: ctx.app.platform }),
-    'app.connection': () => connectionView(ctx, feeds),
+    'app.connection': () => connectionView(ctx, feeds, clockOffsetMs),
   };
 }

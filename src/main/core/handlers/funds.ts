@@ -120,8 +120,12 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
     },
 
     'funds.faucet': async () => {
+      // Refuse before waiting for a connection: the answer does not depend on one.
+      const deployment = trading.session().deployment;
+      if (deployment.builtIn !== 'devnet') {
+        throw new BridgeFailure('funds.not_devnet', `The faucet exists only on the local devnet; ${deployment.name} has no faucet, so no tokens were minted.`);
+      }
       const session = await trading.connected();
-      if (session.deployment.builtIn !== 'devnet') throw new BridgeFailure('funds.not_devnet', 'The faucet exists only on the local devnet.');
       const master = masterOf(session);
       const token = session.facts?.contracts.settlementToken;
       if (!token) throw notConnected(session.deployment);

@@ -98,6 +98,15 @@ function cancelResultOf(outcome: CancelOutcome) {
   return { ...r, summary: cancelSummary(r) };
 }
 
+function flattenSummary(r: OrderResult, sell: boolean, size: bigint): string {
+  if (r.status === 'REJECTED') return `Not flattened: ${r.summary.replace(/^Rejected: /, '')}`;
+  const filled = BigInt(r.filled);
+  const verb = sell ? 'sold' : 'bought';
+  if (filled === 0n) return `Not flattened: no ${sell ? 'bids' : 'offers'} to close against, nothing was ${verb}`;
+  if (filled >= size) return `Flattened: ${verb} ${formatSize(filled)}, the position is closed`;
+  return `Partly flattened: ${verb} ${formatSize(filled)} of ${formatSize(size)}; ${formatSize(size - filled)} is still open`;
+}
+
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
   return {
     'orders.quote': (ticket: OrderTicket) => quoteOf(parseTicket(ticket)),
@@ -172,7 +181,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       // IOC at the far end of the range: it takes whatever the book offers and never rests.
       const t: ParsedTicket = { sell, price: sell ? MIN_PRICE : MAX_PRICE, size: sell ? inventory : -inventory };
       await confirmOrder(ctx, session, a, e, t, 'IOC');
-      return send(session, { assetId: a, epoch: e, ticket: t, timeInForce: 'IOC', signAs });
+      const r = await send(session, { assetId: a, epoch: e, ticket: t, timeInForce: 'IOC', signAs });
+      // The order's limit is the far end of the range, not a price it traded at: say what was closed.
+      return { ...r, summary: flattenSummary(r, sell, t.size) };
     },
   };
 }

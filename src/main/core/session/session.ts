@@ -403,7 +403,8 @@ export class TradingSession {
         resolutionPrice: a.resolutionPrice.toString(),
         // Devnet rule (markets/catalog.ts): Up wins when the resolution price is at or above the strike.
         upWon: a.resolutionPrice >= a.strikePrice,
-        resolvedAt: Number(a.expiration) * (a.expiration < 100_000_000_000n ? 1000 : 1),
+        resolvedAt: await this.#resolvedAt(assetId, epoch, a.expiration),
+        // The exchange publishes no id of the resolution's journal entry or transaction.
         txId: null,
       };
       this.resolved.set(`${assetId}:${epoch}`, r);
@@ -411,6 +412,18 @@ export class TradingSession {
     } catch {
       return null;
     }
+  }
+
+  /** When the exchange resolved the epoch (GET /resolve/:assetId/:epoch `ts`); the epoch's expiry if it does not say. */
+  async #resolvedAt(assetId: bigint, epoch: bigint, expiration: bigint): Promise<number> {
+    const toMs = (t: number): number => (t < 100_000_000_000 ? t * 1000 : t);
+    try {
+      const r = await this.reader.getResolutionPrice(assetId, epoch);
+      if (r.ts > 0) return toMs(r.ts);
+    } catch {
+      /* a deployment without the route: fall back to the expiry */
+    }
+    return toMs(Number(expiration));
   }
 
   #onEpoch(assetId: bigint, previous: bigint | undefined, current: bigint): void {

@@ -1,0 +1,281 @@
+// More of the trading core against a real devnet (no bots): fills exported as CSV, flatten, claim
+// all over two resolved epochs, the devnet faucet, resolution times and the clock offset. A second
+// demo account (bob) trades from the test process through the client library, not through the core.
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Contract, JsonRpcProvider } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { devnetMarkets } from '../../src/main/core/session/market-directory';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { ExchangeClient } from '../../src/main/exchange';
+import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
+import type { BridgeEvent } from '../../src/shared/bridge';
+import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../src/shared/protocol';
+
+const SHORT = 12n; // seconds: a BTC market that resolves within the test
+const wait = { timeout: 40_000, interval: 200 };
+const C = 1_000_000n; // one contract / one token unit
+
+let dir: string;
+let devnet: DevnetHandle;
+let t: TestCore;
+let events: { event: BridgeEvent; payload: unknown }[];
+let alice: string;
+let bob: ExchangeClient;
+let eth: { assetId: string; epoch: string };
+let btcAsset: string;
+
+async function ok<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
+  const outcome = await t.core.invoke(method, args);
+  if (!outcome.ok) throw new Error(`${method} failed: ${outcome.error.code} ${outcome.error.message}`);
+  return outcome.value as T;
+}
+
+async function err(method: string, ...args: unknown[]): Promise<{ code: string; message: string }> {
+  const outcome = await t.core.invoke(method, args);
+  if (outcome.ok) throw new Error(`${method} unexpectedly succeeded`);
+  return outcome.error;
+}
+
+const of = <T>(event: BridgeEvent): T[] => events.filter((e) => e.event === event).map((e) => e.payload as T);
+
+interface Order {
+  orderId: string;
+  status: string;
+  summary: string;
+  filled: string;
+}
+interface Position {
+  assetId: string;
+  epoch: string;
+  size: string;
+}
+interface Fill {
+  assetId: string;
+  epoch: string;
+  orderId: string;
+  side: string;
+  price: string;
+  size: string;
+  liquidity: string;
+  at: number;
+}
+interface Market {
+  assetId: string;
+  epoch: string;
+  expiration: number;
+}
+
+/** Bob's order through the client library; returns the exchange's answer. */
+async function bobOrder(m: { assetId: string; epoch: string }, side: 'buy' | 'sell', price: bigint, size: bigint, timeInForce: 'GTC' | 'IOC') {
+  const outcome = await bob.placeOrder({ assetId: BigInt(m.assetId), epoch: BigInt(m.epoch), side, price, size, timeInForce });
+  if (outcome.delivery !== 'answered') throw new Error('bob: the order was a duplicate');
+  return outcome.response;
+}
+
+/** A BTC epoch with at least 7 s left, so orders placed now land in it. */
+async function freshBtcEpoch(after?: string): Promise<Market> {
+  let btc: Market = { assetId: '', epoch: '', expiration: 0 };
+  await vi.waitFor(async () => {
+    btc = (await ok<Market[]>('markets.list')).find((m) => m.assetId === btcAsset)!;
+    if (after !== undefined) expect(BigInt(btc.epoch)).toBeGreaterThan(BigInt(after));
+    expect(btc.expiration - Date.now()).toBeGreaterThan(7_000);
+  }, wait);
+  return btc;
+}
+
+const exchangeBalance = async (): Promise<bigint> => (await bob.getBalance(alice as Address)).balance;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'core-trading-extra-'));
+  devnet = await startDevnet({
+    dataDir: join(dir, 'devnet'),
+    fresh: true,
+    ports: { http: 0, rpc: 0 },
+    bots: 0,
+    demoAccounts: 2,
+    blockTimeMs: 500,
+    markets: (nowSec) => {
+      // A flat BTC path: every epoch resolves at its strike, and at or above the strike Up wins.
+      const BTC = { ...DEVNET_SYMBOLS.BTC, volatility: 0 };
+      const { ETH } = DEVNET_SYMBOLS;
+      return {
+        symbols: [BTC, ETH],
+        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT), periodLength: SHORT }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
+      };
+    },
+  });
+  const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  btcAsset = entries[0]!.assetId.toString();
+  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  events = [];
+  for (const event of ['notice', 'connection', 'fill', 'resolution'] as const) {
+    t.core.on(event, (payload) => events.push({ event, payload }));
+  }
+  await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
+  alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address;
+  const key = new DigestSigner(devnet.accounts[1]!.privateKey);
+  const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
+  bob = new ExchangeClient({
+    baseUrl: devnet.httpUrl,
+    timeoutMs: 10_000,
+    signer: { address: key.address, signDigest: (digest: Hex) => Promise.resolve(key.sign(digest)) },
+    deployment: () => ({ domain, ledger: devnet.contracts.ledger }),
+    doctor: false,
+  });
+  await devnet.exchange.credit(alice, 1_000_000_000n);
+  await devnet.exchange.credit(key.address, 1_000_000_000n);
+  t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+  t.settings.updateSettings({
+    deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl: devnet.httpUrl, marketWsUrl: devnet.marketWsUrl, oracleWsUrl: devnet.oracleWsUrl, rpcUrl: devnet.rpcUrl, chainId: devnet.chainId.toString() }],
+  });
+  await vi.waitFor(async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned'), wait);
+  await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
+  const e = (await ok<Market[]>('markets.list')).find((m) => m.assetId !== btcAsset)!;
+  eth = { assetId: e.assetId, epoch: e.epoch };
+}, 120_000);
+
+afterAll(async () => {
+  t?.close();
+  await devnet?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('more of the trading core on a devnet', () => {
+  it('app.connection reports the session clock offset, as the connection event does', async () => {
+    await vi.waitFor(async () => {
+      const c = await ok<{ clockOffsetMs: number | null }>('app.connection');
+      expect(typeof c.clockOffsetMs).toBe('number');
+    }, wait);
+    // Both come from the same exchange clock; the offset of a local exchange is small.
+    const c = await ok<{ clockOffsetMs: number }>('app.connection');
+    expect(Math.abs(c.clockOffsetMs)).toBeLessThan(60_000);
+    const withOffset = of<{ clockOffsetMs: number | null }>('connection').filter((e) => e.clockOffsetMs !== null);
+    expect(withOffset.length).toBeGreaterThan(0);
+  });
+
+  it('exports own fills as CSV with exact decimals, and a cancelled dialog writes nothing', async () => {
+    // A taker fill at 45.5¢ for 2.5, then a maker fill at 40¢ for 1.
+    expect((await bobOrder(eth, 'sell', 455_000n, 2_500_000n, 'GTC')).status).toBe('ACCEPTED');
+    const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45.5', size: '2.5', timeInForce: 'IOC', signAs: 'master' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2500000', summary: 'Bought 2.5 at 45.5¢' });
+    const resting = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '40', size: '1', timeInForce: 'GTC', signAs: 'master' });
+    expect(resting.status).toBe('ACCEPTED');
+    expect((await bobOrder(eth, 'sell', 400_000n, C, 'IOC')).status).toBe('FILLED');
+    let fills: Fill[] = [];
+    await vi.waitFor(async () => {
+      fills = (await ok<{ fills: Fill[] }>('account.get')).fills;
+      expect(fills).toHaveLength(2);
+    }, wait);
+
+    const path = join(dir, 'fills.csv');
+    t.dialogs.answer({ kind: 'saveFile', path });
+    expect(await ok('account.exportFills')).toEqual({ confirmed: true, value: { path } });
+    expect(t.dialogs.shown.at(-1)).toMatchObject({ kind: 'saveFile', request: { defaultName: `fills-${alice.slice(2, 10).toLowerCase()}.csv` } });
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(0, -1)).toEqual([
+      'time,assetId,epoch,orderId,side,priceCents,contracts,liquidity',
+      `${new Date(fills[0]!.at).toISOString()},${eth.assetId},${eth.epoch},${taken.orderId},buy,45.5,2.5,taker`,
+      `${new Date(fills[1]!.at).toISOString()},${eth.assetId},${eth.epoch},${resting.orderId},buy,40,1,maker`,
+    ]);
+
+    const before = readdirSync(dir).sort();
+    t.dialogs.answer({ kind: 'saveFile', path: null });
+    expect(await ok('account.exportFills')).toEqual({ confirmed: false });
+    expect(t.dialogs.pending()).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('flattens a long position with an IOC against resting bids, and does nothing without a position', async () => {
+    const position = async (): Promise<Position | undefined> =>
+      (await ok<{ positions: Position[] }>('account.get')).positions.find((p) => p.assetId === eth.assetId && p.epoch === eth.epoch);
+    expect((await position())?.size).toBe('3500000');
+    expect((await bobOrder(eth, 'buy', 420_000n, 10n * C, 'GTC')).status).toBe('ACCEPTED');
+
+    const flat = await ok<Order & { remaining: string }>('orders.flatten', { ...eth, signAs: 'master' });
+    expect(flat).toMatchObject({ status: 'FILLED', filled: '3500000', remaining: '0', summary: 'Flattened: sold 3.5, the position is closed' });
+    const after = await position();
+    expect(after === undefined || after.size === '0').toBe(true);
+    // Bob's bid lost exactly the 3.5 it filled.
+    const bids = (await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids;
+    expect(bids.map((l) => [l.price, l.size])).toEqual([[420_000n, 6_500_000n]]);
+
+    // No position: null, and no order is even prepared (an order confirmation would need a scripted answer).
+    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
+    const shown = t.dialogs.shown.length;
+    try {
+      expect(await ok('orders.flatten', { ...eth, signAs: 'master' })).toBeNull();
+    } finally {
+      t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+    }
+    expect(t.dialogs.shown.length).toBe(shown);
+    expect((await ok<{ openOrders: unknown[] }>('account.get')).openOrders).toEqual([]);
+    expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids.map((l) => l.size)).toEqual([6_500_000n]);
+    await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
+  });
+
+  it('claims two resolved epochs at once for exactly the winning payout, then nothing', async () => {
+    const epochs: Market[] = [];
+    for (const size of [2n, 3n]) {
+      const m = await freshBtcEpoch(epochs.at(-1)?.epoch);
+      expect((await bobOrder(m, 'sell', 500_000n, size * C, 'GTC')).status).toBe('ACCEPTED');
+      const taken = await ok<Order>('orders.place', { assetId: m.assetId, epoch: m.epoch, side: 'buy', price: '50', size: size.toString(), timeInForce: 'IOC', signAs: 'master' });
+      expect(taken.status).toBe('FILLED');
+      epochs.push(m);
+    }
+    await vi.waitFor(async () => {
+      const claims = await ok<{ assetId: string; epoch: string; amount: string }[]>('claims.list');
+      expect(claims.filter((c) => c.assetId === btcAsset).map((c) => [c.epoch, c.amount])).toEqual(
+        expect.arrayContaining([
+          [epochs[0]!.epoch, '2000000'],
+          [epochs[1]!.epoch, '3000000'],
+        ]),
+      );
+    }, wait);
+    const before = await exchangeBalance();
+    const results = await ok<{ assetId: string; epoch: string; status: string; amount: string }[]>('claims.claimAll');
+    expect(results.map((r) => [r.epoch, r.status, r.amount]).sort()).toEqual([
+      [epochs[0]!.epoch, 'CLAIMED', '2000000'],
+      [epochs[1]!.epoch, 'CLAIMED', '3000000'],
+    ]);
+    expect((await exchangeBalance()) - before).toBe(5n * C);
+    expect(await ok('claims.claimAll')).toEqual([]);
+    expect(await exchangeBalance()).toBe(before + 5n * C);
+
+    // The resolved epochs carry the exchange's resolution time, not just the expiry.
+    const resolved = await ok<{ epoch: string; resolvedAt: number; txId: string | null; upWon: boolean }[]>('markets.resolvedEpochs', btcAsset);
+    for (const m of epochs) {
+      const r = resolved.find((x) => x.epoch === m.epoch);
+      const published = await bob.getResolutionPrice(BigInt(btcAsset), BigInt(m.epoch));
+      expect(r).toMatchObject({ upWon: true, txId: null, resolvedAt: published.ts * 1000 });
+      expect(r!.resolvedAt).toBeGreaterThanOrEqual(m.expiration);
+    }
+  }, 90_000);
+
+  it('mints settlement tokens from the faucet on the devnet, and refuses elsewhere', async () => {
+    const provider = new JsonRpcProvider(devnet.rpcUrl, undefined, { staticNetwork: true });
+    try {
+      const token = new Contract(devnet.contracts.settlementToken, ['function balanceOf(address) view returns (uint256)'], provider);
+      const balanceOf = async (): Promise<bigint> => (await token.getFunction('balanceOf').staticCall(alice)) as bigint;
+      const before = await balanceOf();
+      const minted = await ok<{ amount: string }>('funds.faucet');
+      expect(BigInt(minted.amount)).toBeGreaterThan(0n);
+      expect(await balanceOf()).toBe(before + BigInt(minted.amount));
+
+      // The same exchange under a deployment that is not the built-in devnet: no faucet.
+      const dev = t.settings.getSettings().deployments.find((d) => d.id === DEVNET_DEPLOYMENT.id)!;
+      const copy = Object.fromEntries(Object.entries({ ...dev, id: 'copy', name: 'Local copy' }).filter(([k]) => k !== 'builtIn')) as typeof dev;
+      t.settings.updateSettings({ deployments: [dev, copy], selectedDeploymentId: 'copy' });
+      const refused = await err('funds.faucet');
+      expect(refused).toEqual({ code: 'funds.not_devnet', message: 'The faucet exists only on the local devnet; Local copy has no faucet, so no tokens were minted.' });
+      expect(await balanceOf()).toBe(before + BigInt(minted.amount));
+    } finally {
+      provider.destroy();
+    }
+  }, 60_000);
+});
