@@ -6,24 +6,13 @@ import { Engine } from '../src/devnet/engine/engine';
 import { checkInvariants } from '../src/devnet/engine/invariants';
 import type { Command, Hex } from '../src/devnet/engine/types';
 import { measure, note, type BenchReport, type Benchmark } from './harness';
+import { seededRandom as rng } from '../src/devnet/prng';
 
 const ASSET = 261336857817713630688382311349658711122006440411137n;
 const EPOCH = 0n;
 const N = 200_000;
 const ACCOUNTS = Array.from({ length: 8 }, (_, i) => `0x${(i + 1).toString(16).padStart(2, '0').repeat(20)}`);
 const T0 = 1_770_000_000_000;
-
-/** Deterministic PRNG (mulberry32): the same stream every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function id(n: number, tag: number): Hex {
   return `0x${tag.toString(16).padStart(2, '0')}${n.toString(16).padStart(62, '0')}`;

@@ -7,18 +7,7 @@ import { MarketFeed, parseMarketUpdate, type ExchangeClient, type MarketUpdate }
 import { BookStore, BookSync, sameView, snapshotView, type BookView } from '../../src/main/trading';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
-
-/** Mulberry32: a seeded PRNG so a failure replays. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '../../src/devnet/prng';
 
 interface Chaos {
   url: string;

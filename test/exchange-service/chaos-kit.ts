@@ -4,19 +4,13 @@
 import WebSocket from 'ws';
 import type { L2View, TotalsView } from '../../src/devnet/engine';
 import type { Hex } from '../../src/shared/protocol';
+import { seededRandom } from '../../src/devnet/prng';
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
+/** A seeded generator with the helpers the chaos tests need, over the devnet's shared PRNG. */
 export class Rng {
-  private s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
   /** Integer in [0, n). */
   int(n: number): number {

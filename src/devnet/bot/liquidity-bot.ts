@@ -4,7 +4,7 @@
  * and the loop goes on: a bot never takes the devnet down with it.
  */
 import { MarketMaker, type MarketMakerConfig } from './market-maker';
-import { jitter, seededRandom } from './prng';
+import { jitter, seededRandom } from '../prng';
 import type { BotVenue } from './venue';
 
 export interface LiquidityBotOptions {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { digitalProbability, fairPrice, normalCdf } from './fair-value';
 import { buildLadder, dropCrossing, fairMoved, MAX_PRICE, MIN_PRICE, type LadderConfig } from './ladder';
 import { reconcileQuotes, type RestingOrder } from './reconcile';
-import { seededRandom } from './prng';
+import { seededRandom } from '../prng';
 
 const cfg: LadderConfig = { levels: 3, halfSpreadTicks: 2, stepTicks: 2, baseLots: 100n, lotsPerLevel: 50n };
 

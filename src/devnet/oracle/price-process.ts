@@ -6,6 +6,7 @@
  * prices and tests can predict them. Floats exist only inside the random walk; every price
  * that leaves this module is an exact integer on the oracle scale (USD × 10^6).
  */
+import { seededRandom } from '../prng';
 
 export interface PriceProcessConfig {
   /** Base asset id, also the oracle symbolId. */
@@ -25,18 +26,6 @@ export interface PriceProcessConfig {
 const MS_PER_YEAR = 365 * 24 * 3600 * 1000;
 /** Prices never fall below one cent, so a path can never reach zero or go negative. */
 const FLOOR = 10_000n;
-
-/** mulberry32: tiny, fast, good enough for a demo random walk, and identical on every platform. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mixSeed(seed: number, symbolId: bigint): number {
   // Fold the 64-bit symbol id into the 32-bit seed so each symbol gets its own stream.
@@ -58,7 +47,7 @@ export class PriceProcess {
     if (!(config.stepMs > 0)) throw new RangeError('stepMs must be positive');
     if (!(config.volatility >= 0)) throw new RangeError('volatility must be non-negative');
     this.config = config;
-    this.random = mulberry32(mixSeed(config.seed, config.symbolId));
+    this.random = seededRandom(mixSeed(config.seed, config.symbolId));
     this.stepSigma = config.volatility * Math.sqrt(config.stepMs / MS_PER_YEAR);
     this.logPrice = Math.log(Number(config.initialPrice));
     this.current = config.initialPrice;

@@ -1,4 +1,4 @@
-/** mulberry32: a tiny seeded PRNG, so each bot's "random" takes are reproducible from its seed. */
+/** mulberry32: a tiny seeded PRNG, identical on every platform, so bots, the oracle, chaos tests and benchmarks replay from a seed. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
