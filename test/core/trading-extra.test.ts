@@ -63,6 +63,7 @@ interface Fill {
   size: string;
   liquidity: string;
   at: number;
+  priceIsLimit?: boolean;
 }
 interface Market {
   assetId: string;
@@ -201,6 +202,11 @@ describe('more of the trading core on a devnet', () => {
     expect(flat).toMatchObject({ status: 'FILLED', filled: '3500000', remaining: '0', summary: 'Flattened: sold 3.5, the position is closed' });
     const after = await position();
     expect(after === undefined || after.size === '0').toBe(true);
+    // Its fill is at the 42¢ bid it hit, not at the IOC's 0.1¢ limit: in the list and in the fill event.
+    const flatFills = (await ok<{ fills: Fill[] }>('account.get')).fills.filter((f) => f.orderId === flat.orderId);
+    expect(flatFills.map((f) => [f.side, f.price, f.size, f.liquidity])).toEqual([['sell', '420000', '3500000', 'taker']]);
+    expect(flatFills[0]!.priceIsLimit).toBeUndefined();
+    expect(of<Fill>('fill').filter((f) => f.orderId === flat.orderId).map((f) => f.price)).toEqual(['420000']);
     // Bob's bid lost exactly the 3.5 it filled.
     const bids = (await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids;
     expect(bids.map((l) => [l.price, l.size])).toEqual([[420_000n, 6_500_000n]]);
@@ -217,6 +223,24 @@ describe('more of the trading core on a devnet', () => {
     expect((await ok<{ openOrders: unknown[] }>('account.get')).openOrders).toEqual([]);
     expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids.map((l) => l.size)).toEqual([6_500_000n]);
     await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
+  });
+
+  it('records an IOC buy above the resting ask at the ask\'s price, in the list, the fill event, the summary and the CSV', async () => {
+    expect((await bobOrder(eth, 'sell', 450_000n, 2n * C, 'GTC')).status).toBe('ACCEPTED');
+    const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '50', size: '2', timeInForce: 'IOC', signAs: 'master' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2000000', summary: 'Bought 2 at 45¢' });
+    const fills = (await ok<{ fills: Fill[] }>('account.get')).fills.filter((f) => f.orderId === taken.orderId);
+    expect(fills.map((f) => [f.side, f.price, f.size, f.liquidity, f.priceIsLimit])).toEqual([['buy', '450000', '2000000', 'taker', undefined]]);
+    expect(of<Fill>('fill').filter((f) => f.orderId === taken.orderId).map((f) => f.price)).toEqual(['450000']);
+    // The position's average price is the 45¢ it paid.
+    const position = (await ok<{ positions: (Position & { averagePrice: string | null })[] }>('account.get')).positions.find((p) => p.assetId === eth.assetId && p.epoch === eth.epoch);
+    expect(position).toMatchObject({ size: '2000000', averagePrice: '450000' });
+
+    const path = join(dir, 'fills-improved.csv');
+    t.dialogs.answer({ kind: 'saveFile', path });
+    expect(await ok('account.exportFills')).toEqual({ confirmed: true, value: { path } });
+    const rows = readFileSync(path, 'utf8').split('\n').filter((l) => l.includes(taken.orderId));
+    expect(rows).toEqual([`${new Date(fills[0]!.at).toISOString()},${eth.assetId},${eth.epoch},${taken.orderId},buy,45,2,taker`]);
   });
 
   it('claims two resolved epochs at once for exactly the winning payout, then nothing', async () => {

@@ -1,4 +1,4 @@
-// GET routes of §6.3 (plus the documented extras /config/domain/:chainId and /withdrawals/:account).
+// GET routes of §6.3 (plus the documented extras /config/domain/:chainId, /withdrawals/:account and /fills/:account).
 import { DOMAIN_VERSION, UINT_MAX } from '../../shared/protocol';
 import { epochAt, epochEnd, RECURRING_ASSET_TYPE, type MarketSpec } from '../markets';
 import { approvalStatus } from './auth';
@@ -7,9 +7,11 @@ import { notFound, ServiceError } from './errors';
 import type { Route } from './http-server';
 import { addressParam, assetIdParam, decimalParam, depthQuery, epochParam } from './params';
 import type { JournalRecord } from './records';
-import { bookOrderJson, EMPTY_LEVEL, ledgerOrderJson, levelJson, positionJson } from './views';
+import { bookOrderJson, EMPTY_LEVEL, fillJson, ledgerOrderJson, levelJson, positionJson } from './views';
 
 const MAX_ENTRIES_PER_PAGE = 1000;
+const MAX_FILLS_PER_PAGE = 1000;
+const DEFAULT_FILLS_PER_PAGE = 100;
 
 export function readRoutes(ctx: ServiceContext): Route[] {
   const engine = ctx.ledger.engine;
@@ -270,6 +272,29 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const first = records[0];
         if (first === undefined) throw notFound('ENTRIES_NOT_FOUND', `No durable journal entry has seqId ${seqId}.`);
         return ok({ seqId, ts: first.ts, entries: records.map((r) => ({ seqId: r.seqId, ts: r.ts, kind: r.kind, ...r.entry })) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/fills/:account',
+      handler: ({ params, query }) => {
+        const account = addressParam(params['account']);
+        const assetRaw = query.get('assetId');
+        const epochRaw = query.get('epoch');
+        const assetId = assetRaw === null ? undefined : decimalParam(assetRaw, UINT_MAX.uint256, 'INVALID_ASSET_ID', 'The asset id', 400);
+        const epoch = epochRaw === null ? undefined : decimalParam(epochRaw, UINT_MAX.uint32, 'INVALID_EPOCH', 'The epoch', 400);
+        const limitRaw = query.get('limit') ?? String(DEFAULT_FILLS_PER_PAGE);
+        if (!/^[1-9][0-9]{0,3}$/.test(limitRaw) || Number(limitRaw) > MAX_FILLS_PER_PAGE) {
+          throw new ServiceError(400, 'INVALID_LIMIT', `limit must be a whole number from 1 to ${MAX_FILLS_PER_PAGE}.`);
+        }
+        // The engine keeps them oldest first; the route answers newest first.
+        const fills = engine
+          .fills(account)
+          .filter((f) => (assetId === undefined || f.assetId === assetId) && (epoch === undefined || f.epoch === epoch))
+          .reverse()
+          .slice(0, Number(limitRaw))
+          .map(fillJson);
+        return ok({ account, fills });
       },
     },
     {

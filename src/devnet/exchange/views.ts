@@ -4,6 +4,7 @@ import type {
   BookOrderView,
   CancelReplaceResult,
   CancelResult,
+  FillView,
   L2LevelView,
   LedgerOrderView,
   NewOrderResult,
@@ -99,5 +100,19 @@ export function ledgerOrderJson(o: LedgerOrderView, signature: string) {
     seq: o.seq,
     lastTxId: o.id,
     version: 1,
+  };
+}
+
+/** One own fill of GET /fills/:account (a devnet extra, not in §6.3). */
+export function fillJson(f: FillView) {
+  return {
+    orderId: f.orderId,
+    assetId: f.assetId.toString(),
+    epoch: f.epoch.toString(),
+    side: f.side,
+    price: f.price.toString(),
+    size: f.size.toString(),
+    liquidity: f.liquidity,
+    ts: f.time,
   };
 }

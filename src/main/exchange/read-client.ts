@@ -1,12 +1,20 @@
 // Read-only endpoints (§6.3). Any account may be queried. Every answer is schema-checked.
 import type { z } from 'zod';
 import { ADDRESS_RE, type Address } from '../../shared/protocol';
-import { ExchangeValidationError } from './errors';
+import { ExchangeHttpError, ExchangeValidationError } from './errors';
 import type { CallOptions, HttpCore } from './http';
 import * as s from './schemas';
 
 export const DEFAULT_BOOK_DEPTH = 200;
 export const MAX_BOOK_DEPTH = 5000;
+export const MAX_FILLS_LIMIT = 1000;
+
+export interface FillsQuery {
+  assetId?: bigint;
+  epoch?: bigint;
+  /** 1..1000; the server's default (100 on the devnet) when absent. */
+  limit?: number;
+}
 
 function dec(v: bigint, what: string): string {
   if (typeof v !== 'bigint' || v < 0n) throw new ExchangeValidationError('INVALID_ARGUMENT', `${what} must be a non-negative integer.`);
@@ -110,5 +118,29 @@ export class ExchangeReader {
 
   getLedgerEntries(seqId: bigint, opts?: CallOptions): Promise<s.LedgerEntries> {
     return this.#get(`ledger/entries/${dec(seqId, 'Sequence id')}`, s.ledgerEntriesSchema, 'ledger entries', opts);
+  }
+
+  /**
+   * The account's own fills, newest first, each at the price it traded at (maker and taker). Not in
+   * §6.3: a deployment that does not serve `GET /fills/:account` answers 404, and this resolves to
+   * null ("unsupported"). Other errors are thrown as usual.
+   */
+  async getFills(account: Address, query: FillsQuery = {}, opts?: CallOptions): Promise<s.OwnFillRecord[] | null> {
+    const params: string[] = [];
+    if (query.assetId !== undefined) params.push(`assetId=${dec(query.assetId, 'Asset id')}`);
+    if (query.epoch !== undefined) params.push(`epoch=${dec(query.epoch, 'Epoch')}`);
+    if (query.limit !== undefined) {
+      if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_FILLS_LIMIT) {
+        throw new ExchangeValidationError('INVALID_LIMIT', `The fills limit must be a whole number from 1 to ${MAX_FILLS_LIMIT}; got ${String(query.limit)}.`);
+      }
+      params.push(`limit=${query.limit}`);
+    }
+    const path = `fills/${acct(account)}${params.length > 0 ? `?${params.join('&')}` : ''}`;
+    try {
+      return (await this.#get(path, s.ownFillsSchema, 'fills list', opts)).fills;
+    } catch (error) {
+      if (error instanceof ExchangeHttpError && error.status === 404) return null;
+      throw error;
+    }
   }
 }

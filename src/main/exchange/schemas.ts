@@ -225,6 +225,21 @@ export const cancelReplaceResponseSchema = z.object({
   replacement: newOrderResponseSchema.nullable(),
 });
 
+/** GET /fills/:account (a devnet extension, not in §6.3): own fills at the prices they traded at, newest first. */
+export const ownFillSchema = z.object({
+  orderId: bytes32,
+  assetId: decStr,
+  epoch: decStr,
+  /** true = sell. */
+  side: z.boolean(),
+  price: decStr,
+  size: decStr,
+  liquidity: z.enum(['maker', 'taker']),
+  /** Exchange time, ms. */
+  ts: safeNum,
+});
+export const ownFillsSchema = z.object({ account: address, fills: z.array(ownFillSchema) });
+
 export const claimResponseSchema = z.object({ id: bytes32, status: z.enum(['CLAIMED', 'CLAIM_FAILED']) });
 export const withdrawalResponseSchema = z.object({ id: bytes32, status: z.enum(['WITHDRAWN', 'WITHDRAWAL_FAILED']) });
 export const agentResponseSchema = z.object({ id: bytes32, status: z.enum(['SUCCESS', 'FAIL']) });
@@ -249,6 +264,8 @@ export type AgentStatus = z.infer<typeof agentStatusSchema>;
 export type LedgerOrder = z.infer<typeof ledgerOrderSchema>;
 export type LedgerOrders = z.infer<typeof ledgerOrdersSchema>;
 export type LedgerEntries = z.infer<typeof ledgerEntriesSchema>;
+export type OwnFillRecord = z.infer<typeof ownFillSchema>;
+export type OwnFills = z.infer<typeof ownFillsSchema>;
 export type NewOrderResponse = z.infer<typeof newOrderResponseSchema>;
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 export type CancelReplaceResponse = z.infer<typeof cancelReplaceResponseSchema>;

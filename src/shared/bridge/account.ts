@@ -51,6 +51,11 @@ export const fillView = z.object({
   size: decimalString,
   liquidity: z.enum(['maker', 'taker']),
   at: unixMs,
+  /**
+   * True when `price` is only the order's limit: a taker fill on a deployment that does not report
+   * own fill prices (no `GET /fills/:account`). It traded at that price or better. Absent otherwise.
+   */
+  priceIsLimit: z.boolean().optional(),
 });
 
 export const accountView = z.object({

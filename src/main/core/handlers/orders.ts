@@ -1,5 +1,5 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
-import type { OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
+import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
 import { MAX_PRICE, MIN_PRICE, formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
 import { BridgeFailure } from '../../window/bridge-host';
@@ -53,9 +53,17 @@ function duplicateResponse(outcome: Extract<OrderOutcome, { delivery: 'duplicate
   };
 }
 
-function resultOf(r: NewOrderResponse, t: ParsedTicket): OrderResult {
+/** The size-weighted average price of an order's taker fills; "at or better than" when any is only its limit. */
+function filledAtOf(fills: readonly FillView[]): { price: bigint; atOrBetter: boolean } | undefined {
+  const size = fills.reduce((sum, f) => sum + BigInt(f.size), 0n);
+  if (size === 0n) return undefined;
+  const value = fills.reduce((sum, f) => sum + BigInt(f.price) * BigInt(f.size), 0n);
+  return { price: value / size, atOrBetter: fills.some((f) => f.priceIsLimit === true) };
+}
+
+function resultOf(r: NewOrderResponse, t: ParsedTicket, fills: readonly FillView[] = []): OrderResult {
   const base = { orderId: r.orderId, status: r.status, reason: r.reason, filled: r.filled.toString(), remaining: r.remaining.toString(), cancelled: r.cancelled.toString() };
-  return { ...base, summary: orderSummary(base, t.sell, t.price) };
+  return { ...base, summary: orderSummary(base, t.sell, t.price, filledAtOf(fills)) };
 }
 
 interface Placement {
@@ -73,21 +81,13 @@ async function send(session: TradingSession, p: Placement): Promise<OrderResult>
   const response = outcome.delivery === 'answered' ? outcome.response : duplicateResponse(outcome, p.ticket.size);
   session.account?.trackOrder(outcome.orderHash);
   session.placed.set(outcome.orderHash.toLowerCase(), { size: p.ticket.size, timeInForce: p.timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
-  if (response.filled > 0n) {
-    session.recordTakerFill({
-      assetId: p.assetId.toString(),
-      epoch: p.epoch.toString(),
-      orderId: outcome.orderHash,
-      side: input.side,
-      // The order's limit; the exchange may have filled it at better prices.
-      price: p.ticket.price.toString(),
-      size: response.filled.toString(),
-      liquidity: 'taker',
-      at: Date.now(),
-    });
-  }
+  // At the prices it traded at where the deployment reports them, else at its limit, flagged.
+  const fills =
+    response.filled > 0n
+      ? await session.recordTakerFills({ assetId: p.assetId, epoch: p.epoch, orderId: outcome.orderHash, side: input.side, limit: p.ticket.price, filled: response.filled })
+      : [];
   await session.refreshAccount();
-  return resultOf(response, p.ticket);
+  return resultOf(response, p.ticket, fills);
 }
 
 function cancelResultOf(outcome: CancelOutcome) {
@@ -156,7 +156,12 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       await session.refreshAccount();
       if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, summary: 'The replacement had already been processed.' };
       const r = outcome.response;
-      const replacement = r.replacement ? resultOf(r.replacement, t) : null;
+      // A replacement that crossed the book filled as taker, like any new order.
+      const fills =
+        r.replacement && r.replacement.filled > 0n
+          ? await session.recordTakerFills({ assetId: a, epoch: e, orderId: r.replacement.orderId, side: input.side, limit: t.price, filled: r.replacement.filled })
+          : [];
+      const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
       if (replacement) {
         session.account?.trackOrder(replacement.orderId as Hex);
         session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });

@@ -34,5 +34,9 @@ describe('order math', () => {
     expect(orderSummary({ ...base, status: 'REJECTED', reason: 'MARGIN', filled: '0', remaining: '0' }, false, 625_000n)).toBe(
       'Rejected: not enough collateral (MARGIN)',
     );
+    // What the fill traded at, when known: exact, or only its limit ("at or better than").
+    const filled = { ...base, status: 'FILLED' as const, filled: '10000000', remaining: '0' };
+    expect(orderSummary(filled, false, 625_000n, { price: 450_000n, atOrBetter: false })).toBe('Bought 10 at 45¢');
+    expect(orderSummary(filled, true, 1_000n, { price: 1_000n, atOrBetter: true })).toBe('Sold 10 at or better than 0.1¢');
   });
 });

@@ -25,20 +25,25 @@ export function reasonSentence(reason: string): string {
 
 const cents = (price: bigint): string => `${formatPrice(price)}¢`;
 
-export function orderSummary(r: Omit<OrderResult, 'summary'>, sell: boolean, price: bigint): string {
+/**
+ * `filledAt`: what the filled part traded at, when known: the average of the exchange's own fill
+ * records, or the limit with `atOrBetter` when the deployment does not report fill prices.
+ */
+export function orderSummary(r: Omit<OrderResult, 'summary'>, sell: boolean, price: bigint, filledAt?: { price: bigint; atOrBetter: boolean }): string {
   const verb = sell ? 'Sold' : 'Bought';
+  const at = filledAt === undefined ? `at ${cents(price)}` : `${filledAt.atOrBetter ? 'at or better than' : 'at'} ${cents(filledAt.price)}`;
   const filled = BigInt(r.filled);
   const remaining = BigInt(r.remaining);
   switch (r.status) {
     case 'REJECTED':
       return `Rejected: ${reasonSentence(r.reason)}`;
     case 'FILLED':
-      return `${verb} ${formatSize(filled)} at ${cents(price)}`;
+      return `${verb} ${formatSize(filled)} ${at}`;
     case 'PARTIALLY_FILLED':
-      return `${verb} ${formatSize(filled)} at ${cents(price)}; ${formatSize(remaining)} resting`;
+      return `${verb} ${formatSize(filled)} ${at}; ${formatSize(remaining)} resting`;
     case 'CANCELLED':
       return filled > 0n
-        ? `${verb} ${formatSize(filled)} at ${cents(price)}; the rest (${formatSize(BigInt(r.cancelled))}) was cancelled`
+        ? `${verb} ${formatSize(filled)} ${at}; the rest (${formatSize(BigInt(r.cancelled))}) was cancelled`
         : `Nothing filled at ${cents(price)}: the order was cancelled${r.reason ? ` (${r.reason})` : ''}`;
     case 'ACCEPTED':
       return `${sell ? 'Sell' : 'Buy'} ${formatSize(remaining)} at ${cents(price)} is resting`;

@@ -14,6 +14,7 @@ import {
   unpackAssetId,
   type Address,
   type ExchangeDomain,
+  type Hex,
 } from '../../../shared/protocol';
 import {
   ExchangeClient,
@@ -24,6 +25,7 @@ import {
   type DeploymentContext,
   type ExchangeConfig,
   type MarketUpdate,
+  type OwnFillRecord,
   type TopOfBook,
 } from '../../exchange';
 import type { Logger } from '../../log';
@@ -86,8 +88,14 @@ export class TradingSession {
   account: AccountState | null = null;
   selection: AccountSelection;
   walletTokenBalance: bigint | null = null;
-  /** Taker fills from our own order results (maker fills come from the feed via AccountState). */
+  /**
+   * Taker fills of our own orders (maker fills come from the feed via AccountState): at the prices
+   * they traded at when the deployment serves GET /fills/:account, else at the order's limit with
+   * `priceIsLimit` (§6.3 answers only `filled`; §7.1 trade events name only the maker order).
+   */
   readonly takerFills: FillView[] = [];
+  /** Whether the deployment serves GET /fills/:account: null until asked, false after a 404. */
+  fillsSupported: boolean | null = null;
   /** Facts of orders we placed, for the open-orders view. */
   readonly placed = new Map<string, { size: bigint; timeInForce: 'GTC' | 'IOC' | 'FOK' | 'ALO'; placedAt: number; signedBy: 'master' | 'agent' }>();
   /** Claimable amounts by `asset:epoch`, from the last claims read. */
@@ -455,6 +463,7 @@ export class TradingSession {
       this.account = null;
       this.walletTokenBalance = null;
       this.takerFills.length = 0;
+      this.fillsSupported = null;
     }
     if (!master) return;
     if (!this.account) {
@@ -487,6 +496,7 @@ export class TradingSession {
     await Promise.all([
       ...targets.map((t) => account.refresh(t.assetId, t.epoch).catch(() => false)),
       this.#readWalletBalance(account.account),
+      this.#settleLimitPricedFills(),
     ]);
   }
 
@@ -519,9 +529,79 @@ export class TradingSession {
     this.#o.notify('info', fillSentence(view, this.market(fill.assetId).symbol), 'fill');
   }
 
-  recordTakerFill(view: FillView): void {
-    this.takerFills.push(view);
-    this.#o.events.emit('fill', view);
+  /**
+   * An own order filled `filled` as taker: records (and emits as `fill` events) its fills at the
+   * prices they traded at, read from GET /fills/:account. Where the deployment does not serve it (or
+   * reports less than `filled`), the rest is recorded at the order's limit with `priceIsLimit`: it
+   * traded at that price or better. Returns the fills recorded for this order.
+   */
+  async recordTakerFills(order: { assetId: bigint; epoch: bigint; orderId: Hex; side: 'buy' | 'sell'; limit: bigint; filled: bigint }): Promise<FillView[]> {
+    const at = Date.now();
+    const records = (await this.#ownTakerFills(order.assetId, order.epoch))?.get(order.orderId.toLowerCase()) ?? [];
+    const views = this.#fillViews(order, records, order.filled, at);
+    for (const v of views) {
+      this.takerFills.push(v);
+      this.#o.events.emit('fill', v);
+    }
+    return views;
+  }
+
+  /** Exchange records first (oldest first), then any unreported remainder at the limit, flagged. */
+  #fillViews(order: { assetId: bigint; epoch: bigint; orderId: Hex; side: 'buy' | 'sell'; limit: bigint }, records: OwnFillRecord[], filled: bigint, at: number): FillView[] {
+    const base = { assetId: order.assetId.toString(), epoch: order.epoch.toString(), orderId: order.orderId, side: order.side, liquidity: 'taker' as const, at };
+    const views: FillView[] = records.map((r) => ({ ...base, price: r.price.toString(), size: r.size.toString() }));
+    const reported = records.reduce((sum, r) => sum + r.size, 0n);
+    if (reported < filled) views.push({ ...base, price: order.limit.toString(), size: (filled - reported).toString(), priceIsLimit: true });
+    return views;
+  }
+
+  /** The selected account's taker fills in one market by own order id (oldest first); null when not available. */
+  async #ownTakerFills(assetId: bigint, epoch: bigint): Promise<Map<string, OwnFillRecord[]> | null> {
+    const account = this.account?.account;
+    if (!account || this.fillsSupported === false) return null;
+    let records: OwnFillRecord[] | null;
+    try {
+      records = await this.reader.getFills(account, { assetId, epoch, limit: 1000 });
+    } catch (error) {
+      this.#o.logger.debug('session.fills_unreadable', { code: error instanceof ExchangeError ? error.code : 'UNKNOWN' });
+      return null;
+    }
+    this.fillsSupported = records !== null;
+    if (records === null) return null;
+    const byOrder = new Map<string, OwnFillRecord[]>();
+    for (const r of [...records].reverse()) {
+      if (r.liquidity !== 'taker') continue;
+      const key = r.orderId.toLowerCase();
+      byOrder.set(key, [...(byOrder.get(key) ?? []), r]);
+    }
+    return byOrder;
+  }
+
+  /** On refresh: replaces taker fills still shown at their limit with the exchange's records, where it now has them. */
+  async #settleLimitPricedFills(): Promise<void> {
+    if (this.fillsSupported === false) return;
+    const markets = new Map<string, { assetId: bigint; epoch: bigint }>();
+    for (const f of this.takerFills) if (f.priceIsLimit) markets.set(`${f.assetId}:${f.epoch}`, { assetId: BigInt(f.assetId), epoch: BigInt(f.epoch) });
+    let changed = false;
+    for (const m of markets.values()) {
+      const byOrder = await this.#ownTakerFills(m.assetId, m.epoch);
+      if (!byOrder) return;
+      const orders = new Set(this.takerFills.filter((f) => f.priceIsLimit && f.assetId === m.assetId.toString() && f.epoch === m.epoch.toString()).map((f) => f.orderId.toLowerCase()));
+      for (const id of orders) {
+        const records = byOrder.get(id) ?? [];
+        const mine = this.takerFills.filter((f) => f.orderId.toLowerCase() === id);
+        const exact = mine.filter((f) => !f.priceIsLimit).reduce((sum, f) => sum + BigInt(f.size), 0n);
+        if (records.reduce((sum, r) => sum + r.size, 0n) <= exact) continue;
+        const first = mine[0]!;
+        const filled = mine.reduce((sum, f) => sum + BigInt(f.size), 0n);
+        const limit = BigInt(mine.find((f) => f.priceIsLimit)!.price);
+        const views = this.#fillViews({ ...m, orderId: first.orderId as Hex, side: first.side, limit }, records, filled, first.at);
+        const kept = this.takerFills.filter((f) => f.orderId.toLowerCase() !== id);
+        this.takerFills.splice(0, this.takerFills.length, ...kept, ...views);
+        changed = true;
+      }
+    }
+    if (changed) this.#o.events.emit('account', accountViewOf(this));
   }
 
   ownLevels(assetId: bigint, epoch: bigint): OwnLevels {
