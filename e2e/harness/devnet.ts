@@ -5,7 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import { startDevnet, type DevnetHandle, type StartDevnetOptions } from '../../src/devnet/devnet';
+import { defineMarket, DEVNET_SYMBOLS, type MarketCatalog } from '../../src/devnet/markets';
 import type { HarnessDevnet } from './core-server';
 
 export interface HarnessDevnetHandle {
@@ -14,9 +15,34 @@ export interface HarnessDevnetHandle {
   stop(): Promise<void>;
 }
 
-export async function startHarnessDevnet(options: { bots?: number } = {}): Promise<HarnessDevnetHandle> {
+export interface HarnessDevnetOptions {
+  bots?: number;
+  /** Markets of the devnet (default: the catalog's BTC 1m/5m and ETH 5m). See shortMarkets(). */
+  markets?: StartDevnetOptions['markets'];
+  /** Demo accounts offered to the core (default 4). */
+  demoAccounts?: number;
+}
+
+/** One BTC market whose epochs last `periodSec` seconds (claim flows: an epoch resolves within the test). */
+export function shortMarkets(periodSec: number): (genesisSec: bigint) => MarketCatalog {
+  const period = BigInt(periodSec);
+  return (genesisSec) => ({
+    symbols: [DEVNET_SYMBOLS.BTC],
+    markets: [defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesisSec - (genesisSec % period), periodLength: period })],
+  });
+}
+
+export async function startHarnessDevnet(options: HarnessDevnetOptions = {}): Promise<HarnessDevnetHandle> {
   const dir = await mkdtemp(join(tmpdir(), 'e2e-devnet-'));
-  const handle = await startDevnet({ dataDir: dir, fresh: true, ports: { http: 0, rpc: 0 }, bots: options.bots ?? 0, blockTimeMs: 500 });
+  const handle = await startDevnet({
+    dataDir: dir,
+    fresh: true,
+    ports: { http: 0, rpc: 0 },
+    bots: options.bots ?? 0,
+    blockTimeMs: 500,
+    ...(options.markets ? { markets: options.markets } : {}),
+    ...(options.demoAccounts !== undefined ? { demoAccounts: options.demoAccounts } : {}),
+  });
   const forCore: HarnessDevnet = {
     httpUrl: handle.httpUrl,
     marketWsUrl: handle.marketWsUrl,

@@ -12,8 +12,9 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { serveDirectory, type StaticServer } from '../static-server';
 import { harnessClient, type HarnessClient } from './client';
 import { startCoreServer, type CoreServer } from './core-server';
-import { startHarnessDevnet, type HarnessDevnetHandle } from './devnet';
+import { startHarnessDevnet, type HarnessDevnetHandle, type HarnessDevnetOptions } from './devnet';
 import { installTerminal } from './install-terminal';
+import { startWsProxy, type WsProxy } from './ws-proxy';
 
 export const SCREENS_DIR = resolve('test-results/screens');
 const RENDERER_DIR = resolve('out/renderer');
@@ -28,16 +29,25 @@ export interface LazyDevnet {
 }
 
 export const test = base.extend<
-  { core: Harness; app: Page; problems: string[]; withDevnet: boolean },
-  { renderer: StaticServer; devnet: LazyDevnet }
+  { core: Harness; app: Page; problems: string[]; withDevnet: boolean; proxyMarketFeed: boolean; marketFeedProxy: WsProxy | null },
+  { renderer: StaticServer; devnet: LazyDevnet; devnetOptions: HarnessDevnetOptions }
 >({
   /** `test.use({ withDevnet: true })`: the core trades on the worker's devnet. */
   withDevnet: [false, { option: true }],
+  /** `test.use({ devnetOptions: { markets: shortMarkets(15) } })`: a worker devnet of its own kind. */
+  devnetOptions: [{}, { option: true, scope: 'worker' }],
+  /** `test.use({ proxyMarketFeed: true })`: the core reaches the market WS through `marketFeedProxy`. */
+  proxyMarketFeed: [false, { option: true }],
+  marketFeedProxy: async ({ withDevnet, proxyMarketFeed, devnet }, use) => {
+    if (!withDevnet || !proxyMarketFeed) return use(null);
+    const proxy = await startWsProxy((await devnet.get()).forCore.marketWsUrl);
+    await use(proxy);
+    await proxy.close();
+  },
   devnet: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
-    async ({}, use) => {
+    async ({ devnetOptions }, use) => {
       const state: { started: Promise<HarnessDevnetHandle> | null } = { started: null };
-      await use({ get: () => (state.started ??= startHarnessDevnet()) });
+      await use({ get: () => (state.started ??= startHarnessDevnet(devnetOptions)) });
       if (state.started) await (await state.started).stop();
     },
     { scope: 'worker', timeout: 120_000 },
@@ -55,8 +65,9 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  core: async ({ withDevnet, devnet }, use) => {
-    const server = await startCoreServer(withDevnet ? { devnet: (await devnet.get()).forCore } : {});
+  core: async ({ withDevnet, devnet, marketFeedProxy }, use) => {
+    const forCore = withDevnet ? (await devnet.get()).forCore : null;
+    const server = await startCoreServer(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {});
     await use({ ...harnessClient(server), server });
     await server.close();
   },
@@ -65,7 +76,7 @@ export const test = base.extend<
     page.on('console', (message) => {
       if (message.type() === 'error' || /content security policy/i.test(message.text())) problems.push(`console.${message.type()}: ${message.text()}`);
     });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}${error.stack ? ` @ ${error.stack.split('\n').slice(0, 4).join(' | ')}` : ''}`));
     await use(problems);
   },
   app: async ({ page, renderer, core, problems: _problems }, use) => {

@@ -2,10 +2,10 @@
  * Trading actions shared by the ticket, the ladder, the order tables and the hotkeys: each
  * sends one intent through the bridge and reports the core's summary as a notice.
  */
-import { get, writable } from 'svelte/store';
+import { writable } from 'svelte/store';
 import type { BookView, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
 import { levelForStatus, pushNotice } from './notices';
-import { call, settings } from './terminal';
+import { call } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
 export interface TicketDraft {
@@ -17,26 +17,18 @@ export interface TicketDraft {
 }
 
 export const ticket = writable<TicketDraft>({ side: 'buy', price: '', size: '1', timeInForce: 'GTC', signAs: 'master' });
-/** An order waiting for the user's confirmation (settings.confirmations.orders). */
-export const pendingOrder = writable<OrderTicket | null>(null);
 export const sending = writable(false);
 
 export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
   return { assetId: market.assetId, epoch: market.epoch, ...draft };
 }
 
-/** Places at once, or asks first when the user wants order confirmations. */
-export async function submitOrder(order: OrderTicket): Promise<boolean> {
-  if (get(settings)?.confirmations.orders ?? true) {
-    pendingOrder.set(order);
-    return false;
-  }
-  return placeOrder(order);
-}
-
-/** Sends the order; the ticket is left as it was so a rejected order can be fixed and resent. */
+/**
+ * Sends the order; the ticket is left as it was so a rejected order can be fixed and resent.
+ * When the user wants order confirmations, main asks in its own dialog (a window cannot skip it),
+ * and a "no" comes back as the core's sentence.
+ */
 export async function placeOrder(order: OrderTicket): Promise<boolean> {
-  pendingOrder.set(null);
   sending.set(true);
   try {
     const result = await call('orders.place', order);

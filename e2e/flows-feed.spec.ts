@@ -1,0 +1,43 @@
+/**
+ * Flow: a cut market feed pauses order entry and recovers. The core reaches the devnet's market
+ * WebSocket through a proxy on loopback; the test cuts it and refuses reconnects for a while: the
+ * ladder says the book is not live and why, and the ticket's send button is disabled with that
+ * reason; once the proxy lets connections through, the book goes live and an order goes in.
+ */
+import { expect, test } from './harness/fixture';
+import { freshFundedMaster, noProblems, placeFromTicket, setPassword, shot, tradeOn } from './harness/flows';
+
+test.use({ withDevnet: true, proxyMarketFeed: true });
+test.setTimeout(120_000);
+
+test('a cut feed disables order entry, and it recovers', async ({ app, devnet, marketFeedProxy, problems }) => {
+  const proxy = marketFeedProxy!;
+  await setPassword(app);
+  await freshFundedMaster(app, await devnet.get(), 100n);
+  await tradeOn(app);
+  expect(proxy.stats.connections).toBeGreaterThan(0);
+  const ticket = app.getByTestId('ticket');
+  await ticket.getByLabel('Price (¢)').fill('31');
+  await ticket.getByLabel('Size', { exact: true }).fill('1');
+  await expect(ticket.getByTestId('place-order')).toBeEnabled();
+
+  proxy.cut(8_000);
+  const blocked = app.getByTestId('book-blocked');
+  await expect(blocked).toBeVisible({ timeout: 10_000 });
+  await expect(blocked).toHaveText(/^Book (down|stale|resyncing): .+\. Order entry is paused\.$/);
+  const reason = (await blocked.textContent())!.trim();
+  await expect(ticket.getByTestId('place-order')).toBeDisabled();
+  await expect(ticket).toContainText(reason);
+  await shot(app, 'flows-feed-cut');
+  expect(proxy.stats.refused + proxy.stats.cuts).toBeGreaterThan(0);
+
+  proxy.restore();
+  await expect(blocked).toHaveCount(0, { timeout: 30_000 });
+  await expect(ticket.getByTestId('place-order')).toBeEnabled();
+  await placeFromTicket(app, 'buy', '31', '1');
+  await expect(app.getByTestId('open-orders')).toContainText('31.0¢');
+  await shot(app, 'flows-feed');
+  await app.getByTestId('open-orders').getByRole('button', { name: 'Cancel' }).click();
+  await expect(app.getByTestId('open-orders')).toContainText('No open orders.');
+  await noProblems(app, problems);
+});
