@@ -28,12 +28,16 @@ test('a cut feed disables order entry, and it recovers', async ({ app, devnet, m
   const reason = (await blocked.textContent())!.trim();
   await expect(ticket.getByTestId('place-order')).toBeDisabled();
   await expect(ticket).toContainText(reason);
+  // The status bar tells the same story: the market feed is not shown as live while cut.
+  const marketFeed = app.getByTestId('feed-market');
+  await expect(marketFeed.locator('.state')).not.toHaveText('live', { timeout: 5_000 });
   await shot(app, 'flows-feed-cut');
   expect(proxy.stats.refused + proxy.stats.cuts).toBeGreaterThan(0);
 
   proxy.restore();
   await expect(blocked).toHaveCount(0, { timeout: 30_000 });
   await expect(ticket.getByTestId('place-order')).toBeEnabled();
+  await expect(marketFeed.locator('.state')).toHaveText('live', { timeout: 10_000 });
   await placeFromTicket(app, 'buy', '31', '1');
   await expect(app.getByTestId('open-orders')).toContainText('31.0¢');
   await shot(app, 'flows-feed');

@@ -127,7 +127,13 @@ export class TradingSession {
     this.deployment = opts.deployment;
     this.selection = opts.selection;
     this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
-    const feedError = (e: ExchangeError) => opts.logger.debug('session.feed_error', { code: e.code });
+    const feedError = (e: ExchangeError): void => {
+      opts.logger.debug('session.feed_error', { code: e.code });
+      // A feed error usually means its socket just changed state: tell the window now.
+      queueMicrotask(() => {
+        if (!this.#stopped) this.#emitHealthIfChanged();
+      });
+    };
     this.marketFeed = new MarketFeed({ url: opts.deployment.marketWsUrl, onError: feedError });
     this.oracleFeed = new OracleFeed({ url: opts.deployment.oracleWsUrl, staleAfterMs: ORACLE_STALE_MS, onError: feedError });
     this.epochs = new EpochWatcher({
@@ -195,6 +201,9 @@ export class TradingSession {
     if (this.selection.master) await this.select(this.selection);
     this.#every(this.#o.pollMs ?? 1_000, () => this.refreshMarkets());
     this.#every(this.#o.healthMs ?? 5_000, () => this.#probe());
+    // Socket states are in memory: re-read them every second so the status bar never shows a cut
+    // feed as live for the length of a network probe.
+    this.#every(1_000, () => Promise.resolve(this.#emitHealthIfChanged()));
     await Promise.all([this.refreshMarkets(), this.#probe()]);
   }
 
