@@ -32,27 +32,33 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
   await expect(app.getByTestId('positions').locator('tbody tr').first()).toContainText('▲ Long Up');
   await expect.poll(() => available(app)).toBe(48n * USD);
 
-  // The epoch ends and resolves (15 s epochs).
-  let position: Position | undefined;
+  // The epoch ends and resolves (15 s epochs). The outcome comes from the resolution itself: the
+  // account's claimable amount may still be catching up at the moment the epoch shows resolved.
+  let upWon: boolean | undefined;
   await expect
     .poll(
       async () => {
-        const view = (await invokeInPage(app, 'account.get')).value as { positions: Position[] } | null;
-        position = view?.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch);
-        return position?.resolved ?? false;
+        const resolved = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as { epoch: string; upWon: boolean }[] | null;
+        upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
+        return upWon !== undefined;
       },
       { timeout: 60_000, intervals: [1000] },
     )
     .toBe(true);
-  const payout = BigInt(position!.claimable);
-  console.log(`epoch ${market.epoch} resolved; claimable ${payout}`);
+  // 4 contracts long Up pay $4 if Up won, nothing otherwise.
+  const payout = upWon ? 4n * USD : 0n;
+  await expect
+    .poll(async () => {
+      const view = (await invokeInPage(app, 'account.get')).value as { positions: Position[] } | null;
+      const position = view?.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch);
+      return position?.resolved === true ? BigInt(position.claimable) : null;
+    }, { timeout: 30_000, intervals: [500] })
+    .toBe(payout);
 
   await open(app, 'Funds', 'Funds');
   const claims = app.getByTestId('claims');
   const before = await available(app);
-  if (payout > 0n) {
-    // Up won: 4 contracts pay $4.
-    expect(payout).toBe(4n * USD);
+  if (upWon) {
     const row = claims.locator('tbody tr', { hasText: `${market.epoch}` });
     await expect(row).toContainText('$4.00', { timeout: 30_000 });
     await row.getByRole('button', { name: 'Claim' }).click();

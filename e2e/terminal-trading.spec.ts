@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { setPassword } from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(240_000);
@@ -16,12 +17,9 @@ async function open(page: Page, label: string, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 }
 
+
 async function start(page: Page): Promise<void> {
-  const lock = page.getByTestId('lock-screen');
-  await lock.getByLabel('New app password', { exact: true }).fill(PASSWORD);
-  await lock.getByLabel('New app password again').fill(PASSWORD);
-  await lock.getByRole('button', { name: 'Set password' }).click();
-  await expect(lock).toHaveCount(0);
+  await setPassword(page, PASSWORD);
   // First run: take a funded demo account from the offer on the keys screen.
   await open(page, 'Keys', 'Keys');
   await page.getByTestId('first-run').getByRole('button', { name: /^Use / }).first().click();

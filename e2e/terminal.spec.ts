@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { setPassword } from './harness/flows';
 
 const PASSWORD = 'terminal e2e password';
 const SCREENS = [
@@ -24,15 +25,9 @@ async function open(page: Page, label: string, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 }
 
-/** A fresh core's vault has no password and is locked: choose one on the lock screen. */
+
 async function setFirstPassword(page: Page): Promise<void> {
-  const lock = page.getByTestId('lock-screen');
-  await expect(lock.getByRole('heading', { name: 'Choose an app password' })).toBeVisible();
-  await page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-first-password.png') });
-  await lock.getByLabel('New app password', { exact: true }).fill(PASSWORD);
-  await lock.getByLabel('New app password again').fill(PASSWORD);
-  await lock.getByRole('button', { name: 'Set password' }).click();
-  await expect(lock).toHaveCount(0);
+  await setPassword(page, PASSWORD, () => page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-first-password.png') }));
 }
 
 async function violations(page: Page): Promise<string[]> {

@@ -30,14 +30,26 @@ export async function open(page: Page, label: string, title: string): Promise<vo
 }
 
 /** A fresh core on the file vault is locked until a password is chosen; on the OS keychain it opens unlocked. */
-export async function setPassword(page: Page): Promise<void> {
-  const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean };
-  if (!status.locked) return;
+/**
+ * Gives a fresh core an app password. A file-backed vault starts locked and asks for one on the
+ * lock screen (`onLockScreen` runs while it shows, e.g. for a screenshot); a keychain-backed vault
+ * (the OS keychain, as under scripts/with-keyring.sh) starts unlocked with none, so the password is
+ * set through the bridge, the same call the Keys screen makes.
+ */
+export async function setPassword(page: Page, password = PASSWORD, onLockScreen?: () => Promise<unknown>): Promise<void> {
+  const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean; hasPassword: boolean };
   const lock = page.getByTestId('lock-screen');
-  await lock.getByLabel('New app password', { exact: true }).fill(PASSWORD);
-  await lock.getByLabel('New app password again').fill(PASSWORD);
-  await lock.getByRole('button', { name: 'Set password' }).click();
-  await expect(lock).toHaveCount(0);
+  if (status.locked) {
+    await expect(lock.getByRole('heading', { name: 'Choose an app password' })).toBeVisible();
+    await onLockScreen?.();
+    await lock.getByLabel('New app password', { exact: true }).fill(password);
+    await lock.getByLabel('New app password again').fill(password);
+    await lock.getByRole('button', { name: 'Set password' }).click();
+    await expect(lock).toHaveCount(0);
+  } else if (!status.hasPassword) {
+    const set = await invokeInPage(page, 'lock.setPassword', { password, passwordAgain: password });
+    expect(set.ok).toBe(true);
+  }
 }
 
 export function randomKey(): Hex {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { DepositProgress, WithdrawalView } from '../../../shared/bridge';
-import { formatAmount, type Address, type Hex } from '../../../shared/protocol';
+import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
 import { toAmount } from '../../exchange';
 import { createDepositClient, DepositError } from '../../exchange/deposit';
 import { BridgeFailure } from '../../window/bridge-host';
@@ -110,7 +110,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const r = await session.client(master).withdraw({ amount: units, receiver: to });
       await session.refreshAccount();
       const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find((w) => w.id.toLowerCase() === r.id.toLowerCase());
-      const view: WithdrawalView = listed ?? { id: r.id, amount: units.toString(), receiver: to, status: r.status, txHash: null, requestedAt: Date.now() };
+      const view: WithdrawalView = listed ?? { id: r.id, amount: units.toString(), receiver: toChecksumAddress(to), status: r.status, txHash: null, requestedAt: Date.now() };
       return { confirmed: true, value: r.status === 'WITHDRAWAL_FAILED' ? { ...view, status: 'WITHDRAWAL_FAILED' } : view };
     },
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { WithdrawalView } from '../../../shared/bridge';
-import type { Address } from '../../../shared/protocol';
+import { toChecksumAddress, type Address } from '../../../shared/protocol';
 import type { ExchangeReader } from '../../exchange';
 
 const withdrawalsSchema = z.object({
@@ -26,7 +26,8 @@ export async function readWithdrawals(reader: ExchangeReader, account: Address):
   return parsed.withdrawals.map((w) => ({
     id: w.id,
     amount: w.amount,
-    receiver: w.receiver,
+    // The exchange stores addresses in lower case; a wallet shows them checksummed.
+    receiver: toChecksumAddress(w.receiver),
     status: w.status,
     txHash: w.txHash,
     requestedAt: w.time < 100_000_000_000 ? w.time * 1000 : w.time,
