@@ -10,7 +10,7 @@ import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
-import type { BridgeEvent } from '../../src/shared/bridge';
+import { coreCalls, type RecordedEvent } from './core-calls';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };
@@ -18,26 +18,17 @@ const wait = { timeout: 40_000, interval: 200 };
 let dir: string;
 let devnet: DevnetHandle;
 let t: TestCore;
-let events: { event: BridgeEvent; payload: unknown }[];
+let events: RecordedEvent[];
 let alice: string;
 let bob: string;
 let agent: string;
 let eth: { assetId: string; epoch: string };
 let btcAsset: string;
 
-async function ok<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
-  const outcome = await t.core.invoke(method, args);
-  if (!outcome.ok) throw new Error(`${method} failed: ${outcome.error.code} ${outcome.error.message}`);
-  return outcome.value as T;
-}
-
-async function err(method: string, ...args: unknown[]): Promise<{ code: string; message: string }> {
-  const outcome = await t.core.invoke(method, args);
-  if (outcome.ok) throw new Error(`${method} unexpectedly succeeded`);
-  return outcome.error;
-}
-
-const of = <T>(event: BridgeEvent): T[] => events.filter((e) => e.event === event).map((e) => e.payload as T);
+const { ok, err, of } = coreCalls(
+  () => t,
+  () => events,
+);
 const select = (master: string, extra: { agent?: string; tradeAs?: 'master' | 'agent' } = {}) =>
   ok('account.select', { master, agent: extra.agent ?? null, tradeAs: extra.tradeAs ?? 'master' });
 
