@@ -21,8 +21,8 @@ import { installTerminal, type InstalledTerminal } from '../e2e/harness/install-
 import { serveDirectory, type StaticServer } from '../e2e/static-server';
 import { startDevnet, type DevnetHandle } from '../src/devnet/devnet';
 import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
-import { ExchangeClient } from '../src/main/exchange';
-import { DigestSigner, makeExchangeDomain, type Hex } from '../src/shared/protocol';
+import { type ExchangeClient } from '../src/main/exchange';
+import { devnetClient } from '../src/devnet/bot';
 
 const PASSWORD = 'ui bench password';
 export const VIEWPORT = { width: 1360, height: 860 } as const;
@@ -150,7 +150,6 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     mkdirSync(SCREENS_DIR, { recursive: true });
 
     const other = devnet.accounts[1]!;
-    const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
     return {
       page,
       devnet,
@@ -159,12 +158,7 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       subscriptionId: () => subscriptionId,
       call,
       otherTrader() {
-        const key = new DigestSigner(other.privateKey);
-        const trader = new ExchangeClient({
-          baseUrl: devnet.httpUrl,
-          signer: { address: key.address, signDigest: (d: Hex) => Promise.resolve(key.sign(d)) },
-          deployment: () => ({ domain, ledger: devnet.contracts.ledger }),
-        });
+        const trader = devnetClient(devnet, other.privateKey);
         cleanups.push(() => Promise.resolve(trader.http.close()));
         return trader;
       },

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ExchangeClient, type ActionSigner } from '../../src/main/exchange';
+import { keySigner, type ExchangeClient } from '../../src/main/exchange';
+import { devnetClient } from '../../src/devnet/bot';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
 import type { HarnessDevnetHandle } from './devnet';
 import { expect, invokeInPage, SCREENS_DIR } from './fixture';
@@ -80,21 +81,12 @@ export async function freshFundedMaster(page: Page, devnet: HarnessDevnetHandle,
   return address;
 }
 
-export function testSigner(key: Hex): ActionSigner {
-  const d = new DigestSigner(key);
-  return { address: d.address, signDigest: (digest: Hex) => Promise.resolve(d.sign(digest)) };
-}
-
 /** Another account, in the test process: its own key, credited on the exchange, the app's client library. */
 export async function counterparty(devnet: HarnessDevnetHandle, usd: bigint): Promise<{ client: ExchangeClient; address: Address }> {
   const key = randomKey();
-  const signer = testSigner(key);
+  const client = devnetClient(devnet.handle, key);
+  const signer = keySigner(key);
   await devnet.handle.exchange.credit(signer.address, usd * USD);
-  const client = new ExchangeClient({
-    baseUrl: devnet.handle.httpUrl,
-    signer,
-    deployment: () => ({ domain: devnet.handle.exchange.domain, ledger: devnet.handle.contracts.ledger }),
-  });
   return { client, address: signer.address };
 }
 

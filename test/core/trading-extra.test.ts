@@ -11,10 +11,11 @@ import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
-import { ExchangeClient } from '../../src/main/exchange';
+import { type ExchangeClient } from '../../src/main/exchange';
 import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
-import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../src/shared/protocol';
+import type { Address } from '../../src/shared/protocol';
 import { coreCalls, type RecordedEvent } from './core-calls';
+import { devnetClient } from '../../src/devnet/bot';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };
@@ -110,17 +111,10 @@ beforeAll(async () => {
   }
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
   alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address;
-  const key = new DigestSigner(devnet.accounts[1]!.privateKey);
-  const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
-  bob = new ExchangeClient({
-    baseUrl: devnet.httpUrl,
-    timeoutMs: 10_000,
-    signer: { address: key.address, signDigest: (digest: Hex) => Promise.resolve(key.sign(digest)) },
-    deployment: () => ({ domain, ledger: devnet.contracts.ledger }),
-    doctor: false,
-  });
+  const bobAccount = devnet.accounts[1]!;
+  bob = devnetClient(devnet, bobAccount.privateKey, { timeoutMs: 10_000, doctor: false });
   await devnet.exchange.credit(alice, 1_000_000_000n);
-  await devnet.exchange.credit(key.address, 1_000_000_000n);
+  await devnet.exchange.credit(bobAccount.address, 1_000_000_000n);
   t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   t.settings.updateSettings({
     deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl: devnet.httpUrl, marketWsUrl: devnet.marketWsUrl, oracleWsUrl: devnet.oracleWsUrl, rpcUrl: devnet.rpcUrl, chainId: devnet.chainId.toString() }],

@@ -26,9 +26,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnetContract } from '../../src/devnet/chain/contracts';
 import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { ExchangeClient, MarketFeed } from '../../src/main/exchange';
+import { type ExchangeClient, MarketFeed } from '../../src/main/exchange';
 import { createDepositClient } from '../../src/main/exchange/deposit';
-import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../src/shared/protocol';
+import type { Address, Hex } from '../../src/shared/protocol';
+import { devnetClient } from '../../src/devnet/bot';
 
 const PERIOD = 10n; // seconds: several epochs within the test
 /** Blocks before a deposit is credited: with 500 ms blocks, a window in which a mined deposit is surely in flight. */
@@ -96,15 +97,7 @@ async function conservation(label: string): Promise<Moment> {
   throw new Error(`${label}: no consistent reading in 50 attempts`);
 }
 
-function clientFor(privateKey: Hex): ExchangeClient {
-  const key = new DigestSigner(privateKey);
-  const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
-  return new ExchangeClient({
-    baseUrl: devnet.httpUrl,
-    signer: { address: key.address, signDigest: (d: Hex) => Promise.resolve(key.sign(d)) },
-    deployment: () => ({ domain, ledger: devnet.contracts.ledger }),
-  });
-}
+const clientFor = (privateKey: Hex): ExchangeClient => devnetClient(devnet, privateKey);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'devnet-conservation-'));

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import type { DevnetFile } from '../../src/devnet/devnet-file';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { ExchangeClient } from '../../src/main/exchange';
+import { type ExchangeClient } from '../../src/main/exchange';
 import { createDepositClient } from '../../src/main/exchange/deposit';
-import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../src/shared/protocol';
+import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
+import { devnetClient } from '../../src/devnet/bot';
 
 const PERIOD = 15n; // seconds: short enough to see a roll-over in a test
 const ERC20 = ['function balanceOf(address) view returns (uint256)'];
@@ -22,15 +23,7 @@ let dir: string;
 let devnet: DevnetHandle;
 let provider: JsonRpcProvider;
 
-function clientFor(privateKey: Hex): ExchangeClient {
-  const key = new DigestSigner(privateKey);
-  const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
-  return new ExchangeClient({
-    baseUrl: devnet.httpUrl,
-    signer: { address: key.address, signDigest: (d: Hex) => Promise.resolve(key.sign(d)) },
-    deployment: () => ({ domain, ledger: devnet.contracts.ledger }),
-  });
-}
+const clientFor = (privateKey: Hex): ExchangeClient => devnetClient(devnet, privateKey);
 
 const balanceOf = async (who: string): Promise<bigint> =>
   BigInt((await clientFor(devnet.accounts[0]!.privateKey).getBalance(who as Address)).balance);

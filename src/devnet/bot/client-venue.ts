@@ -5,10 +5,10 @@
  * No server internals: the bot sees the devnet exactly as the desktop app does.
  */
 import { Wallet } from 'ethers';
-import { DigestSigner, makeExchangeDomain, unpackAssetId, type Hex } from '../../shared/protocol';
-import { ExchangeClient } from '../../main/exchange';
+import { unpackAssetId, type Hex } from '../../shared/protocol';
 import { createDepositClient } from '../../main/exchange/deposit';
 import type { DevnetAccount, DevnetContracts } from '../chain';
+import { devnetClient } from './devnet-client';
 import { FeedState } from './feed-state';
 import type { RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
@@ -23,19 +23,8 @@ export interface ClientVenueOptions {
 
 const TIF = { ALO: 3n, IOC: 2n } as const;
 
-function clientFor(opts: { account: DevnetAccount; httpUrl: string; chainId: bigint; contracts: DevnetContracts; domainName: string }): ExchangeClient {
-  const key = new DigestSigner(opts.account.privateKey);
-  const domain = makeExchangeDomain({ chainId: opts.chainId, verifyingContract: opts.contracts.exchange, name: opts.domainName });
-  return new ExchangeClient({
-    baseUrl: opts.httpUrl,
-    timeoutMs: 10_000,
-    signer: { address: key.address, signDigest: (digest: Hex) => Promise.resolve(key.sign(digest)) },
-    deployment: () => ({ domain, ledger: opts.contracts.ledger }),
-    // Bots retry little: the next step re-reads state and reconciles anyway.
-    retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 },
-    doctor: false,
-  });
-}
+/** Bots retry little: the next step re-reads state and reconciles anyway. */
+const BOT_CLIENT = { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 }, doctor: false } as const;
 
 const big = (v: string | number | bigint): bigint => BigInt(v);
 
@@ -45,7 +34,7 @@ function codeOf(err: unknown): string {
 }
 
 export function createClientVenue(opts: ClientVenueOptions): BotVenue {
-  const client = clientFor({ ...opts, httpUrl: opts.endpoints.httpUrl });
+  const client = devnetClient({ ...opts, httpUrl: opts.endpoints.httpUrl }, opts.account.privateKey, BOT_CLIENT);
   const address = opts.account.address;
   const orderInput = (o: OrderRequest) => ({ assetId: o.assetId, epoch: o.epoch, side: o.side, price: o.price, size: o.size, timeInForce: TIF[o.tif] });
   // The epoch's facts change only at roll-over: cached until it expires, then re-read each step
@@ -166,7 +155,7 @@ export interface DepositAndWaitOptions {
 
 /** A real on-chain deposit (approve + deposit), then waits until the exchange balance shows it. */
 export async function depositAndWait(opts: DepositAndWaitOptions): Promise<void> {
-  const client = clientFor(opts);
+  const client = devnetClient(opts, opts.account.privateKey, BOT_CLIENT);
   const before = big((await client.getBalance(opts.account.address)).balance);
   const deposits = createDepositClient({
     rpcUrl: opts.rpcUrl,

@@ -13,6 +13,7 @@ export { reconcileQuotes, type QuoteAction, type RestingOrder } from './reconcil
 export { startLiquidityBot, type LiquidityBot, type LiquidityBotOptions } from './liquidity-bot';
 export { MarketMaker, type MarketMakerConfig } from './market-maker';
 export { botProfile } from './profiles';
+export { devnetClient, type DevnetEndpoint } from './devnet-client';
 export type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
 
 /** Tokens each bot deposits at start (human decimal, 6-decimal token). */

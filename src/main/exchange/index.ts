@@ -26,6 +26,7 @@ export {
   buildSignedRevokeAgent,
   buildSignedWithdrawal,
   signAgentApproval,
+  keySigner,
   type ActionSigner,
   type AgentFields,
   type ApproveAgentInput,

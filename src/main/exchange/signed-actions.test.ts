@@ -2,10 +2,11 @@
 // refuse bad inputs before drawing a nonce or signing.
 import { describe, expect, it } from 'vitest';
 import vectors from '../../../test/fixtures/vectors.json';
-import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../shared/protocol';
+import { DigestSigner, makeExchangeDomain, recoverDigestSigner, type Address, type Hex } from '../../shared/protocol';
 import { ExchangeValidationError } from './errors';
 import {
   NonceRegistry,
+  keySigner,
   buildSignedApproveAgent,
   buildSignedCancel,
   buildSignedCancelReplace,
@@ -133,5 +134,16 @@ describe('checks before signing', () => {
     const ctx = { ...ctxFor(v), beforeSign: () => Promise.reject(new Error('pin change pending')) };
     await expect(buildSignedRevokeAgent(ctx)).rejects.toThrow('pin change pending');
     expect(ctx.signer.count).toBe(0);
+  });
+});
+
+describe('keySigner', () => {
+  it('signs digests that recover to its own address, from a hex key or a DigestSigner', async () => {
+    const key = `0x${'42'.repeat(32)}` as const;
+    const digest = `0x${'ab'.repeat(32)}` as const;
+    for (const signer of [keySigner(key), keySigner(new DigestSigner(key))]) {
+      expect(signer.address).toBe(new DigestSigner(key).address);
+      expect(recoverDigestSigner(digest, await signer.signDigest(digest))).toBe(signer.address);
+    }
   });
 });

@@ -2,6 +2,7 @@
 // first step). Each builder fills the auth prefix, converts inputs, hashes, signs through the
 // injected signer and serialises in the documented key order (§6.2).
 import {
+  DigestSigner,
   NonceManager,
   SIGNATURE_RE,
   SignatureType,
@@ -43,6 +44,15 @@ import {
 export interface ActionSigner {
   readonly address: Address;
   signDigest(digest: Hex): Promise<Hex>;
+}
+
+/**
+ * An ActionSigner over a key held in this process (bots, tests, benchmarks). The app itself signs
+ * through the vault instead (core/session/vault-signer.ts), so its keys never sit here.
+ */
+export function keySigner(key: DigestSigner | Hex): ActionSigner {
+  const signer = typeof key === 'string' ? new DigestSigner(key) : key;
+  return { address: signer.address, signDigest: (digest: Hex) => Promise.resolve(signer.sign(digest)) };
 }
 
 export interface SignRequestInfo {
