@@ -17,11 +17,10 @@ import { join } from 'node:path';
 import { findCredentialsAsync, AsyncEntry } from '@napi-rs/keyring';
 import { createAppCore, createScriptedDialogs, type AppCore, type DialogAnswer } from '../../src/main/core';
 import { createLogger } from '../../src/main/log';
-import { DeploymentPinning, SettingsService } from '../../src/main/settings';
+import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../src/main/settings';
 import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
 import { devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
-import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
 import { bridgeEventNames, type BridgeEvent } from '../../src/shared/bridge';
 
 export const TOKEN_HEADER = 'x-harness-token';
@@ -88,8 +87,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     const settings = new SettingsService({ store });
     const devnet = options.devnet;
     if (devnet) {
-      const { httpUrl, marketWsUrl, oracleWsUrl, rpcUrl } = devnet;
-      settings.updateSettings({ deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl, marketWsUrl, oracleWsUrl, rpcUrl, chainId: devnet.chainId.toString() }] });
+      settings.updateSettings({ deployments: [devnetDeploymentAt(devnet)] });
     }
     const vault = await openVault({ store, filePath: join(dir, 'keys.vault'), service, clock, passwordScrypt: CHEAP_SCRYPT, keystoreScrypt: CHEAP_SCRYPT });
     const core = createAppCore({

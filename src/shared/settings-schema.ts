@@ -167,6 +167,11 @@ export const DEVNET_DEPLOYMENT: Deployment = {
   builtIn: 'devnet',
 };
 
+/** The built-in devnet deployment at the endpoints a devnet really runs on (ephemeral ports in tests). */
+export function devnetDeploymentAt(at: { httpUrl: string; marketWsUrl: string; oracleWsUrl: string; rpcUrl: string; chainId: bigint | string }): Deployment {
+  return { ...DEVNET_DEPLOYMENT, httpUrl: at.httpUrl, marketWsUrl: at.marketWsUrl, oracleWsUrl: at.oracleWsUrl, rpcUrl: at.rpcUrl, chainId: at.chainId.toString() };
+}
+
 export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT]): Settings {
   return {
     version: SETTINGS_VERSION,

@@ -12,7 +12,7 @@ import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { type ExchangeClient } from '../../src/main/exchange';
-import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
+import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { devnetClient } from '../../src/devnet/bot';
@@ -117,7 +117,7 @@ beforeAll(async () => {
   await devnet.exchange.credit(bobAccount.address, 1_000_000_000n);
   t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   t.settings.updateSettings({
-    deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl: devnet.httpUrl, marketWsUrl: devnet.marketWsUrl, oracleWsUrl: devnet.oracleWsUrl, rpcUrl: devnet.rpcUrl, chainId: devnet.chainId.toString() }],
+    deployments: [devnetDeploymentAt(devnet)],
   });
   await vi.waitFor(async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned'), wait);
   await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });

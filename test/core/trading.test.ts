@@ -9,7 +9,7 @@ import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
-import { DEVNET_DEPLOYMENT } from '../../src/main/settings';
+import { devnetDeploymentAt } from '../../src/main/settings';
 import { coreCalls, type RecordedEvent } from './core-calls';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
@@ -72,7 +72,7 @@ beforeAll(async () => {
   t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   // Point the built-in devnet deployment at this devnet's ports: the core reconnects.
   t.settings.updateSettings({
-    deployments: [{ ...DEVNET_DEPLOYMENT, httpUrl: devnet.httpUrl, marketWsUrl: devnet.marketWsUrl, oracleWsUrl: devnet.oracleWsUrl, rpcUrl: devnet.rpcUrl, chainId: devnet.chainId.toString() }],
+    deployments: [devnetDeploymentAt(devnet)],
   });
 }, 120_000);
 

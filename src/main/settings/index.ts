@@ -15,6 +15,7 @@ export {
   HOTKEY_ACTIONS,
   DEFAULT_HOTKEYS,
   DEVNET_DEPLOYMENT,
+  devnetDeploymentAt,
   defaultSettings,
 } from './schema';
 export type { Settings, Deployment, DomainFacts, Pin, HotkeyAction } from './schema';
