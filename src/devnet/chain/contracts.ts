@@ -2,6 +2,7 @@ import { Contract, Interface, type ContractRunner } from 'ethers';
 import { ARTIFACTS } from './artifacts';
 import type { ContractName } from './artifacts-schema';
 import { CONTRACT_NAMES } from './artifacts-schema';
+import { findRevertData } from '../../shared/revert-data';
 
 /** ethers Contract bound to a devnet contract's committed ABI. */
 export function devnetContract(name: ContractName, address: string, runner: ContractRunner): Contract {
@@ -16,18 +17,6 @@ export function devnetInterface(name: ContractName): Interface {
 const ALL_ERRORS = new Interface(
   CONTRACT_NAMES.flatMap((n) => ARTIFACTS.contracts[n].abi.filter((f) => f.type === 'error')),
 );
-
-/** Finds revert data anywhere in an ethers / JSON-RPC error chain. */
-export function findRevertData(err: unknown, depth = 0): string | undefined {
-  if (depth > 6 || typeof err !== 'object' || err === null) return undefined;
-  const e = err as Record<string, unknown>;
-  if (typeof e.data === 'string' && /^0x[0-9a-fA-F]{8}/.test(e.data)) return e.data;
-  for (const key of ['data', 'error', 'info', 'cause']) {
-    const found = findRevertData(e[key], depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 /** Name and arguments of a devnet custom error found in `err`, if any. */
 export function decodeDevnetRevert(err: unknown): { name: string; args: readonly unknown[] } | undefined {

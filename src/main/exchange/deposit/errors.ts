@@ -1,6 +1,7 @@
 import { Interface } from 'ethers';
 import { UnitsError } from '../../../shared/protocol';
 import { DEPOSIT_ERRORS_ABI } from './abi';
+import { findRevertData } from '../../../shared/revert-data';
 
 export type DepositErrorCode =
   | 'INVALID_AMOUNT'
@@ -29,18 +30,6 @@ export class DepositError extends Error {
 }
 
 const errorsInterface = new Interface(DEPOSIT_ERRORS_ABI);
-
-/** Finds revert data anywhere in an ethers / JSON-RPC error chain. */
-function findRevertData(err: unknown, depth = 0): string | undefined {
-  if (depth > 6 || typeof err !== 'object' || err === null) return undefined;
-  const e = err as Record<string, unknown>;
-  if (typeof e.data === 'string' && /^0x[0-9a-fA-F]{8}/.test(e.data)) return e.data;
-  for (const key of ['data', 'error', 'info', 'cause']) {
-    const found = findRevertData(e[key], depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 const REVERT_CODES: Record<string, [DepositErrorCode, string]> = {
   SignatureExpired: ['PERMIT_EXPIRED', 'The deposit permit has expired; sign a new one.'],

@@ -86,10 +86,11 @@ export class MarketFeed {
     this.socket = new SubscriptionSocket({
       url: opts.url,
       keyField: 'assetId',
-      ...(opts.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: opts.ackTimeoutMs }),
-      ...(opts.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: opts.reconnectDelayMs }),
-      ...(opts.maxReconnectDelayMs === undefined ? {} : { maxReconnectDelayMs: opts.maxReconnectDelayMs }),
-      ...(opts.timers ? { timers: opts.timers } : {}),
+      // Unset tuning falls back to the socket's defaults (§4.3).
+      ackTimeoutMs: opts.ackTimeoutMs,
+      reconnectDelayMs: opts.reconnectDelayMs,
+      maxReconnectDelayMs: opts.maxReconnectDelayMs,
+      timers: opts.timers,
       onMessage: (msg) => this.#dispatch(msg),
       onResyncRequired: (key) => {
         for (const h of this.#handlers.get(key) ?? []) h.onResyncRequired?.();

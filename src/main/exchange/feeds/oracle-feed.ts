@@ -44,10 +44,11 @@ export class OracleFeed {
     this.socket = new SubscriptionSocket({
       url: opts.url,
       keyField: 'symbolId',
-      ...(opts.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: opts.ackTimeoutMs }),
-      ...(opts.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: opts.reconnectDelayMs }),
-      ...(opts.maxReconnectDelayMs === undefined ? {} : { maxReconnectDelayMs: opts.maxReconnectDelayMs }),
-      ...(opts.timers ? { timers: opts.timers } : {}),
+      // Unset tuning falls back to the socket's defaults (§4.3).
+      ackTimeoutMs: opts.ackTimeoutMs,
+      reconnectDelayMs: opts.reconnectDelayMs,
+      maxReconnectDelayMs: opts.maxReconnectDelayMs,
+      timers: opts.timers,
       onMessage: (msg) => this.#onMessage(msg),
       onResyncRequired: () => {},
       onDropped: (key) => this.#disarm(key),
