@@ -334,7 +334,6 @@ export class TradingSession {
         }
       }),
     );
-    this.#emitHealthIfChanged();
     const list = this.marketList();
     const json = JSON.stringify(list);
     if (json !== this.#marketsJson) {
