@@ -131,6 +131,15 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // ethers' waits subscribe to block events whose un-awaited requests outlive them and
+          // reject unhandled once the provider is destroyed (a crashed e2e worker, seen in CI).
+          selector: "CallExpression[callee.property.name=/^(wait|waitForDeployment|waitForTransaction)$/]",
+          message: 'Poll the receipt with pollReceipt (src/shared/receipt-poll.ts) or minedReceipt (src/devnet/chain/rpc.ts); ethers waits leave listeners that reject after provider.destroy().',
+        },
+      ],
     },
   },
 

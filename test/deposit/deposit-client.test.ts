@@ -6,6 +6,7 @@ import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from '../../src/main/exchange/deposit/a
 import { createDepositClient, type DepositClient, type DepositProgress } from '../../src/main/exchange/deposit/client';
 import { DepositError, toDepositError } from '../../src/main/exchange/deposit/errors';
 import { signDepositPermit } from '../../src/main/exchange/deposit/permit';
+import { minedReceipt } from '../../src/devnet/chain/rpc';
 
 // One chain for the whole file; each test uses its own demo account so balances stay independent.
 let chain: DevnetChain;
@@ -104,7 +105,7 @@ describe('deposit client', () => {
   it('approve mode skips the approval when the allowance already suffices', async () => {
     const bob = chain.accounts[1]!;
     const bobWallet = new Wallet(bob.privateKey, provider);
-    await (await new Contract(chain.contracts.settlementToken, ERC20_ABI, bobWallet).getFunction('approve').send(chain.contracts.depositLedger, 5_000_000n)).wait();
+    await minedReceipt(provider, (await new Contract(chain.contracts.settlementToken, ERC20_ABI, bobWallet).getFunction('approve').send(chain.contracts.depositLedger, 5_000_000n)).hash, 'approve');
     const stages: string[] = [];
     await clientFor(bob.privateKey).deposit('5', { mode: 'approve', onProgress: (p) => stages.push(p.stage) });
     expect(stages).toEqual(['checking', 'sent', 'mined']);
@@ -144,7 +145,7 @@ describe('deposit client', () => {
   it('rejects an expired permit at the contract with PERMIT_EXPIRED and changes nothing', async () => {
     const erin = chain.accounts[4]!;
     const wallet = new Wallet(erin.privateKey, provider);
-    await (await new Contract(chain.contracts.settlementToken, ERC20_ABI, wallet).getFunction('approve').send(chain.contracts.permit2, 10n ** 30n)).wait();
+    await minedReceipt(provider, (await new Contract(chain.contracts.settlementToken, ERC20_ABI, wallet).getFunction('approve').send(chain.contracts.permit2, 10n ** 30n)).hash, 'approve');
     const before = await snapshot(erin.address);
     const now = BigInt((await provider.getBlock('latest'))!.timestamp);
     const permit = signDepositPermit({
@@ -233,7 +234,7 @@ describe('deposit client', () => {
     const noGas = Wallet.createRandom();
     const operator = new Wallet(chain.operator.privateKey, provider);
     const mint = new Contract(chain.contracts.settlementToken, ['function mint(address,uint256)'], operator).getFunction('mint');
-    await (await mint.send(noGas.address, 5_000_000n)).wait();
+    await minedReceipt(provider, (await mint.send(noGas.address, 5_000_000n)).hash, 'mint');
     const gasErr = await rejection(clientFor(noGas.privateKey).deposit('5', { mode: 'approve' }));
     expect(gasErr.code).toBe('INSUFFICIENT_GAS');
     expect(await balanceOf(noGas.address)).toBe(5_000_000n);

@@ -7,6 +7,7 @@ import { processDeposits } from './process-deposits';
 import { startChain, type DevnetChain } from './start-chain';
 import type { Address, Hex } from './types';
 import { watchDeposits, type DepositWatcher, type QueuedDepositEvent } from './watch-deposits';
+import { minedReceipt } from './rpc';
 
 let chain: DevnetChain;
 let provider: JsonRpcProvider;
@@ -32,10 +33,10 @@ const balanceOf = (a: string) => token().getFunction('balanceOf')(a) as Promise<
 /** A plain approve + deposit from demo account `i`; returns the deposit's block. */
 async function depositFrom(i: number, amount: bigint): Promise<bigint> {
   const wallet = new Wallet(chain.accounts[i]!.privateKey, provider);
-  await (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).wait();
-  const receipt = await (await depositLedger(wallet).getFunction('deposit').send(amount)).wait();
+  await minedReceipt(provider, (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
+  const receipt = await minedReceipt(provider, (await depositLedger(wallet).getFunction('deposit').send(amount)).hash, 'deposit');
   deposited += amount;
-  return BigInt(receipt!.blockNumber);
+  return BigInt(receipt.blockNumber);
 }
 
 async function watch(fromBlock: bigint, confirmations: number, seen: QueuedDepositEvent[]): Promise<DepositWatcher> {

@@ -1,6 +1,7 @@
-import { ContractFactory, type BaseContract, type Wallet } from 'ethers';
+import { ContractFactory, type JsonRpcProvider, type Wallet } from 'ethers';
 import { ARTIFACTS } from './artifacts';
 import type { ContractName } from './artifacts-schema';
+import { minedReceipt } from './rpc';
 import type { Address, DevnetContracts } from './types';
 
 export interface DeployOptions {
@@ -16,9 +17,12 @@ export interface DeployOptions {
 async function deploy(name: ContractName, deployer: Wallet, args: unknown[]): Promise<Address> {
   const { abi, bytecode } = ARTIFACTS.contracts[name];
   const factory = new ContractFactory(abi, bytecode, deployer);
-  const contract: BaseContract = await factory.deploy(...args);
-  await contract.waitForDeployment();
-  return (await contract.getAddress()) as Address;
+  const contract = await factory.deploy(...args);
+  const sent = contract.deploymentTransaction();
+  if (!sent) throw new Error(`${name} was deployed without a transaction.`);
+  const receipt = await minedReceipt(deployer.provider as JsonRpcProvider, sent.hash, `${name} deployment`);
+  if (!receipt.contractAddress) throw new Error(`${name} deployment created no contract.`);
+  return receipt.contractAddress as Address;
 }
 
 /** Deploys the devnet contracts in DEPLOY_ORDER (accounts.ts), so addresses match predictDevnetContracts. */

@@ -5,7 +5,8 @@ export type ChainErrorCode =
   | 'NOT_OPERATOR'
   | 'WITHDRAWAL_ALREADY_PAID'
   | 'INSUFFICIENT_LEDGER_BALANCE'
-  | 'TX_REVERTED';
+  | 'TX_REVERTED'
+  | 'TX_TIMEOUT';
 
 /** A chain-helper failure: a machine code plus a sentence. Never carries a key. */
 export class ChainError extends Error {

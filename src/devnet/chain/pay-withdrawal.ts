@@ -2,7 +2,7 @@ import { isAddress, isHexString } from 'ethers';
 import { devnetContract } from './contracts';
 import { ChainError } from './errors';
 import { withOperator } from './operator-tx';
-import { openRpc } from './rpc';
+import { minedReceipt, openRpc } from './rpc';
 import type { Address, Hex } from './types';
 
 export interface PayWithdrawalArgs {
@@ -28,15 +28,14 @@ export async function payWithdrawal(args: PayWithdrawalArgs): Promise<Hex> {
   checkId(args.withdrawalId);
   if (!isAddress(args.receiver)) throw new ChainError('INVALID_ARGUMENT', 'receiver is not an address.');
   if (args.amount <= 0n) throw new ChainError('INVALID_ARGUMENT', 'amount must be greater than zero.');
-  return withOperator(args.rpcUrl, args.operatorKey, async (wallet) => {
+  return withOperator(args.rpcUrl, args.operatorKey, async (wallet, provider) => {
     const ledger = devnetContract('AccountLedger', args.ledger, wallet);
     // Checked first so a repeat is refused without spending gas; the contract enforces it regardless.
     if ((await ledger.getFunction('paid')(args.withdrawalId)) as boolean) {
       throw new ChainError('WITHDRAWAL_ALREADY_PAID', 'This withdrawal id was already paid on chain.');
     }
     const tx = await ledger.getFunction('payout').send(args.receiver, args.amount, args.withdrawalId);
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new ChainError('TX_REVERTED', 'The payout transaction reverted.');
+    const receipt = await minedReceipt(provider, tx.hash, 'payout');
     return receipt.hash as Hex;
   });
 }

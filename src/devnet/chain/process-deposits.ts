@@ -1,6 +1,6 @@
 import { devnetContract, devnetInterface } from './contracts';
-import { ChainError } from './errors';
 import { withOperator } from './operator-tx';
+import { minedReceipt } from './rpc';
 import type { Address, Hex } from './types';
 
 export interface ProcessDepositsArgs {
@@ -31,15 +31,14 @@ const depositLedgerInterface = devnetInterface('DepositLedger');
  * AccountLedger with DepositLedger.processUpTo. The exchange records one typ-7 entry per swept deposit.
  */
 export async function processDeposits(args: ProcessDepositsArgs): Promise<ProcessDepositsResult> {
-  return withOperator(args.rpcUrl, args.operatorKey, async (wallet) => {
+  return withOperator(args.rpcUrl, args.operatorKey, async (wallet, provider) => {
     const ledger = devnetContract('DepositLedger', args.depositLedger, wallet);
     const processedBefore = (await ledger.getFunction('processedDepositIndex')()) as bigint;
     const ready = (await ledger.getFunction('canProcessNext')()) as boolean;
     const upTo = args.upTo ?? ((await ledger.getFunction('nextPendingDepositId')()) as bigint) - 1n;
     if (!ready || upTo <= processedBefore) return { txHash: null, swept: [], processedDepositIndex: processedBefore };
     const tx = await ledger.getFunction('processUpTo').send(upTo);
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new ChainError('TX_REVERTED', 'The processUpTo transaction reverted.');
+    const receipt = await minedReceipt(provider, tx.hash, 'processUpTo');
     const swept = receipt.logs.flatMap((log): SweptDeposit[] => {
       if (log.address.toLowerCase() !== args.depositLedger.toLowerCase()) return [];
       const parsed = depositLedgerInterface.parseLog(log);

@@ -1,4 +1,6 @@
-import { JsonRpcProvider, Network } from 'ethers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { JsonRpcProvider, Network, type TransactionReceipt } from 'ethers';
+import { pollReceipt } from '../../shared/receipt-poll';
 import { ChainError } from './errors';
 
 /** Asks the node for its chain id with a bare request (no ethers start-up retry loop, no console noise). */
@@ -40,4 +42,15 @@ export function pinnedProvider(rpcUrl: string, chainId: bigint, pollingIntervalM
 export async function openRpc(rpcUrl: string): Promise<{ provider: JsonRpcProvider; chainId: bigint }> {
   const chainId = await fetchChainId(rpcUrl);
   return { provider: pinnedProvider(rpcUrl, chainId), chainId };
+}
+
+/**
+ * The receipt of a sent transaction once mined and successful. Polled by hand rather than with
+ * `tx.wait()`, whose block listeners outlive it and reject unhandled when the provider is destroyed.
+ */
+export async function minedReceipt(provider: JsonRpcProvider, hash: string, what: string, timeoutMs = 120_000): Promise<TransactionReceipt> {
+  const receipt = await pollReceipt(provider, hash, { pollMs: 100, deadline: Date.now() + timeoutMs, sleep });
+  if (!receipt) throw new ChainError('TX_TIMEOUT', `The ${what} transaction was not mined within ${timeoutMs / 1000} s.`);
+  if (receipt.status !== 1) throw new ChainError('TX_REVERTED', `The ${what} transaction reverted.`);
+  return receipt;
 }

@@ -6,6 +6,7 @@ import { DEPLOY_ORDER, DEVNET_MNEMONIC, deriveDevnetKeys, predictDevnetContracts
 import { formatDevnetBanner } from './banner';
 import { decodeDevnetRevert, devnetContract } from './contracts';
 import { DEVNET_DEFAULTS, startChain, type DevnetChain } from './start-chain';
+import { minedReceipt } from './rpc';
 
 const vectors = JSON.parse(readFileSync(new URL('../../../test/fixtures/vectors.json', import.meta.url), 'utf8')) as {
   permit2: { typehash: string; tokenPermissionsTypehash: string }[];
@@ -80,7 +81,7 @@ describe('startChain', () => {
     const fresh = Wallet.createRandom().connect(provider);
     await provider.send('hardhat_setBalance', [fresh.address, '0xde0b6b3a7640000']);
     const token = devnetContract('SettlementToken', chain.contracts.settlementToken, fresh);
-    await (await token.getFunction('faucet').send()).wait();
+    await minedReceipt(provider, (await token.getFunction('faucet').send()).hash, 'faucet');
     expect(await token.getFunction('balanceOf')(fresh.address)).toBe(10_000_000_000n);
     const second = await token.getFunction('faucet').send().catch((err: unknown) => err);
     expect(decodeDevnetRevert(second)?.name).toBe('FaucetCooldown');

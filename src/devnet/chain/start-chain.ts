@@ -3,7 +3,7 @@ import { DEPLOY_ORDER, DEVNET_MNEMONIC, deriveDevnetKeys, predictDevnetContracts
 import { ARTIFACTS } from './artifacts';
 import { deployDevnetContracts } from './deploy';
 import { startHardhatNode } from './hardhat-node';
-import { pinnedProvider } from './rpc';
+import { minedReceipt, pinnedProvider } from './rpc';
 import type { DevnetAccount, DevnetContracts, DevnetKey } from './types';
 
 export interface StartChainOptions {
@@ -93,7 +93,7 @@ export async function startChain(options: StartChainOptions = {}): Promise<Devne
         accounts.map((a) => a.address),
         accounts.map(() => amount),
       );
-      await tx.wait();
+      await minedReceipt(provider, tx.hash, 'mintBatch');
     }
     if (blockTime !== 'auto') {
       await node.provider.request({ method: 'evm_setAutomine', params: [false] });

@@ -8,6 +8,7 @@ import { devnetContract } from '../chain/contracts';
 import { DigestSigner, type Address } from '../../shared/protocol';
 import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from './service';
 import { jsonClient, signedBody, withdrawalOrder } from './testkit';
+import { minedReceipt } from '../chain/rpc';
 
 let chain: DevnetChain;
 let provider: JsonRpcProvider;
@@ -51,8 +52,8 @@ const balanceOf = (a: string) => token().getFunction('balanceOf')(a) as Promise<
 
 async function deposit(i: number, amount: bigint): Promise<void> {
   const wallet = new Wallet(chain.accounts[i]!.privateKey, provider);
-  await (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).wait();
-  await (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount)).wait();
+  await minedReceipt(provider, (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
+  await minedReceipt(provider, (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount)).hash, 'deposit');
 }
 
 const ledgerBalance = async (a: string) => BigInt((await jsonClient(svc.httpUrl).get<Body>(`/balance/${a}`)).body['balance'] as string);

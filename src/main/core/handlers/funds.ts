@@ -1,8 +1,10 @@
 /** funds.*: on-chain deposits with progress until credited, confirmed withdrawals, and the devnet faucet. */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { DepositProgress, WithdrawalView } from '../../../shared/bridge';
 import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
+import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../exchange';
 import { createDepositClient, DepositError } from '../../exchange/deposit';
 import { BridgeFailure } from '../../window/bridge-host';
@@ -135,8 +137,11 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           const contract = new Contract(token, FAUCET_ABI, wallet.connect(provider));
           const minted = (await contract.getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
           try {
-            const tx = (await contract.getFunction('faucet').send()) as { wait(): Promise<unknown> };
-            await tx.wait();
+            const tx = (await contract.getFunction('faucet').send()) as { hash: string };
+            // Polled by hand: tx.wait()'s block listeners outlive it and reject once the provider is destroyed below.
+            const receipt = await pollReceipt(provider, tx.hash, { pollMs: 250, deadline: Date.now() + 60_000, sleep });
+            if (!receipt) throw new BridgeFailure('funds.faucet_timeout', 'The faucet transaction was not mined within a minute; try again.');
+            if (receipt.status !== 1) throw new BridgeFailure('funds.faucet_reverted', 'The faucet transaction reverted on chain.');
           } catch (error) {
             if (error instanceof Error && /FaucetCooldown|execution reverted/.test(error.message)) {
               throw new BridgeFailure('funds.faucet_cooldown', 'The faucet gives each address tokens once an hour; try again later.');

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, MaxUint256, Network, type TransactionReceipt, type Wallet } from 'ethers';
 import { formatAmount, parseAmount, type Address, type Hex } from '../../../shared/protocol';
+import { pollReceipt } from '../../../shared/receipt-poll';
 import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from './abi';
 import { DepositError, toDepositError } from './errors';
 import { randomPermitNonce, signDepositPermit } from './permit';
@@ -161,17 +163,10 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
   }
 
   async function waitForReceipt(txHash: Hex, deadline: number): Promise<TransactionReceipt> {
-    for (;;) {
-      const receipt = await provider.getTransactionReceipt(txHash);
-      if (receipt) {
-        if (receipt.status !== 1) throw new DepositError('TX_REVERTED', `Transaction ${txHash} reverted on chain.`);
-        return receipt;
-      }
-      if (Date.now() > deadline) {
-        throw new DepositError('CONFIRMATION_TIMEOUT', `Transaction ${txHash} was not mined in time; it may still be pending.`);
-      }
-      await sleep(pollMs);
-    }
+    const receipt = await pollReceipt(provider, txHash, { pollMs, deadline, sleep });
+    if (!receipt) throw new DepositError('CONFIRMATION_TIMEOUT', `Transaction ${txHash} was not mined in time; it may still be pending.`);
+    if (receipt.status !== 1) throw new DepositError('TX_REVERTED', `Transaction ${txHash} reverted on chain.`);
+    return receipt;
   }
 
   async function approve(token: Address, spender: Address, amount: bigint, deadline: number, emit: Emit): Promise<void> {
@@ -273,8 +268,4 @@ function depositIndexFrom(receipt: TransactionReceipt, depositLedger: Address, o
     }
   }
   throw new DepositError('TX_REVERTED', `Deposit ${receipt.hash} was mined but emitted no DepositQueued event.`);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
