@@ -57,7 +57,7 @@ describe('operator helpers on a chain with fast interval mining', () => {
         rpcUrl: chain.rpcUrl,
         ledger: chain.contracts.ledger,
         operatorKey: chain.operator.privateKey,
-        receiver,
+        receiver: receiver as Address,
         amount: 1_000_000n,
         withdrawalId: hexlify(randomBytes(32)) as Hex,
       });
