@@ -11,7 +11,7 @@ import { payWithdrawal } from './pay-withdrawal';
 import { processDeposits } from './process-deposits';
 import { minedReceipt, pinnedProvider } from './rpc';
 import { startChain, type DevnetChain } from './start-chain';
-import type { Hex } from './types';
+import type { Address, Hex } from './types';
 
 const BLOCK_MS = 40; // well under pinnedProvider's 250 ms polling: several blocks per poll
 
