@@ -136,7 +136,7 @@ export default tseslint.config(
         {
           // ethers' waits subscribe to block events whose un-awaited requests outlive them and
           // reject unhandled once the provider is destroyed (a crashed e2e worker, seen in CI).
-          selector: "CallExpression[callee.property.name=/^(wait|waitForDeployment|waitForTransaction)$/]",
+          selector: "CallExpression[callee.property.type='Identifier'][callee.property.name=/^(wait|waitForDeployment|waitForTransaction)$/]",
           message: 'Poll the receipt with pollReceipt (src/shared/receipt-poll.ts) or minedReceipt (src/devnet/chain/rpc.ts); ethers waits leave listeners that reject after provider.destroy().',
         },
       ],
