@@ -82,7 +82,7 @@ const bench: Benchmark = {
     };
     const rounds = { rounds: 16 };
 
-    console.log('  -- default noble tables (window 8) --');
+    console.log('  -- default noble tables (window 6) --');
     const [ours8, eth8, floor8, hashOnly] = await measureInterleaved(
       report,
       [
