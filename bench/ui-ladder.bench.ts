@@ -54,6 +54,7 @@ function summarise(label: string, s: PageSample): Summary {
   const seconds = (s.end - s.start) / 1000;
   const frames = s.frames;
   const updates = s.updates;
+  const costs: number[] = [];
   const frameWork: number[] = [];
   const render: number[] = [];
   const interval: number[] = [];
@@ -62,10 +63,18 @@ function summarise(label: string, s: PageSample): Summary {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i]!;
     let script = 0;
-    // Updates received since the previous frame's rendering ended belong to this frame.
+    let coveredTo = -Infinity;
+    // Updates received since the previous frame's rendering ended belong to this frame. An
+    // update's span (receipt → a message queued after its handler) is cut at this frame's start:
+    // the message can wait behind the frame's rendering, which is already counted as render. The
+    // spans are joined, not summed, where updates overlap, so no time is counted twice.
     while (u < updates.length && updates[u]!.t0 < f.start) {
-      script += updates[u]!.cost;
-      toFrame.push(f.renderEnd - updates[u]!.t0);
+      const { t0, cost } = updates[u]!;
+      const end = Math.min(t0 + cost, f.start);
+      costs.push(end - t0);
+      script += Math.max(0, end - Math.max(t0, coveredTo));
+      coveredTo = Math.max(coveredTo, end);
+      toFrame.push(f.renderEnd - t0);
       u++;
     }
     render.push(f.renderEnd - f.start);
@@ -78,7 +87,7 @@ function summarise(label: string, s: PageSample): Summary {
     frameWork: sortedCopy(frameWork),
     render: sortedCopy(render),
     interval: sortedCopy(interval),
-    cost: sortedCopy(updates.map((x) => x.cost)),
+    cost: sortedCopy(costs),
     toFrame: sortedCopy(toFrame),
     longTaskCount: s.longTasks.length,
     longTaskMs: s.longTasks.reduce((a, t) => a + t.duration, 0),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BookLevel } from '../../shared/bridge';
-import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderCursor, ladderPrices, ladderRows, moveLadderCursor, nextCentre, snapToStep } from './ladder';
+import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderCursor, ladderPrices, ladderRows, moveLadderCursor, nextCentre, reuseRows, snapToStep } from './ladder';
 
 const level = (price: number, size: number, own = 0): BookLevel => ({
   price: String(price),
@@ -123,5 +123,28 @@ describe('ladder depth', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('row reuse', () => {
+  const book = (size: string) => ({
+    bids: [{ price: '499000', size, orderCount: 1, ownSize: '0' }],
+    asks: [{ price: '501000', size: '5000000', orderCount: 1, ownSize: '0' }],
+    last: null,
+  });
+  const prices = ladderPrices(500_000n, 1000n, 5);
+
+  it('keeps the earlier object for every row whose numbers did not move', () => {
+    const before = ladderRows(book('1000000'), prices, 1);
+    const after = reuseRows(ladderRows(book('2000000'), prices, 1), before);
+    expect(after).toEqual(ladderRows(book('2000000'), prices, 1));
+    const changed = after.filter((row, i) => row !== before[i]).map((row) => row.price);
+    // The bid row and the rows below it (their cumulative bid depth) moved; the asks did not.
+    expect(changed).toEqual([499_000n, 498_000n]);
+  });
+
+  it('returns the earlier array when nothing moved', () => {
+    const before = ladderRows(book('1000000'), prices, 1);
+    expect(reuseRows(ladderRows(book('1000000'), prices, 1), before)).toBe(before);
   });
 });

@@ -135,6 +135,34 @@ export function ladderRows(book: Pick<BookView, 'bids' | 'asks' | 'last'> | null
   });
 }
 
+/**
+ * `next` with every row that equals the one at the same price in `previous` replaced by that
+ * earlier object, so the view updates only the rows whose numbers moved (keyed each blocks skip an
+ * item that is the same object). Returns `previous` itself when nothing changed.
+ */
+export function reuseRows(next: readonly LadderRow[], previous: readonly LadderRow[]): LadderRow[] {
+  let same = next.length === previous.length;
+  const out = next.map((row, i) => {
+    const old = previous[i];
+    if (
+      old !== undefined &&
+      old.price === row.price &&
+      old.bid === row.bid &&
+      old.ask === row.ask &&
+      old.cumBid === row.cumBid &&
+      old.cumAsk === row.cumAsk &&
+      old.ownBid === row.ownBid &&
+      old.ownAsk === row.ownAsk &&
+      old.isLast === row.isLast
+    ) {
+      return old;
+    }
+    same = false;
+    return row;
+  });
+  return same ? (previous as LadderRow[]) : out;
+}
+
 /** Width of a depth bar in percent of the deepest visible cumulative size (integer maths). */
 export function barPercent(size: bigint, max: bigint): number {
   return max === 0n ? 0 : Number((size * 100n) / max);
