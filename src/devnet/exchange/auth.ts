@@ -16,7 +16,7 @@ import {
 } from '../../shared/protocol';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import type { AgentRecord, Ledger } from './ledger';
-import type { SignatureVerifier } from './signature-verifier';
+import type { SignatureChecker } from './signature-pool';
 
 /** Codes a route uses for malformed bodies (§6.5). */
 export interface ParseCodes {
@@ -30,7 +30,8 @@ export interface ParseCodes {
 
 export interface AuthContext {
   domain: Readonly<ExchangeDomain>;
-  verifier: SignatureVerifier;
+  /** Asynchronous (batched, possibly on a worker thread): state checks belong after its answer. */
+  verifier: SignatureChecker;
   ledger: Ledger;
   nowMs(): number;
   /** Seconds an approval stays usable after its approvalNonce timestamp. */
@@ -77,9 +78,11 @@ export function checkChainId(chainId: bigint, ctx: AuthContext): void {
 
 /**
  * Recomputes the digest over our domain and compares it with `orderHash`, then checks the signature
- * against `signer`. Returns the digest (lowercase hex).
+ * against `signer`. Returns the digest (lowercase hex). Other requests run while the signature is
+ * checked, so callers decide everything that depends on state (single use, agents, nonces) after this
+ * resolves, synchronously up to the ledger submit.
  */
-export function verifyPair<P extends PrimaryType>(
+export async function verifyPair<P extends PrimaryType>(
   ctx: AuthContext,
   primaryType: P,
   action: HashInputOf<P>,
@@ -87,13 +90,13 @@ export function verifyPair<P extends PrimaryType>(
   signature: string,
   signer: string,
   codes: { mismatch: string; signature: string },
-): Hex {
+): Promise<Hex> {
   const digest = hashActionBytes(primaryType, action, ctx.domain);
   const hex = bytesToHex(digest);
   if (hex !== orderHash.toLowerCase()) {
     throw unauthorized(codes.mismatch, `orderHash does not equal the ${primaryType} digest over this exchange's domain (chain id, verifying contract, name, version).`);
   }
-  if (!ctx.verifier.verify(digest, signature, signer)) {
+  if (!(await ctx.verifier.verify(digest, signature, signer))) {
     throw unauthorized(codes.signature, `The signature does not recover to the signer ${signer}.`);
   }
   return hex;

@@ -1,5 +1,5 @@
 // Public surface of the local exchange service (devnet).
-export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
+export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, DEFAULT_SIGNATURE_WORKERS, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
 export type { ChainOptions } from './chain-sync';
 export type { RoleGrant, AgentStatus } from './auth';
 export type { ContractsConfig } from './context';
@@ -8,4 +8,5 @@ export { ServiceError, JournalError, type ErrorBody } from './errors';
 export { Journal, JOURNAL_FILE } from './journal';
 export type { JournalRecord, RecordKind, SignedEntry } from './records';
 export { SignatureVerifier } from './signature-verifier';
+export { SignaturePool, type SignatureChecker, type SignaturePoolOptions } from './signature-pool';
 export { schedulerResolution } from './scheduler';

@@ -1,6 +1,7 @@
 // Runs the exchange service as its own process (benchmarks, manual use):
 //   npx tsx src/devnet/exchange/serve.ts --port 0 [--host 127.0.0.1] [--data-dir DIR] [--fresh]
 //     [--chain-id 31337] [--verifying-contract 0x…] [--ledger 0x…] [--credit 0xADDR=UNITS]…
+//     [--signature-workers N]   (worker threads verifying signatures; 0 = on the main thread)
 // Prints one JSON line {httpUrl, marketWsUrl, oracleWsUrl, chainId, verifyingContract, ledger, markets} on
 // stdout once listening; stops cleanly on SIGINT/SIGTERM. Addresses default to the devnet chain's
 // predicted contracts. Credits are devnet-only and happen at start-up, never over HTTP.
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     'verifying-contract': { type: 'string' },
     ledger: { type: 'string' },
     credit: { type: 'string', multiple: true, default: [] },
+    'signature-workers': { type: 'string' },
   },
 });
 
@@ -31,6 +33,7 @@ const svc = await startExchangeService({
   verifyingContract: values['verifying-contract'] ?? predicted.exchange,
   ledger: values.ledger ?? predicted.ledger,
   contracts: { depositLedger: predicted.depositLedger, settlementToken: predicted.settlementToken, permit2: predicted.permit2 },
+  ...(values['signature-workers'] === undefined ? {} : { signatureWorkers: Number(values['signature-workers']) }),
 });
 for (const c of values.credit) {
   const [account, units] = c.split('=');

@@ -17,7 +17,7 @@ import { Ledger } from './ledger';
 import { OracleHistory } from './oracle';
 import { readRoutes } from './read-routes';
 import { EpochScheduler } from './scheduler';
-import { SignatureVerifier } from './signature-verifier';
+import { SignaturePool } from './signature-pool';
 import { writeRoutes } from './write-routes';
 
 export interface OracleOptions {
@@ -69,7 +69,15 @@ export interface ExchangeServiceOptions {
   bodyLimit?: number;
   /** Where background failures go (default: stderr). */
   onError?: (err: unknown, where: string) => void;
+  /**
+   * Worker threads that verify signatures (README.md "Signature checks"); 0 verifies on the main
+   * thread. Default DEFAULT_SIGNATURE_WORKERS.
+   */
+  signatureWorkers?: number;
 }
+
+/** One worker: on 2 cores it runs beside the main thread; more only pays with more cores. */
+export const DEFAULT_SIGNATURE_WORKERS = 1;
 
 export interface ExchangeServiceHandle {
   httpUrl: string;
@@ -98,8 +106,8 @@ export interface ExchangeServiceHandle {
   lastSeqId(): number;
   /** Group-commit counters: flushes (one write + one fdatasync each), records, total sync ms. */
   journalStats(): { flushes: number; records: number; syncMs: number };
-  /** Signature checks by path: cached-key verification vs full recovery. */
-  signatureStats(): { fast: number; recovered: number };
+  /** Signature checks by path: cached-key verification vs full recovery; `workers` running. */
+  signatureStats(): { fast: number; recovered: number; workers: number };
   stop(): Promise<void>;
 }
 
@@ -129,28 +137,42 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     if (v !== undefined) contracts[k] = address(v, `contracts.${k}`);
   }
 
-  if (options.fresh === true && options.dataDir !== undefined) {
-    await rm(join(options.dataDir, DEPOSIT_CURSOR_FILE), { force: true });
-  }
-  const opened = await Journal.open(options.dataDir, options.fresh === true);
-  const journal = opened.journal;
-  const ledger = new Ledger(journal);
-  try {
-    ledger.replay(opened.records);
-  } catch (e) {
-    await journal.close();
-    throw e instanceof JournalError ? e : new JournalError('JOURNAL_CORRUPT', `Replaying the journal failed: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  // Started first: the worker loads and builds its tables while the journal replays on this thread.
+  const poolStarting = SignaturePool.start({ workers: options.signatureWorkers ?? DEFAULT_SIGNATURE_WORKERS, onError: (e) => onError(e, 'signature worker') });
+  poolStarting.catch(() => undefined); // its rejection is handled where it is awaited below
   const oracleStepMs = options.oracle?.stepMs ?? 500;
-  if (ledger.state.genesis === null) {
-    const t = clock();
-    ledger.submit('genesis', { format: 1, timeMs: t, oracleOriginMs: t - (t % oracleStepMs), chainId: chainId.toString(), verifyingContract: verifyingContract.toLowerCase() }, t);
-    await ledger.durable(ledger.lastSeqId);
-  }
-  const genesis = ledger.state.genesis!;
-  if (genesis.chainId !== chainId.toString() || genesis.verifyingContract !== verifyingContract.toLowerCase()) {
-    await journal.close();
-    throw new JournalError('JOURNAL_MISMATCH', `The journal in ${options.dataDir} belongs to chain ${genesis.chainId} / ${genesis.verifyingContract}; start with fresh: true or another dataDir.`);
+  let journal: Journal;
+  let ledger: Ledger;
+  let genesis: NonNullable<Ledger['state']['genesis']>;
+  try {
+    if (options.fresh === true && options.dataDir !== undefined) {
+      await rm(join(options.dataDir, DEPOSIT_CURSOR_FILE), { force: true });
+    }
+    const opened = await Journal.open(options.dataDir, options.fresh === true);
+    journal = opened.journal;
+    ledger = new Ledger(journal);
+    try {
+      ledger.replay(opened.records);
+    } catch (e) {
+      await journal.close();
+      throw e instanceof JournalError ? e : new JournalError('JOURNAL_CORRUPT', `Replaying the journal failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (ledger.state.genesis === null) {
+      const t = clock();
+      ledger.submit('genesis', { format: 1, timeMs: t, oracleOriginMs: t - (t % oracleStepMs), chainId: chainId.toString(), verifyingContract: verifyingContract.toLowerCase() }, t);
+      await ledger.durable(ledger.lastSeqId);
+    }
+    genesis = ledger.state.genesis!;
+    if (genesis.chainId !== chainId.toString() || genesis.verifyingContract !== verifyingContract.toLowerCase()) {
+      await journal.close();
+      throw new JournalError('JOURNAL_MISMATCH', `The journal in ${options.dataDir} belongs to chain ${genesis.chainId} / ${genesis.verifyingContract}; start with fresh: true or another dataDir.`);
+    }
+  } catch (e) {
+    await poolStarting.then(
+      (p) => p.close(),
+      () => undefined,
+    );
+    throw e;
   }
 
   const genesisSec = BigInt(Math.floor(genesis.timeMs / 1000));
@@ -164,9 +186,16 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   const oracleFeed = createOracleFeed({ oracle: liveOracle, nowMs: clock, pingIntervalMs, publishIntervalMs: options.oracle?.publishIntervalMs ?? 500 });
   let chainSync: ChainSync | undefined;
 
+  let verifier: SignaturePool;
+  try {
+    verifier = await poolStarting;
+  } catch (e) {
+    await journal.close();
+    throw e;
+  }
   const ctx: ServiceContext = {
     domain,
-    verifier: new SignatureVerifier(),
+    verifier,
     ledger,
     journal,
     nowMs: clock,
@@ -205,19 +234,25 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
       socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    await verifier.close();
+    throw e;
+  }
 
   if (options.chain !== undefined) {
     try {
       chainSync = await startChainSync({ chain: options.chain, ledger, dataDir: options.dataDir, nowMs: clock, onError });
     } catch (e) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await verifier.close();
       await journal.close();
       throw e;
     }
@@ -261,7 +296,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     totals: () => ledger.engine.totals(),
     lastSeqId: () => ledger.lastSeqId,
     journalStats: () => ({ ...journal.stats }),
-    signatureStats: () => ({ ...ctx.verifier.stats }),
+    signatureStats: () => ({ ...verifier.stats, workers: verifier.workers }),
     stop() {
       stopping ??= (async () => {
         if (schedulerTimer !== undefined) clearInterval(schedulerTimer);
@@ -270,6 +305,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
         await oracleFeed.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await verifier.close();
         await journal.close();
       })();
       return stopping;

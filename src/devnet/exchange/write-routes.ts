@@ -1,6 +1,8 @@
 // Signed POST routes of §6.3. Each handler: strict parse → chain id → digest and signature →
 // single use → signer rules → business pre-checks (4xx, no state change) → one journal record
-// applied to the ledger → market events out → wait for the fsync → answer.
+// applied to the ledger → market events out → wait for the fsync → answer. Signature checks are
+// awaited (signature-pool.ts); every check that reads state comes after the last await and runs
+// synchronously up to the submit, so concurrent duplicates still get ENTRY_PROCESSED.
 import {
   hashActionBytes,
   MAX_AMOUNT,
@@ -63,7 +65,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('orders', body, { actionKey: 'order', missing: 'MISSING_ORDER_OR_SIGNATURE', params: 'INVALID_ORDER_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const o = req.order;
-        const id = verifyPair(ctx, 'FillOrder', o, req.orderHash, req.signature, o.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'FillOrder', o, req.orderHash, req.signature, o.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOrAgent(ctx, o);
         requireNotPaused();
@@ -82,7 +84,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('cancels', body, { actionKey: 'cancel', missing: 'MISSING_CANCEL_OR_SIGNATURE', params: 'INVALID_CANCEL_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const c = req.cancel;
-        const id = verifyPair(ctx, 'CancelOrder', c, req.orderHash, req.signature, c.signer, { mismatch: 'CANCEL_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'CancelOrder', c, req.orderHash, req.signature, c.signer, { mismatch: 'CANCEL_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOrAgent(ctx, c);
         requireMarket(c.assetId, 404, 'INVALID_ASSET_ID');
@@ -104,11 +106,11 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         checkChainId(req.chainId, ctx);
         const cr = req.cancelReplace;
         const rep = req.replacement;
-        const id = verifyPair(ctx, 'CancelReplaceOrder', cr, req.orderHash, req.signature, cr.signer, {
+        const id = await verifyPair(ctx, 'CancelReplaceOrder', cr, req.orderHash, req.signature, cr.signer, {
           mismatch: 'CANCEL_REPLACE_ORDER_HASH_MISMATCH',
           signature: 'INVALID_CANCEL_REPLACE_SIGNATURE',
         });
-        const repId = verifyPair(ctx, 'FillOrder', rep, req.replacementOrderHash, req.replacementSignature, rep.signer, {
+        const repId = await verifyPair(ctx, 'FillOrder', rep, req.replacementOrderHash, req.replacementSignature, rep.signer, {
           mismatch: 'REPLACEMENT_ORDER_HASH_MISMATCH',
           signature: 'INVALID_REPLACEMENT_SIGNATURE',
         });
@@ -150,7 +152,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('claim', body, { actionKey: 'claim', missing: 'MISSING_CLAIM_OR_SIGNATURE', params: 'INVALID_CLAIM_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const c = req.claim;
-        const id = verifyPair(ctx, 'ClaimOrder', c, req.orderHash, req.signature, c.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'ClaimOrder', c, req.orderHash, req.signature, c.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOrAgent(ctx, c);
         requireMarket(c.assetId, 404, 'INVALID_ASSET_ID');
@@ -169,7 +171,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('withdrawals', body, { actionKey: 'withdrawal', missing: 'MISSING_WITHDRAWAL_OR_SIGNATURE', params: 'INVALID_WITHDRAWAL_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const w = req.withdrawal;
-        const id = verifyPair(ctx, 'WithdrawalOrder', w, req.orderHash, req.signature, w.signer, { mismatch: 'WITHDRAWAL_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'WithdrawalOrder', w, req.orderHash, req.signature, w.signer, { mismatch: 'WITHDRAWAL_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOnly(w, 'EOA_SIGNER_AND_SENDER_MUST_MATCH');
         if (w.ledger.toLowerCase() !== ctx.contracts.ledger.toLowerCase()) {
@@ -192,7 +194,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('agentsApprove', body, { actionKey: 'approval', missing: 'MISSING_APPROVAL_OR_SIGNATURE', params: 'INVALID_APPROVAL_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const a = req.approval;
-        const id = verifyPair(ctx, 'ApproveAgentOrder', a, req.orderHash, req.signature, a.signer, { mismatch: 'APPROVE_AGENT_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'ApproveAgentOrder', a, req.orderHash, req.signature, a.signer, { mismatch: 'APPROVE_AGENT_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOnly(a, 'SENDER_MUST_BE_SIGNER');
         const master = a.sender.toLowerCase();
@@ -202,9 +204,11 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         if (a.approvalNonce <= now + APPROVAL_MIN_AHEAD) throw badRequest('NONCE_IN_THE_PAST', `approvalNonce must be a unix time more than ${APPROVAL_MIN_AHEAD} s ahead (now ${now}).`);
         if (a.approvalNonce >= now + APPROVAL_MAX_AHEAD) throw badRequest('NONCE_TOO_FAR_IN_FUTURE', `approvalNonce must be a unix time less than ${APPROVAL_MAX_AHEAD} s ahead (now ${now}).`);
         const inner = hashActionBytes('AgentApproval', { master: a.sender, agent: a.agent, approvalNonce: a.approvalNonce }, ctx.domain);
-        if (!SIGNATURE_RE.test(a.approvalSignature) || !ctx.verifier.verify(inner, a.approvalSignature, a.sender)) {
+        if (!SIGNATURE_RE.test(a.approvalSignature) || !(await ctx.verifier.verify(inner, a.approvalSignature, a.sender))) {
           throw unauthorized('INVALID_APPROVAL_SIGNATURE', 'approvalSignature is not the master\'s signature of AgentApproval{master, agent, nonce: approvalNonce}.');
         }
+        // Another request may have been applied while the approval signature was checked.
+        checkNotProcessed(ctx, id);
         const cur = ctx.ledger.state.agents.get(master);
         // FAIL (404, normal body): an older approval than the one in force.
         if (cur !== undefined && approvalStatus(cur, ctx) === 'active' && a.approvalNonce <= cur.approvalNonce) {
@@ -222,7 +226,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('agentsRevoke', body, { actionKey: 'revocation', missing: 'MISSING_REVOKE_OR_SIGNATURE', params: 'INVALID_REVOKE_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const r = req.revocation;
-        const id = verifyPair(ctx, 'RevokeAgentOrder', r, req.orderHash, req.signature, r.signer, { mismatch: 'REVOKE_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'RevokeAgentOrder', r, req.orderHash, req.signature, r.signer, { mismatch: 'REVOKE_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOnly(r, 'SIGNER_NOT_SENDER');
         const cur = ctx.ledger.state.agents.get(r.sender.toLowerCase());
@@ -239,7 +243,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('resolve', body, { actionKey: 'resolution', missing: 'MISSING_ORDER_OR_SIGNATURE', params: 'INVALID_RESOLUTION_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const r = req.resolution;
-        const id = verifyPair(ctx, 'ResolutionOrder', r, req.orderHash, req.signature, r.signer, { mismatch: 'RESOLVE_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'ResolutionOrder', r, req.orderHash, req.signature, r.signer, { mismatch: 'RESOLVE_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkRole(r, ctx.resolvers, 'NOT_RESOLVER');
         if (!ctx.markets.has(r.assetId)) throw badRequest('CANNOT_RESOLVE_ASSET_ID', `Asset ${r.assetId} is not available on this exchange.`);
@@ -258,7 +262,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('adminPause', body, { actionKey: 'pause', missing: 'MISSING_ROLLBACK_OR_SIGNATURE', params: 'INVALID_PAUSE_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const p = req.pause;
-        const id = verifyPair(ctx, 'PauseOrder', p, req.orderHash, req.signature, p.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'PauseOrder', p, req.orderHash, req.signature, p.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkRole(p, ctx.admins, 'NOT_ADMIN');
         if (p.isPause && ctx.ledger.state.paused) throw badRequest('CONTRACT_ALREADY_PAUSED', 'The exchange is already paused.');
@@ -275,7 +279,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const req = parseRequest('adminInvalidate', body, { actionKey: 'invalidate', missing: 'MISSING_ROLLBACK_OR_SIGNATURE', params: 'INVALID_INVALIDATE_PARAMETERS' });
         checkChainId(req.chainId, ctx);
         const v = req.invalidate;
-        const id = verifyPair(ctx, 'InvalidateOrder', v, req.orderHash, req.signature, v.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
+        const id = await verifyPair(ctx, 'InvalidateOrder', v, req.orderHash, req.signature, v.signer, { mismatch: 'ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkRole(v, ctx.admins, 'NOT_ADMIN');
         if (!ctx.ledger.state.paused) throw badRequest('CONTRACT_NOT_PAUSED', 'Transactions can be invalidated only while the exchange is paused.');
