@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, MaxUint256, Network, type TransactionReceipt, type Wallet } from 'ethers';
 import { formatAmount, parseAmount, type Address, type Hex } from '../../../shared/protocol';
+import { gasWithMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from './abi';
 import { DepositError, toDepositError } from './errors';
@@ -171,7 +172,8 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
 
   async function approve(token: Address, spender: Address, amount: bigint, deadline: number, emit: Emit): Promise<void> {
     await checkChain();
-    const tx = await new Contract(token, ERC20_ABI, wallet).getFunction('approve').send(spender, amount);
+    const approveFn = new Contract(token, ERC20_ABI, wallet).getFunction('approve');
+    const tx = await approveFn.send(spender, amount, { gasLimit: gasWithMargin(await approveFn.estimateGas(spender, amount)) });
     emit('approving', 0, tx.hash as Hex);
     await waitForReceipt(tx.hash as Hex, deadline);
     emit('approved', 0, tx.hash as Hex);
@@ -190,7 +192,8 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     if (options.mode === 'approve') {
       // Exact approval: the DepositLedger never holds a standing allowance beyond this deposit.
       if (plan.approve.approvalNeeded) await approve(plan.settlementToken, opts.depositLedger, amount, deadline, emit);
-      send = () => ledger.getFunction('deposit').send(amount);
+      const deposit = ledger.getFunction('deposit');
+      send = async () => deposit.send(amount, { gasLimit: gasWithMargin(await deposit.estimateGas(amount)) });
     } else {
       // Permit2 is approved once without limit, as with the canonical deployment; each deposit is then one signature.
       if (plan.permit.permit2ApprovalNeeded) await approve(plan.settlementToken, plan.permit2, MaxUint256, deadline, emit);
@@ -211,12 +214,13 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
         deadline: permitDeadline,
         privateKey: wallet.privateKey as Hex,
       });
-      send = () =>
-        ledger.getFunction('depositWithPermit').send(amount, permit.message.nonce, owner, permit.message.deadline, permit.signature);
+      const depositWithPermit = ledger.getFunction('depositWithPermit');
+      const args = [amount, permit.message.nonce, owner, permit.message.deadline, permit.signature] as const;
+      send = async () => depositWithPermit.send(...args, { gasLimit: gasWithMargin(await depositWithPermit.estimateGas(...args)) });
     }
 
     await checkChain();
-    // ethers estimates gas first, so a deposit that would revert is refused before anything is sent.
+    // Gas is estimated first, so a deposit that would revert is refused before anything is sent.
     const tx = await send();
     const txHash = tx.hash as Hex;
     emit('sent', 0, txHash);
