@@ -5,7 +5,6 @@
 // work: JSON + strict parse, hashing, signature check (cached key vs recovery), engine, journal line, fsync.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, fdatasyncSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +17,7 @@ import { SignatureVerifier } from '../src/devnet/exchange/signature-verifier';
 import { toSignedEntry } from '../src/devnet/exchange/records';
 import { fillOrder, signedBody, testSigner } from '../src/devnet/exchange/testkit';
 import { hashActionBytes, makeExchangeDomain, parseSignedRequest, recoverDigestSigner, type Address, type DigestSigner, type FillOrder } from '../src/shared/protocol';
+import { openLeanConnection, postRequest, type LeanConnection } from './lean-http-client';
 import { blackhole, measure, measureInterleaved, note, ratio, type BenchReport, type Benchmark } from './harness';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,31 +63,19 @@ function makeOrders(keys: DigestSigner[], assetId: bigint, epoch: bigint, n: num
   return out;
 }
 
-function postJson(agent: Agent, url: URL, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path: '/orders', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function fire(agent: Agent, base: URL, bodies: string[]): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
+/** CONCURRENCY keep-alive connections, each sending its next body as soon as the last is answered. */
+async function fire(connections: LeanConnection[], host: string, bodies: string[]): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
+  const requests = bodies.map((b) => postRequest(host, '/orders', b));
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++]!;
+    connections.map(async (connection) => {
+      while (next < requests.length) {
+        const requestBytes = requests[next++]!;
         const s = performance.now();
-        const status = await postJson(agent, base, body);
+        const status = await connection.send(requestBytes);
         latencies.push(performance.now() - s);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
@@ -233,17 +221,18 @@ interface RunResult {
 async function runService(keys: DigestSigner[], workers: number, sign: (info: Started['info']) => Promise<{ warm: string[]; rounds: string[][] }>): Promise<RunResult & { info: Started['info']; bodies: { warm: string[]; rounds: string[][] } }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
   const { child, info } = await startChild(dataDir, keys, workers);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const base = new URL(info.httpUrl);
+  const connections: LeanConnection[] = [];
   try {
-    const base = new URL(info.httpUrl);
+    for (let i = 0; i < CONCURRENCY; i++) connections.push(await openLeanConnection(base.hostname, Number(base.port)));
     const bodies = await sign(info);
-    await fire(agent, base, bodies.warm);
+    await fire(connections, base.host, bodies.warm);
     const rates: number[] = [];
     const latencies: number[] = [];
     const cpu0 = threadCpuMs(child.pid);
     const self0 = process.cpuUsage();
     for (const round of bodies.rounds) {
-      const r = await fire(agent, base, round);
+      const r = await fire(connections, base.host, round);
       const bad = [...r.statuses.entries()].filter(([s]) => s !== 202);
       if (bad.length > 0) throw new Error(`unexpected statuses: ${JSON.stringify(bad)}`);
       rates.push(round.length / r.seconds);
@@ -270,7 +259,7 @@ async function runService(keys: DigestSigner[], workers: number, sign: (info: St
     latencies.sort((a, b) => a - b);
     return { rates, latencies, info, bodies, cpu };
   } finally {
-    agent.destroy();
+    for (const c of connections) c.close();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
@@ -293,7 +282,7 @@ const bench: Benchmark = {
       const epoch = BigInt(asset.epoch);
       // A 5-minute boundary between the two starts changes the asset or epoch: sign again then.
       if (signed !== undefined && ctx !== undefined && ctx.assetId === assetId && ctx.epoch === epoch) return signed;
-      note(report, `service in a child process; ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, keep-alive; asset ${market.symbol} ${market.periodLength}s epoch ${epoch}; 3/4 resting GTC, 1/4 crossing IOC`);
+      note(report, `service in a child process; ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, keep-alive raw HTTP/1.1 client (bench/lean-http-client.ts), one request in flight per connection; asset ${market.symbol} ${market.periodLength}s epoch ${epoch}; 3/4 resting GTC, 1/4 crossing IOC`);
       const one = (n: number, seed: number) => makeOrders(keys, assetId, epoch, n, seed).map((o) => JSON.stringify(signedBody('orders', o, domain, keys.find((k) => k.address === o.signer)!)));
       const t0 = performance.now();
       signed = { warm: one(WARMUP, 1000), rounds: Array.from({ length: ROUNDS }, (_, r) => one(ROUND, r * 17)) };
