@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gasWithMargin } from './gas-margin';
+import { gasWithMargin, sendWithGasMargin } from './gas-margin';
 
 describe('gasWithMargin', () => {
   it('adds a fifth and 25,000 to the estimate, in integers', () => {
@@ -16,5 +16,25 @@ describe('gasWithMargin', () => {
 
   it('refuses a negative estimate', () => {
     expect(() => gasWithMargin(-1n)).toThrow(RangeError);
+  });
+});
+
+describe('sendWithGasMargin', () => {
+  it('estimates with the call arguments, then sends them with the margin as the gas limit', async () => {
+    const calls: { estimate: unknown[][]; send: unknown[][] } = { estimate: [], send: [] };
+    const method = {
+      estimateGas: (...args: unknown[]) => (calls.estimate.push(args), Promise.resolve(100_000n)),
+      send: (...args: unknown[]) => (calls.send.push(args), Promise.resolve('0xsent')),
+    };
+    expect(await sendWithGasMargin(method, '0xabc', 7n)).toBe('0xsent');
+    expect(calls.estimate).toEqual([['0xabc', 7n]]);
+    expect(calls.send).toEqual([['0xabc', 7n, { gasLimit: 145_000n }]]);
+  });
+
+  it('sends nothing when the estimate fails (the call would revert)', async () => {
+    let sent = 0;
+    const method = { estimateGas: () => Promise.reject(new Error('execution reverted')), send: () => Promise.resolve(++sent) };
+    await expect(sendWithGasMargin(method)).rejects.toThrow('execution reverted');
+    expect(sent).toBe(0);
   });
 });

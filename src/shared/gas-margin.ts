@@ -11,3 +11,15 @@ export function gasWithMargin(estimate: bigint): bigint {
   if (estimate < 0n) throw new RangeError('A gas estimate cannot be negative.');
   return estimate + estimate / 5n + 25_000n;
 }
+
+/** A contract method as ethers gives it (`contract.getFunction(name)`), seen structurally. */
+export interface GasEstimatingMethod<R> {
+  estimateGas(...args: unknown[]): Promise<bigint>;
+  send(...args: unknown[]): Promise<R>;
+}
+
+/** Estimates `method(...args)`, then sends it with gasWithMargin of that estimate as the limit. */
+export async function sendWithGasMargin<R>(method: GasEstimatingMethod<R>, ...args: unknown[]): Promise<R> {
+  const gasLimit = gasWithMargin(await method.estimateGas(...args));
+  return method.send(...args, { gasLimit });
+}

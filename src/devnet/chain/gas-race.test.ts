@@ -5,11 +5,11 @@
  * ~17,000 more gas than estimated. With the bare estimate it is mined as reverted (seen in CI as
  * "funds.tx_reverted"); with the margin it goes through.
  */
-import { JsonRpcProvider, Network, Wallet } from 'ethers';
+import { Wallet, type JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gasWithMargin } from '../../shared/gas-margin';
 import { devnetContract } from './contracts';
-import { minedReceipt } from './rpc';
+import { minedReceipt, pinnedProvider } from './rpc';
 import { startChain, type DevnetChain } from './start-chain';
 
 let chain: DevnetChain;
@@ -17,7 +17,7 @@ let provider: JsonRpcProvider;
 
 beforeAll(async () => {
   chain = await startChain({ port: 0, accounts: 2 });
-  provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: true, cacheTimeout: -1 });
+  provider = pinnedProvider(chain.rpcUrl, chain.chainId);
 });
 
 afterAll(async () => {

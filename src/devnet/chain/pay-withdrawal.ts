@@ -1,5 +1,5 @@
 import { isAddress, isHexString } from 'ethers';
-import { gasWithMargin } from '../../shared/gas-margin';
+import { sendWithGasMargin } from '../../shared/gas-margin';
 import { devnetContract } from './contracts';
 import { ChainError } from './errors';
 import { withOperator } from './operator-tx';
@@ -35,8 +35,7 @@ export async function payWithdrawal(args: PayWithdrawalArgs): Promise<Hex> {
     if ((await ledger.getFunction('paid')(args.withdrawalId)) as boolean) {
       throw new ChainError('WITHDRAWAL_ALREADY_PAID', 'This withdrawal id was already paid on chain.');
     }
-    const payout = ledger.getFunction('payout');
-    const tx = await payout.send(args.receiver, args.amount, args.withdrawalId, { gasLimit: gasWithMargin(await payout.estimateGas(args.receiver, args.amount, args.withdrawalId)) });
+    const tx = await sendWithGasMargin(ledger.getFunction('payout'), args.receiver, args.amount, args.withdrawalId);
     const receipt = await minedReceipt(provider, tx.hash, 'payout');
     return receipt.hash as Hex;
   });

@@ -1,4 +1,4 @@
-import { gasWithMargin } from '../../shared/gas-margin';
+import { sendWithGasMargin } from '../../shared/gas-margin';
 import { devnetContract, devnetInterface } from './contracts';
 import { withOperator } from './operator-tx';
 import { minedReceipt } from './rpc';
@@ -38,8 +38,7 @@ export async function processDeposits(args: ProcessDepositsArgs): Promise<Proces
     const ready = (await ledger.getFunction('canProcessNext')()) as boolean;
     const upTo = args.upTo ?? ((await ledger.getFunction('nextPendingDepositId')()) as bigint) - 1n;
     if (!ready || upTo <= processedBefore) return { txHash: null, swept: [], processedDepositIndex: processedBefore };
-    const processUpTo = ledger.getFunction('processUpTo');
-    const tx = await processUpTo.send(upTo, { gasLimit: gasWithMargin(await processUpTo.estimateGas(upTo)) });
+    const tx = await sendWithGasMargin(ledger.getFunction('processUpTo'), upTo);
     const receipt = await minedReceipt(provider, tx.hash, 'processUpTo');
     const swept = receipt.logs.flatMap((log): SweptDeposit[] => {
       if (log.address.toLowerCase() !== args.depositLedger.toLowerCase()) return [];

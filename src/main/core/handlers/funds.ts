@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { DepositProgress, WithdrawalView } from '../../../shared/bridge';
 import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
-import { gasWithMargin } from '../../../shared/gas-margin';
+import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../exchange';
 import { createDepositClient, DepositError } from '../../exchange/deposit';
@@ -138,8 +138,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           const contract = new Contract(token, FAUCET_ABI, wallet.connect(provider));
           const minted = (await contract.getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
           try {
-            const faucet = contract.getFunction('faucet');
-            const tx = (await faucet.send({ gasLimit: gasWithMargin(await faucet.estimateGas()) })) as { hash: string };
+            const tx = await sendWithGasMargin(contract.getFunction('faucet'));
             // Polled by hand: tx.wait()'s block listeners outlive it and reject once the provider is destroyed below.
             const receipt = await pollReceipt(provider, tx.hash, { pollMs: 250, deadline: Date.now() + 60_000, sleep });
             if (!receipt) throw new BridgeFailure('funds.faucet_timeout', 'The faucet transaction was not mined within a minute; try again.');

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, MaxUint256, Network, type TransactionReceipt, type Wallet } from 'ethers';
 import { formatAmount, parseAmount, type Address, type Hex } from '../../../shared/protocol';
-import { gasWithMargin } from '../../../shared/gas-margin';
+import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from './abi';
 import { DepositError, toDepositError } from './errors';
@@ -172,8 +172,7 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
 
   async function approve(token: Address, spender: Address, amount: bigint, deadline: number, emit: Emit): Promise<void> {
     await checkChain();
-    const approveFn = new Contract(token, ERC20_ABI, wallet).getFunction('approve');
-    const tx = await approveFn.send(spender, amount, { gasLimit: gasWithMargin(await approveFn.estimateGas(spender, amount)) });
+    const tx = await sendWithGasMargin(new Contract(token, ERC20_ABI, wallet).getFunction('approve'), spender, amount);
     emit('approving', 0, tx.hash as Hex);
     await waitForReceipt(tx.hash as Hex, deadline);
     emit('approved', 0, tx.hash as Hex);
@@ -192,8 +191,7 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     if (options.mode === 'approve') {
       // Exact approval: the DepositLedger never holds a standing allowance beyond this deposit.
       if (plan.approve.approvalNeeded) await approve(plan.settlementToken, opts.depositLedger, amount, deadline, emit);
-      const deposit = ledger.getFunction('deposit');
-      send = async () => deposit.send(amount, { gasLimit: gasWithMargin(await deposit.estimateGas(amount)) });
+      send = () => sendWithGasMargin(ledger.getFunction('deposit'), amount);
     } else {
       // Permit2 is approved once without limit, as with the canonical deployment; each deposit is then one signature.
       if (plan.permit.permit2ApprovalNeeded) await approve(plan.settlementToken, plan.permit2, MaxUint256, deadline, emit);
@@ -214,9 +212,8 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
         deadline: permitDeadline,
         privateKey: wallet.privateKey as Hex,
       });
-      const depositWithPermit = ledger.getFunction('depositWithPermit');
-      const args = [amount, permit.message.nonce, owner, permit.message.deadline, permit.signature] as const;
-      send = async () => depositWithPermit.send(...args, { gasLimit: gasWithMargin(await depositWithPermit.estimateGas(...args)) });
+      send = () =>
+        sendWithGasMargin(ledger.getFunction('depositWithPermit'), amount, permit.message.nonce, owner, permit.message.deadline, permit.signature);
     }
 
     await checkChain();
