@@ -2,12 +2,11 @@
 // all over two resolved epochs, the devnet faucet, resolution times and the clock offset. A second
 // demo account (bob) trades from the test process through the client library, not through the core.
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import type { DevnetHandle } from '../../src/devnet/devnet';
+import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
@@ -21,6 +20,7 @@ const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };
 const C = 1_000_000n; // one contract / one token unit
 
+let temp: TempDevnet | undefined;
 let dir: string;
 let devnet: DevnetHandle;
 let t: TestCore;
@@ -84,11 +84,7 @@ async function freshBtcEpoch(after?: string): Promise<Market> {
 const exchangeBalance = async (): Promise<bigint> => (await bob.getBalance(alice as Address)).balance;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'core-trading-extra-'));
-  devnet = await startDevnet({
-    dataDir: join(dir, 'devnet'),
-    fresh: true,
-    ports: { http: 0, rpc: 0 },
+  temp = await startTempDevnet('core-trading-extra-', {
     bots: 0,
     demoAccounts: 2,
     blockTimeMs: 500,
@@ -102,6 +98,8 @@ beforeAll(async () => {
       };
     },
   });
+  devnet = temp.devnet;
+  dir = temp.dir;
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
   btcAsset = entries[0]!.assetId.toString();
   t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
@@ -127,8 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   t?.close();
-  await devnet?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await temp?.stop();
 });
 
 describe('more of the trading core on a devnet', () => {

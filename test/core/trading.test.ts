@@ -1,11 +1,9 @@
 // The trading half of the app core against a real devnet (chain + exchange, no bots) on ephemeral
 // ports: connect and pin, markets, books, orders as master and agent, deposits, withdrawals,
 // claims, offline signing and the pin-change block — all through core.invoke like the window.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import type { DevnetHandle } from '../../src/devnet/devnet';
+import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
@@ -15,7 +13,7 @@ import { coreCalls, type RecordedEvent } from './core-calls';
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };
 
-let dir: string;
+let temp: TempDevnet | undefined;
 let devnet: DevnetHandle;
 let t: TestCore;
 let events: RecordedEvent[];
@@ -40,11 +38,7 @@ interface Order {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'core-trading-'));
-  devnet = await startDevnet({
-    dataDir: join(dir, 'devnet'),
-    fresh: true,
-    ports: { http: 0, rpc: 0 },
+  temp = await startTempDevnet('core-trading-', {
     bots: 0,
     demoAccounts: 3,
     blockTimeMs: 500,
@@ -56,6 +50,7 @@ beforeAll(async () => {
       };
     },
   });
+  devnet = temp.devnet;
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
   btcAsset = entries[0]!.assetId.toString();
   t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
@@ -78,8 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   t?.close();
-  await devnet?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await temp?.stop();
 });
 
 describe('trading core on a devnet', () => {

@@ -18,13 +18,11 @@
 // Trading (orders, fills, claims) moves money between free, pending and positionCollateral only, so
 // the equation holds whatever the bots do; the engine's own identity
 // free + pending + positionCollateral + queuedWithdrawals = credited − paidOut is checked too.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnetContract } from '../../src/devnet/chain/contracts';
-import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import type { DevnetHandle } from '../../src/devnet/devnet';
+import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { type ExchangeClient, MarketFeed } from '../../src/main/exchange';
 import { createDepositClient } from '../../src/main/exchange/deposit';
@@ -37,7 +35,7 @@ const CONFIRMATIONS = 4;
 const ERC20 = ['function balanceOf(address) view returns (uint256)'];
 const wait = { timeout: 45_000, interval: 200 };
 
-let dir: string;
+let temp: TempDevnet | undefined;
 let devnet: DevnetHandle;
 let provider: JsonRpcProvider;
 
@@ -100,11 +98,7 @@ async function conservation(label: string): Promise<Moment> {
 const clientFor = (privateKey: Hex): ExchangeClient => devnetClient(devnet, privateKey);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'devnet-conservation-'));
-  devnet = await startDevnet({
-    dataDir: dir,
-    fresh: true,
-    ports: { http: 0, rpc: 0 },
+  temp = await startTempDevnet('devnet-conservation-', {
     bots: 2,
     blockTimeMs: 500,
     botStepMs: 400,
@@ -115,13 +109,13 @@ beforeAll(async () => {
       return { symbols: [BTC, ETH], markets: [defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }), defineMarket({ symbol: ETH, startTime, periodLength: 60n })] };
     },
   });
+  devnet = temp.devnet;
   provider = new JsonRpcProvider(devnet.rpcUrl, Number(devnet.chainId), { staticNetwork: true });
 }, 120_000);
 
 afterAll(async () => {
   provider?.destroy();
-  await devnet?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await temp?.stop();
 });
 
 describe('conservation between chain and exchange while bots trade', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
+import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import type { DevnetFile } from '../../src/devnet/devnet-file';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { type ExchangeClient } from '../../src/main/exchange';
@@ -19,6 +20,7 @@ const PERIOD = 15n; // seconds: short enough to see a roll-over in a test
 const ERC20 = ['function balanceOf(address) view returns (uint256)'];
 const wait = { timeout: 45_000, interval: 250 };
 
+let temp: TempDevnet | undefined;
 let dir: string;
 let devnet: DevnetHandle;
 let provider: JsonRpcProvider;
@@ -44,11 +46,7 @@ async function blocksPass(n: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'devnet-test-'));
-  devnet = await startDevnet({
-    dataDir: dir,
-    fresh: true,
-    ports: { http: 0, rpc: 0 },
+  temp = await startTempDevnet('devnet-test-', {
     bots: 2,
     blockTimeMs: 500,
     botStepMs: 400,
@@ -58,18 +56,19 @@ beforeAll(async () => {
       return { symbols: [BTC, ETH], markets: [defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }), defineMarket({ symbol: ETH, startTime, periodLength: 300n })] };
     },
   });
+  devnet = temp.devnet;
+  dir = temp.dir;
   provider = new JsonRpcProvider(devnet.rpcUrl, Number(devnet.chainId), { staticNetwork: true });
 }, 120_000);
 
 afterAll(async () => {
   provider?.destroy();
-  await devnet?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await temp?.stop();
 });
 
 describe('startDevnet', () => {
   it('comes up and writes devnet.json with URLs, chain, contracts and demo keys', async () => {
-    const file = JSON.parse(await readFile(join(dir, 'devnet.json'), 'utf8')) as DevnetFile;
+    const file = JSON.parse(await readFile(join(dir, 'devnet', 'devnet.json'), 'utf8')) as DevnetFile;
     expect(file.httpUrl).toBe(devnet.httpUrl);
     expect(file.rpcUrl).toBe(devnet.rpcUrl);
     expect(file.chainId).toBe(devnet.chainId.toString());
