@@ -18,15 +18,20 @@ function reference(digest: Uint8Array, sig: string, signer: string): boolean {
 describe('SignatureVerifier', () => {
   it('agrees with recoverDigestSigner on valid, foreign and mutated signatures (cached and uncached keys)', () => {
     const v = new SignatureVerifier({ tablesAfter: 2, capacity: 2 });
+    // Half the runs claim the real signer and half leave the signature intact, so about a quarter
+    // are valid: keys get cached (recovery) and then checked against the cache (fast path), with 4
+    // keys in a 2-key cache evicting each other. Uniform flips and claims made a valid pair 1 run
+    // in ~500, so a 300-run sample could miss the fast path entirely (a CI run did).
+    const flip = fc.record({ at: fc.integer({ min: 0, max: 129 }), nibble: fc.integer({ min: 1, max: 15 }) });
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(3), fc.nat(3), fc.integer({ min: -1, max: 129 }), fc.nat(15), (digest, signerIdx, claimIdx, flipAt, nibble) => {
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(3), fc.option(fc.nat(3), { freq: 2 }), fc.option(flip, { freq: 2 }), (digest, signerIdx, otherClaim, mutation) => {
         let sig: string = keys[signerIdx]!.sign(digest);
-        if (flipAt >= 0) {
-          const pos = 2 + flipAt;
-          const c = ((parseInt(sig[pos]!, 16) ^ (nibble === 0 ? 1 : nibble)) & 15).toString(16);
+        if (mutation !== null) {
+          const pos = 2 + mutation.at;
+          const c = ((parseInt(sig[pos]!, 16) ^ mutation.nibble) & 15).toString(16);
           sig = sig.slice(0, pos) + c + sig.slice(pos + 1);
         }
-        const claimed = keys[claimIdx]!.address;
+        const claimed = keys[otherClaim ?? signerIdx]!.address;
         expect(v.verify(digest, sig, claimed)).toBe(reference(digest, sig, claimed));
       }),
       { numRuns: 300 },
