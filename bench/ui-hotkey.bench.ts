@@ -67,7 +67,7 @@ const bench: Benchmark = {
       const trader = rig.otherTrader();
       const placed = await trader.placeOrder({ assetId: BigInt(assetId), epoch: BigInt(epoch), side: 'buy', price: 300_000n, size: 5_000_000n });
       if (placed.delivery !== 'answered' || placed.response.status !== 'ACCEPTED') throw new Error('could not rest the bid to join');
-      await page.getByTestId('ladder').locator('[data-price="300000"] .cell.bid').filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });
+      await page.getByTestId('ladder').locator('[data-price="300000"] .cell.bid[aria-label*=" bid"]').waitFor({ timeout: 15_000 });
       // Key times in the page, and a neutral focus outside any field; size preset 1 fills the ticket.
       await page.evaluate(() => {
         const w = globalThis as unknown as { __keys: number[]; addEventListener(t: string, f: (e: { key: string; timeStamp: number }) => void, c: boolean): void };

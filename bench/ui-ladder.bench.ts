@@ -13,6 +13,8 @@
 // update cost = event receipt → the handler, Svelte's DOM flush (microtasks) done; receipt → the
 // next frame rendered; Long Tasks. Also checks that no ladder row is created or removed during the
 // bursts and that the row under the pointer stays the same element at the same place.
+// UI_BENCH_TRACE=/path/trace.json also writes a Chrome trace of the bridge 200/s scenario (open it
+// in chrome://tracing or Perfetto) to see where a frame's time goes.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExchangeClient } from '../src/main/exchange';
@@ -194,7 +196,11 @@ const bench: Benchmark = {
       print(report, idle);
       const slow = await runScenario(rig, 'bridge 30/s', SECONDS, pointer, { rate: 30 });
       print(report, slow);
+      const tracePath = process.env['UI_BENCH_TRACE'];
+      const browser = page.context().browser();
+      if (tracePath && browser) await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'toplevel'] });
       const fast = await runScenario(rig, 'bridge 200/s', SECONDS, pointer, { rate: 200 });
+      if (tracePath && browser) await browser.stopTracing();
       print(report, fast);
       await page.screenshot({ path: resolve(SCREENS_DIR, 'bench-ui-ladder-200.png') });
 

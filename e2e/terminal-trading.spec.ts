@@ -3,7 +3,7 @@
  * test's own orders are the book). Screens with live data are captured as terminal-live-*.png.
  */
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { setPassword } from './harness/flows';
 
@@ -11,6 +11,45 @@ test.use({ withDevnet: true });
 test.setTimeout(240_000);
 
 const PASSWORD = 'terminal e2e password';
+
+/** The DOM surface inkUnder uses (the e2e tsconfig has no DOM library). */
+interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+interface InkCanvas {
+  width: number;
+  getBoundingClientRect(): Box;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+interface InkCell {
+  getBoundingClientRect(): Box;
+  closest(selector: string): { querySelector(selector: string): InkCanvas | null } | null;
+}
+
+/** Painted (non-transparent) pixels of the ladder's canvas inside `cell`'s box, and their colour sum. */
+async function inkUnder(cell: Locator): Promise<{ ink: number; colour: number }> {
+  return cell.evaluate((node) => {
+    const el = node as unknown as InkCell;
+    const canvas = el.closest('[role="grid"]')?.querySelector('canvas');
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return { ink: -1, colour: 0 };
+    const c = canvas.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const k = canvas.width / c.width;
+    const data = ctx.getImageData(Math.round((r.left - c.left) * k), Math.round((r.top - c.top) * k), Math.round(r.width * k), Math.round(r.height * k)).data;
+    let ink = 0;
+    let colour = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3]! === 0) continue;
+      ink++;
+      colour += data[i]! + data[i + 1]! + data[i + 2]!;
+    }
+    return { ink, colour };
+  });
+}
 
 async function open(page: Page, label: string, title: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label }).click();
@@ -88,7 +127,22 @@ test('markets, ladder and order entry by ticket and hotkey; cancel all', async (
   await app.keyboard.press('b');
   await expect(app.getByTestId('open-orders').locator('tbody tr')).toHaveCount(2);
   await expect(ladder.locator('[data-price="415000"] .own').first()).toContainText('● 4');
+  // The size is in the cell's name for screen readers and painted on the canvas over the cell;
+  // the ask cell of that row (nothing offered at or below our bid) stays blank.
+  const bidCell = ladder.locator('[data-price="415000"] .cell.bid');
+  await expect(bidCell).toHaveAttribute('aria-label', 'Buy Up at 41.5¢, 4 bid');
+  await expect.poll(async () => (await inkUnder(bidCell)).ink).toBeGreaterThan(10);
+  expect((await inkUnder(ladder.locator('[data-price="415000"] .cell.ask'))).ink).toBe(0);
   await app.screenshot({ path: resolve(SCREENS_DIR, 'terminal-live-trade.png') });
+  // Another theme repaints the canvas in that theme's colours.
+  const dark = await inkUnder(bidCell);
+  await app.getByRole('button', { name: 'Switch to light theme' }).click();
+  await expect(app.locator('html')).toHaveClass(/theme-light/);
+  await expect.poll(async () => (await inkUnder(bidCell)).colour).not.toBe(dark.colour);
+  expect((await inkUnder(bidCell)).ink).toBeGreaterThan(10);
+  await app.screenshot({ path: resolve(SCREENS_DIR, 'terminal-live-trade-light.png') });
+  await app.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect(app.locator('html')).not.toHaveClass(/theme-light/);
 
   // Cancel all in this market with its hotkey.
   await app.keyboard.press('Escape');
