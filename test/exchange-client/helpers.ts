@@ -1,6 +1,6 @@
 // Shared set-up for the exchange-client integration tests: a local exchange service on loopback with
 // a hand-driven clock, funded wallets, and clients built only from the library's public API.
-import { startExchangeService, type ExchangeServiceHandle } from '../../src/devnet/exchange';
+import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from '../../src/devnet/exchange';
 import { ExchangeClient, type ActionSigner, type ExchangeClientOptions } from '../../src/main/exchange';
 import { ExchangeClock } from '../../src/main/trading';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
@@ -41,7 +41,7 @@ export interface Devnet {
   advance(ms: number): Promise<void>;
 }
 
-export async function startDevnet(): Promise<Devnet> {
+export async function startDevnet(extra: Partial<ExchangeServiceOptions> = {}): Promise<Devnet> {
   // Exchange time runs well ahead of the machine's clock, so the client must learn the offset.
   const time = { now: Date.UTC(2027, 0, 1, 12, 0, 0) };
   const svc = await startExchangeService({
@@ -52,6 +52,7 @@ export async function startDevnet(): Promise<Devnet> {
     pingIntervalMs: 0,
     oracle: { publishIntervalMs: 0 },
     onError: () => {},
+    ...extra,
   });
   await svc.runScheduler();
   const market = svc.catalog.markets.find((m) => m.periodLength === 60n)!;
@@ -61,13 +62,20 @@ export async function startDevnet(): Promise<Devnet> {
     assetId: market.assetId,
     client(key, extra = {}) {
       const clock = new ExchangeClock();
+      const { onResponse: watch, ...rest } = extra;
       const c = new ExchangeClient({
         baseUrl: svc.httpUrl,
-        onResponse: clock.onResponse,
+        // The clock always learns; a test's own watcher sees every response too.
+        onResponse: watch
+          ? (r) => {
+              clock.onResponse(r);
+              watch(r);
+            }
+          : clock.onResponse,
         now: clock.now,
         deployment: () => ({ domain: svc.domain, ledger: LEDGER }),
         ...(key ? { signer: testSigner(key) } : {}),
-        ...extra,
+        ...rest,
       }) as ExchangeClient & { clock: ExchangeClock };
       c.clock = clock;
       return c;

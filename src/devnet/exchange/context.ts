@@ -4,6 +4,7 @@ import type { MarketSpec, OracleSymbol } from '../markets';
 import type { AuthContext, RoleGrant } from './auth';
 import type { Journal } from './journal';
 import type { OracleHistory } from './oracle';
+import type { RateLimiter } from './rate-limit';
 
 /** The chain configuration served at GET /config/chains/:chainId (only present keys). */
 export interface ContractsConfig {
@@ -29,4 +30,6 @@ export interface ServiceContext extends AuthContext {
   onWithdrawalQueued(): void;
   /** Payout progress per withdrawal id (chain mode), for GET /withdrawals/:account. */
   payoutStatus(id: string): { attempts: number; lastError: string | null } | undefined;
+  /** Per-master limit on agent approvals and revocations (§6.4's 429); null = unlimited. */
+  agentLimiter: RateLimiter | null;
 }

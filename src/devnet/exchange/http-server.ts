@@ -87,7 +87,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 function sendError(res: ServerResponse, e: ServiceError, headers: Record<string, string> = {}): void {
-  send(res, e.status, e.body(), headers);
+  send(res, e.status, e.body(), { ...e.headers, ...headers });
 }
 
 /**

@@ -15,6 +15,7 @@ import { createJsonServer } from './http-server';
 import { Journal } from './journal';
 import { Ledger } from './ledger';
 import { OracleHistory } from './oracle';
+import { RateLimiter, type RateLimit } from './rate-limit';
 import { readRoutes } from './read-routes';
 import { EpochScheduler } from './scheduler';
 import { SignaturePool } from './signature-pool';
@@ -65,6 +66,11 @@ export interface ExchangeServiceOptions {
   admins?: readonly RoleGrant[];
   /** An approval expires when now > approvalNonce + this many seconds (default 86,400). */
   agentLifetimeSec?: number;
+  /**
+   * Agent approvals and revocations per master account (§6.4 lets these routes answer 429):
+   * default DEFAULT_AGENT_RATE_LIMIT; null turns the limit off.
+   */
+  agentRateLimit?: RateLimit | null;
   /** Largest request body in bytes (default 65,536). */
   bodyLimit?: number;
   /** Where background failures go (default: stderr). */
@@ -75,6 +81,9 @@ export interface ExchangeServiceOptions {
    */
   signatureWorkers?: number;
 }
+
+/** Generous for people and bots (20 at once, then one every 200 ms); a loop gets 429 and backs off. */
+export const DEFAULT_AGENT_RATE_LIMIT: RateLimit = { perSecond: 5, burst: 20 };
 
 /** One worker: on 2 cores it runs beside the main thread; more only pays with more cores. */
 export const DEFAULT_SIGNATURE_WORKERS = 1;
@@ -209,6 +218,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     publish: (events) => marketFeed.publish(events),
     onWithdrawalQueued: () => chainSync?.kickPayouts(),
     payoutStatus: (id) => chainSync?.payoutStatus(id),
+    agentLimiter: options.agentRateLimit === null ? null : new RateLimiter(options.agentRateLimit ?? DEFAULT_AGENT_RATE_LIMIT, clock),
   };
 
   const scheduler = new EpochScheduler({

@@ -18,7 +18,7 @@ import {
 } from '../../shared/protocol';
 import { approvalStatus, checkChainId, checkEoaOnly, checkEoaOrAgent, checkNotProcessed, checkRole, parseRequest, verifyPair } from './auth';
 import type { ServiceContext } from './context';
-import { badRequest, notFound, unauthorized } from './errors';
+import { badRequest, notFound, tooManyRequests, unauthorized } from './errors';
 import type { Reply, Route } from './http-server';
 import type { Applied } from './ledger';
 import { toSignedEntry, type RecordKind } from './records';
@@ -51,6 +51,13 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
     }
     if (o.size < SIZE_LOT || o.size > MAX_PRACTICAL_SIZE || o.size % SIZE_LOT !== 0n) {
       throw badRequest('INVALID_SIZE', 'size must be a multiple of 10,000 from 10,000 to 100,000,000,000 (0.01 to 100,000 contracts).');
+    }
+  };
+  /** After the signature: only a proven master spends its own budget, and replays never do. */
+  const limitAgentRoute = (master: string): void => {
+    const took = ctx.agentLimiter?.take(master);
+    if (took !== undefined && !took.ok) {
+      throw tooManyRequests('RATE_LIMITED', `Too many agent approvals or revocations for this account; retry in ${Math.ceil(took.retryAfterMs / 1000)} s.`, took.retryAfterMs);
     }
   };
   const requireNotPaused = (): void => {
@@ -198,6 +205,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         checkNotProcessed(ctx, id);
         checkEoaOnly(a, 'SENDER_MUST_BE_SIGNER');
         const master = a.sender.toLowerCase();
+        limitAgentRoute(master);
         if (a.agent.toLowerCase() === ZERO_ADDRESS) throw badRequest('INVALID_AGENT', 'The agent may not be the zero address.');
         if (a.agent.toLowerCase() === master) throw badRequest('AGENT_CANNOT_APPROVE_ITSELF', 'The agent must differ from the master account.');
         const now = nowSec();
@@ -229,6 +237,7 @@ export function writeRoutes(ctx: ServiceContext): Route[] {
         const id = await verifyPair(ctx, 'RevokeAgentOrder', r, req.orderHash, req.signature, r.signer, { mismatch: 'REVOKE_ORDER_HASH_MISMATCH', signature: 'INVALID_SIGNATURE' });
         checkNotProcessed(ctx, id);
         checkEoaOnly(r, 'SIGNER_NOT_SENDER');
+        limitAgentRoute(r.sender.toLowerCase());
         const cur = ctx.ledger.state.agents.get(r.sender.toLowerCase());
         if (cur === undefined || cur.revoked) return { status: 404, body: { id, status: 'FAIL' } };
         const t = ctx.nowMs();

@@ -22,7 +22,7 @@ import { diagnose, type DoctorFacts } from './doctor';
 import { ExchangeError, ExchangeHttpError, ExchangeValidationError, localCheck } from './errors';
 import { HttpCore, type CallOptions, type HttpCoreOptions } from './http';
 import { checkApprovalWindow, defaultApprovalNonce, toAddress, toAgentApprovalNonce, toPrice, toSide, toSize, toTimeInForce } from './inputs';
-import { DEFAULT_RETRY, IntentLedger, deliverIntent, type DeliveryResult, type RetryPolicy, type Timers } from './intents';
+import { DEFAULT_RETRY, IntentLedger, deliverIntent, isRateLimited, realTimers, retryDelay, sleep, type DeliveryResult, type RetryPolicy, type Timers } from './intents';
 import { ExchangeReader } from './read-client';
 import * as s from './schemas';
 import {
@@ -282,11 +282,25 @@ export class ExchangeClient extends ExchangeReader {
 
   // ---------------------------------------------------------------- plumbing
 
+  /**
+   * One signed action, sent once, except after a 429: the exchange turned it away unprocessed, so
+   * the same bytes go again after its Retry-After (or the backoff), up to the retry policy's
+   * attempts. Anything else is answered or thrown at once.
+   */
   async #sendOnce<K extends RequestKind>(signed: SignedAction<K>, opts?: CallOptions): Promise<ResponseOf<K>> {
     const path = REQUEST_KINDS[signed.kind].path;
+    const policy = this.#opts.retry ?? DEFAULT_RETRY;
     let body: unknown;
     try {
-      body = (await this.http.post(path, signed.bodyText, opts)).body;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          body = (await this.http.post(path, signed.bodyText, opts)).body;
+          break;
+        } catch (e) {
+          if (!isRateLimited(e) || attempt >= policy.maxAttempts) throw e;
+          await sleep(this.#opts.timers ?? realTimers, retryDelay(policy, attempt, e), opts?.signal);
+        }
+      }
     } catch (e) {
       // §6.3: approve/revoke FAIL arrives as 404 with the normal body.
       if (e instanceof ExchangeHttpError && e.status === 404 && (signed.kind === 'agentsApprove' || signed.kind === 'agentsRevoke')) {

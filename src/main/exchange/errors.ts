@@ -45,12 +45,15 @@ export class ExchangeHttpError extends ExchangeError {
   override readonly status: number;
   readonly method: string;
   readonly path: string;
-  constructor(status: number, code: string, sentence: string, body: unknown, method: string, path: string) {
+  /** The exchange's Retry-After (429, 503), in ms; undefined when it sent none. */
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, code: string, sentence: string, body: unknown, method: string, path: string, retryAfterMs?: number) {
     super(code, sentence, { status, body });
     this.name = 'ExchangeHttpError';
     this.status = status;
     this.method = method;
     this.path = path;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

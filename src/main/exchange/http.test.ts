@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeAbortError, ExchangeHttpError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
-import { HttpCore, errorCodeOf, normaliseBaseUrl, resolveUrl } from './http';
+import { HttpCore, errorCodeOf, normaliseBaseUrl, parseRetryAfter, resolveUrl } from './http';
 
 interface Seen {
   method: string;
@@ -52,6 +52,23 @@ describe('error codes (§6.6)', () => {
     expect(errorCodeOf(500, 'Internal enqueue error').code).toBe('Internal enqueue error');
     expect(errorCodeOf(502, '').code).toBe('HTTP_502');
     expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' }).code).toBe('NOT_FOUND');
+  });
+
+  it('gives a bare 429 the RATE_LIMITED code and a sentence, keeping the exchange\'s own', () => {
+    expect(errorCodeOf(429, '')).toEqual({ code: 'RATE_LIMITED', sentence: 'The exchange is limiting how often this can be done; try again in a moment.' });
+    expect(errorCodeOf(429, 'Too many requests')).toEqual({ code: 'RATE_LIMITED', sentence: 'Too many requests' });
+    expect(errorCodeOf(429, { error: 'SLOW_DOWN', message: 'Easy.' })).toEqual({ code: 'SLOW_DOWN', sentence: 'Easy.' });
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:59:00 GMT', now)).toBe(0); // already past
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-1', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 });
 

@@ -69,9 +69,20 @@ export function errorCodeOf(status: number, body: unknown): { code: string; sent
   }
   const token = fields.find((f) => SCREAMING.test(f));
   const sentence = fields.find((f) => !SCREAMING.test(f));
-  const code = token ?? sentence ?? `HTTP_${status}`;
-  const text = sentence ?? (token ? describeCode(token) : `The exchange answered HTTP ${status}.`);
+  // A bare 429 ("Too many requests" or nothing) still gets one code the retry logic and UI know.
+  const code = token ?? (status === 429 ? 'RATE_LIMITED' : (sentence ?? `HTTP_${status}`));
+  const text = sentence ?? (status === 429 ? 'The exchange is limiting how often this can be done; try again in a moment.' : token ? describeCode(token) : `The exchange answered HTTP ${status}.`);
   return { code, sentence: text };
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; else undefined. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // Only a written date ("Sun, 22 Nov 2026 10:00:05 GMT"): V8 also reads "-1" as a year.
+  const at = /[A-Za-z]/.test(v) ? Date.parse(v) : NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 function describeCode(code: string): string {
@@ -166,7 +177,9 @@ export class HttpCore {
           if (status >= 200 && status < 300) finish(undefined, { status, body });
           else {
             const { code, sentence } = errorCodeOf(status, body);
-            finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath));
+            const header: string | string[] | undefined = res.headers['retry-after'];
+            const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(typeof header === 'string' ? header : header?.[0], receivedAt) : undefined;
+            finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath, retryAfterMs));
           }
         });
       });

@@ -31,6 +31,17 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
 }
 
+/** The wait before attempt `attempt + 1`: the exchange's Retry-After when it sent one (capped), else the backoff. */
+export function retryDelay(policy: RetryPolicy, attempt: number, e: unknown): number {
+  const asked = e instanceof ExchangeHttpError ? e.retryAfterMs : undefined;
+  return asked === undefined ? backoffDelay(policy, attempt) : Math.min(policy.maxDelayMs, asked);
+}
+
+/** 429: the exchange turned the request away unprocessed, so the same bytes may be sent again. */
+export function isRateLimited(e: unknown): e is ExchangeHttpError {
+  return e instanceof ExchangeHttpError && e.status === 429;
+}
+
 export type IntentState = 'pending' | 'unknown' | 'delivered' | 'rejected';
 
 /** One intent: the signed bytes and what became of them. */
@@ -58,7 +69,7 @@ export function isRetriable(e: unknown): boolean {
   return e instanceof ExchangeError && (e.code === 'TRANSPORT_ERROR' || e.code === 'TIMEOUT');
 }
 
-function sleep(timers: Timers, ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(timers: Timers, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new ExchangeAbortError('retry', 'wait', signal.reason));
@@ -141,7 +152,7 @@ export async function deliverIntent(http: HttpCore, ledger: IntentLedger, intent
       }
       ledger.settle(intent, 'unknown');
       if (attempt >= policy.maxAttempts) throw e;
-      await sleep(timers, backoffDelay(policy, attempt), opts.signal);
+      await sleep(timers, retryDelay(policy, attempt, e), opts.signal);
       intent.state = 'pending';
     }
   }
