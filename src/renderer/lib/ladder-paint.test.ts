@@ -7,35 +7,14 @@ type Call = [string, ...unknown[]];
 /** A 2D context that records what is drawn, with the fill style and font in force at each call. */
 function recorder(): { ctx: LadderContext; calls: Call[] } {
   const calls: Call[] = [];
-  const state = { fillStyle: '' as unknown, font: '', textAlign: 'start', textBaseline: 'alphabetic' };
   const ctx = {
-    get fillStyle() {
-      return state.fillStyle;
-    },
-    set fillStyle(v: unknown) {
-      state.fillStyle = v;
-    },
-    get font() {
-      return state.font;
-    },
-    set font(v: string) {
-      state.font = v;
-    },
-    get textAlign() {
-      return state.textAlign;
-    },
-    set textAlign(v: string) {
-      state.textAlign = v;
-    },
-    get textBaseline() {
-      return state.textBaseline;
-    },
-    set textBaseline(v: string) {
-      state.textBaseline = v;
-    },
+    fillStyle: '' as unknown,
+    font: '',
+    textAlign: 'start',
+    textBaseline: 'alphabetic',
     clearRect: (...a: number[]) => calls.push(['clearRect', ...a]),
-    fillRect: (...a: number[]) => calls.push(['fillRect', state.fillStyle, ...a]),
-    fillText: (text: string, x: number, y: number) => calls.push(['fillText', text, x, y, state.fillStyle, state.font, state.textAlign, state.textBaseline]),
+    fillRect: (...a: number[]) => calls.push(['fillRect', ctx.fillStyle, ...a]),
+    fillText: (text: string, x: number, y: number) => calls.push(['fillText', text, x, y, ctx.fillStyle, ctx.font, ctx.textAlign, ctx.textBaseline]),
     save: () => calls.push(['save']),
     restore: () => calls.push(['restore']),
     beginPath: () => calls.push(['beginPath']),
