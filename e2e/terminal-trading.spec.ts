@@ -144,6 +144,22 @@ test('markets, ladder and order entry by ticket and hotkey; cancel all', async (
   await app.getByRole('button', { name: 'Switch to dark theme' }).click();
   await expect(app.locator('html')).not.toHaveClass(/theme-light/);
 
+  // From the keyboard alone: Tab lands on the best bid (the ladder is one tab stop), arrows move
+  // the cursor without reaching the price-tick hotkeys, Enter fills the ticket like a click.
+  await ladder.getByRole('button', { name: 'Centre' }).focus();
+  await app.keyboard.press('Tab');
+  await expect(bidCell).toBeFocused();
+  await app.keyboard.press('ArrowUp');
+  await app.keyboard.press('ArrowUp');
+  await app.keyboard.press('ArrowRight');
+  const askCell = ladder.locator('[data-price="417000"] .cell.ask');
+  await expect(askCell).toBeFocused();
+  await expect(ladder.locator('.cell[tabindex="0"]')).toHaveCount(1);
+  await app.keyboard.press('Enter');
+  await expect(ticket.getByRole('radio', { name: /Sell Up/ })).toBeChecked();
+  await expect(ticket.getByLabel('Price (¢)')).toHaveValue('41.7');
+  await expect(app.getByTestId('open-orders').locator('tbody tr')).toHaveCount(2); // nothing was sent
+
   // Cancel all in this market with its hotkey.
   await app.keyboard.press('Escape');
   await expect(app.getByTestId('open-orders')).toContainText('No open orders.');
