@@ -1,5 +1,6 @@
 // Public surface of the local exchange service (devnet).
-export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, DEFAULT_AGENT_RATE_LIMIT, DEFAULT_SIGNATURE_WORKERS, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
+export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, DEFAULT_SIGNATURE_WORKERS, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
+export type { RateLimit } from './rate-limit';
 export type { ChainOptions } from './chain-sync';
 export type { RoleGrant, AgentStatus } from './auth';
 export type { ContractsConfig } from './context';

@@ -65,7 +65,8 @@ const DUPLICATE_CODES = new Set(['ENTRY_PROCESSED', 'REPLACEMENT_ENTRY_PROCESSED
 /** Whether an error leaves the outcome unknown (worth resending the same digest). */
 export function isRetriable(e: unknown): boolean {
   if (e instanceof ExchangeAbortError) return false;
-  if (e instanceof ExchangeHttpError) return e.status >= 500 || e.status === 429;
+  if (isRateLimited(e)) return true;
+  if (e instanceof ExchangeHttpError) return e.status >= 500;
   return e instanceof ExchangeError && (e.code === 'TRANSPORT_ERROR' || e.code === 'TIMEOUT');
 }
 

@@ -50,8 +50,6 @@ export class LadderPainter {
   private drawnRows: readonly LadderRow[] = [];
   private drawnMax = -1n;
   private drawnGeometry: LadderGeometry | null = null;
-  /** Rows painted by the last call (for the benchmark's probe and the tests). */
-  lastPainted = 0;
 
   constructor(private readonly ctx: LadderContext) {}
 
@@ -61,7 +59,7 @@ export class LadderPainter {
   }
 
   /**
-   * Brings the canvas up to `rows`. Only rows that are new objects are redrawn (reuseRows keeps
+   * Brings the canvas up to `rows` and returns how many rows it redrew. Only rows that are new objects are redrawn (reuseRows keeps
    * unchanged rows as the same objects); a new deepest size rescales every bar, so it redraws all.
    */
   paint(rows: readonly LadderRow[], maxDepth: bigint, g: LadderGeometry): number {
@@ -115,7 +113,6 @@ export class LadderPainter {
     this.drawnRows = rows;
     this.drawnMax = maxDepth;
     this.drawnGeometry = g;
-    this.lastPainted = dirty.length;
     return dirty.length;
   }
 }
@@ -140,7 +137,6 @@ export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): L
   };
   const firstRect = first.getBoundingClientRect();
   const bidRect = cells.bid.getBoundingClientRect();
-  const cellStyle = getComputedStyle(cells.bid);
   return {
     width: origin.width,
     height: origin.height,
@@ -150,8 +146,7 @@ export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): L
     }),
     cellTop: bidRect.top - firstRect.top,
     cellHeight: bidRect.height,
-    // The shorthand is empty in some engines when set piecewise; rebuild it from its parts then.
-    font: cellStyle.font || `${cellStyle.fontStyle} ${cellStyle.fontWeight} ${cellStyle.fontSize} ${cellStyle.fontFamily}`,
+    font: getComputedStyle(cells.bid).font,
     cumBid: column(cells.cumBid),
     bid: column(cells.bid),
     ask: column(cells.ask),
