@@ -118,7 +118,7 @@ describe('signed client', () => {
     const take = await taker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'sell', price: '55', size: '5', timeInForce: 'IOC' });
     expect(take.delivery === 'answered' && take.response.status).toBe('FILLED');
     expect(await account.refresh(net.assetId, 0n)).toBe(true);
-    expect(account.position(net.assetId, 0n)?.balance).toBe(5_000_000n);
+    expect(account.position(net.assetId, 0n)?.inventory).toBe(5_000_000n);
     expect(account.inventory(net.assetId, 0n)).not.toBe(0n);
 
     const roll: bigint[] = [];

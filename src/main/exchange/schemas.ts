@@ -87,20 +87,45 @@ export const settlementPriceSchema = z.object({
 
 export const balanceSchema = z.object({ account: address, ts: safeNum, balance: decStr, pending: decStr });
 
-export const positionSchema = z.object({
-  account: address,
-  assetId: decStr,
-  epoch: decStr,
-  ts: safeNum,
-  size: decStr,
-  margin: decStr,
-  balance: decStr,
-  pnl: signedDecStr,
-  side: z.boolean(),
-  bSide: z.boolean(),
-  mSide: z.boolean(),
-  pSide: z.boolean(),
-});
+/**
+ * A protocol amount that travels unsigned beside a sign flag (docs/signed-quantities.md): the value is
+ * negative when the flag is true. An explicit minus is accepted too and is never flipped back by the flag,
+ * so "-5" with the flag set is still −5, not +5.
+ */
+export function withSignFlag(value: bigint, negative: boolean): bigint {
+  return negative && value > 0n ? -value : value;
+}
+
+/**
+ * GET /position: `size`, `balance`, `margin` and `pnl` are magnitudes whose signs are the flags `side`,
+ * `bSide`, `mSide` and `pSide` beside them. Parsed here into signed bigints so nothing inside reads an
+ * amount without its flag: `inventory` > 0 is long Up, < 0 short; `realisedPnl` < 0 is a loss.
+ */
+export const positionSchema = z
+  .object({
+    account: address,
+    assetId: decStr,
+    epoch: decStr,
+    ts: safeNum,
+    size: signedDecStr,
+    margin: signedDecStr,
+    balance: signedDecStr,
+    pnl: signedDecStr,
+    side: z.boolean(),
+    bSide: z.boolean(),
+    mSide: z.boolean(),
+    pSide: z.boolean(),
+  })
+  .transform((p) => ({
+    account: p.account,
+    assetId: p.assetId,
+    epoch: p.epoch,
+    ts: p.ts,
+    size: withSignFlag(p.size, p.side),
+    inventory: withSignFlag(p.balance, p.bSide),
+    margin: withSignFlag(p.margin, p.mSide),
+    realisedPnl: withSignFlag(p.pnl, p.pSide),
+  }));
 
 export const bookOrderSchema = z.object({
   id: bytes32,

@@ -55,10 +55,9 @@ export class AccountState {
     return this.orders.get(key(assetId, epoch));
   }
 
-  /** Signed inventory = balance × (bSide ? −1 : +1) (§6.4). */
+  /** Signed inventory: > 0 long Up, < 0 short (the sign comes from `bSide`, see schemas.ts). */
   inventory(assetId: bigint, epoch: bigint): bigint {
-    const p = this.position(assetId, epoch);
-    return p ? (p.bSide ? -p.balance : p.balance) : 0n;
+    return this.position(assetId, epoch)?.inventory ?? 0n;
   }
 
   /** Remember an order this account just sent, so its fills are recognised before the next refresh. */

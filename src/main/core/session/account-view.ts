@@ -12,26 +12,29 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
   const balance = account.balance;
   const positions: PositionView[] = [];
   for (const p of account.positions.values()) {
-    if (!p || (p.balance === 0n && p.margin === 0n && p.pnl === 0n)) continue;
+    if (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n)) continue;
     const symbol = session.markets.find((m) => m.assetId === p.assetId)?.symbol ?? p.assetId.toString();
     const current = session.epochs.current(p.assetId);
     const resolved = current !== undefined && p.epoch < current;
-    const short = p.bSide;
-    const avg = averagePrice(p.balance, p.margin, short);
+    const short = p.inventory < 0n;
+    const contracts = short ? -p.inventory : p.inventory;
+    // Collateral is never negative; the magnitude keeps a stray flag from turning the average around.
+    const margin = p.margin < 0n ? -p.margin : p.margin;
+    const avg = averagePrice(contracts, margin, short);
     const top = session.topOfBook(p.assetId, p.epoch);
     const mark = resolved ? null : markPrice(top.bid, top.ask, top.last);
     positions.push({
       assetId: p.assetId.toString(),
       epoch: p.epoch.toString(),
       symbol,
-      size: (short ? -p.balance : p.balance).toString(),
+      size: p.inventory.toString(),
       averagePrice: avg?.toString() ?? null,
       markPrice: mark?.toString() ?? null,
-      margin: p.margin.toString(),
-      unrealisedPnl: avg !== null && mark !== null ? unrealisedPnl(p.balance, avg, mark, short).toString() : null,
-      realisedPnl: p.pnl.toString(),
+      margin: margin.toString(),
+      unrealisedPnl: avg !== null && mark !== null ? unrealisedPnl(contracts, avg, mark, short).toString() : null,
+      realisedPnl: p.realisedPnl.toString(),
       // Each contract of the winning side pays 10^6 units, i.e. its size (§4.2).
-      payoutIfRight: p.balance.toString(),
+      payoutIfRight: contracts.toString(),
       resolved,
       claimable: (session.claimable.get(`${p.assetId}:${p.epoch}`) ?? 0n).toString(),
     });
