@@ -21,6 +21,7 @@ import {
 } from '../../shared/protocol';
 import type { AuthFailureCondition, Diagnosis } from './errors';
 import type { AgentStatus, ExchangeConfig } from './schemas';
+import { exchangeSaid } from './exchange-words';
 
 /** Everything the doctor looks at; the async collector in the signed client fills the optional parts. */
 export interface DoctorFacts {
@@ -320,5 +321,5 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
   if (/HASH_MISMATCH/.test(facts.code)) {
     return verdict('WRONG_DOMAIN', 'The digest is right for the domain this client signed with, so the exchange must be using another domain (name, chain or contract).');
   }
-  return { condition: 'UNKNOWN', sentence: `The request checks out locally; the exchange said ${facts.code}.` };
+  return { condition: 'UNKNOWN', sentence: `The request checks out locally. ${exchangeSaid(facts.code)}` };
 }

@@ -75,6 +75,23 @@ export class ExchangeTimeoutError extends ExchangeError {
   }
 }
 
+/** The exchange's answer was bigger than we read (declared or counted); the socket was dropped. */
+export class ExchangeResponseTooLargeError extends ExchangeError {
+  readonly limitBytes: number;
+  constructor(method: string, path: string, limitBytes: number) {
+    super('RESPONSE_TOO_LARGE', `The exchange's answer to ${method} ${path} was larger than ${formatBytes(limitBytes)}; it was not read.`);
+    this.name = 'ExchangeResponseTooLargeError';
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** 4194304 → "4 MiB"; small limits in bytes. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
 export class ExchangeAbortError extends ExchangeError {
   constructor(method: string, path: string, cause?: unknown) {
     super('ABORTED', `${method} ${path} was cancelled.`, { cause });

@@ -46,18 +46,33 @@ describe('base URL', () => {
 });
 
 describe('error codes (§6.6)', () => {
-  it('prefers a SCREAMING_CASE token and keeps the sentence', () => {
-    expect(errorCodeOf(401, { error: 'ORDER_HASH_MISMATCH', message: 'Digest differs.' })).toEqual({ code: 'ORDER_HASH_MISMATCH', sentence: 'Digest differs.' });
-    expect(errorCodeOf(400, { error: 'Invalid auth parameters' })).toEqual({ code: 'Invalid auth parameters', sentence: 'Invalid auth parameters' });
+  it('prefers a SCREAMING_CASE token; our sentence for a known code, the exchange\'s words quoted', () => {
+    expect(errorCodeOf(401, { error: 'ORDER_HASH_MISMATCH', message: 'Digest differs.' })).toEqual({
+      code: 'ORDER_HASH_MISMATCH',
+      sentence: 'The exchange computed a different digest for this request than the one signed. The exchange said: "Digest differs."',
+    });
+    expect(errorCodeOf(400, { error: 'Invalid auth parameters' })).toEqual({
+      code: 'Invalid auth parameters',
+      sentence: 'The exchange refused the authentication fields of the request. The exchange said: "Invalid auth parameters".',
+    });
     expect(errorCodeOf(500, 'Internal enqueue error').code).toBe('Internal enqueue error');
-    expect(errorCodeOf(502, '').code).toBe('HTTP_502');
-    expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' }).code).toBe('NOT_FOUND');
+    expect(errorCodeOf(502, '')).toEqual({ code: 'HTTP_502', sentence: 'The exchange failed (HTTP 502).' });
+    expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' })).toEqual({ code: 'NOT_FOUND', sentence: 'The exchange refused the request (NOT_FOUND). The exchange said: "boom".' });
+    expect(errorCodeOf(400, { error: 'SOMETHING_NEW' }).sentence).toBe('The exchange refused the request (SOMETHING_NEW).');
   });
 
-  it('gives a bare 429 the RATE_LIMITED code and a sentence, keeping the exchange\'s own', () => {
+  it('never lets the exchange\'s text pass as ours: cleaned, cut and bounded as a code', () => {
+    const long = 'x'.repeat(5000);
+    const r = errorCodeOf(400, { message: `${long}\u202e` });
+    expect(r.code).toBe('HTTP_400');
+    expect(r.sentence).toBe(`The exchange refused the request (HTTP 400). The exchange said: "${'x'.repeat(200)}…"`);
+    expect(errorCodeOf(400, { error: `${'A_'.repeat(100)}B` }).code).toBe('HTTP_400');
+  });
+
+  it('gives a bare 429 the RATE_LIMITED code and a sentence, keeping the exchange\'s own quoted', () => {
     expect(errorCodeOf(429, '')).toEqual({ code: 'RATE_LIMITED', sentence: 'The exchange is limiting how often this can be done; try again in a moment.' });
-    expect(errorCodeOf(429, 'Too many requests')).toEqual({ code: 'RATE_LIMITED', sentence: 'Too many requests' });
-    expect(errorCodeOf(429, { error: 'SLOW_DOWN', message: 'Easy.' })).toEqual({ code: 'SLOW_DOWN', sentence: 'Easy.' });
+    expect(errorCodeOf(429, 'Too many requests')).toEqual({ code: 'RATE_LIMITED', sentence: 'The exchange is limiting how often this can be done; try again in a moment. The exchange said: "Too many requests".' });
+    expect(errorCodeOf(429, { error: 'SLOW_DOWN', message: 'Easy.' })).toEqual({ code: 'SLOW_DOWN', sentence: 'The exchange refused the request (SLOW_DOWN). The exchange said: "Easy."' });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -94,7 +109,7 @@ describe('HttpCore', () => {
     const core = new HttpCore({ baseUrl: base });
     const e = await core.post('fail', '{}').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ExchangeHttpError);
-    expect(e).toMatchObject({ status: 404, code: 'ENTRY_PROCESSED', sentence: 'Already processed.', body: { error: 'ENTRY_PROCESSED' } });
+    expect(e).toMatchObject({ status: 404, code: 'ENTRY_PROCESSED', sentence: 'The exchange has already processed this exact request. The exchange said: "Already processed."', body: { error: 'ENTRY_PROCESSED' } });
     await expect(core.get('text')).rejects.toMatchObject({ status: 500, body: 'Internal enqueue error' });
     core.close();
   });

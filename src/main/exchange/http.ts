@@ -4,9 +4,12 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { ExchangeAbortError, ExchangeHttpError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
+import { ExchangeAbortError, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
+import { cleanExchangeText, refusalSentence } from './exchange-words';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The most of one response body main will hold (the exchange is untrusted). */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 export interface HttpCoreOptions {
   /** API base, with or without a trailing slash and path prefix (e.g. `https://host/api`). */
@@ -19,6 +22,8 @@ export interface HttpCoreOptions {
   apiSecret?: string;
   /** Called for every answered request (clock offset estimation). */
   onResponse?: (info: ResponseTiming) => void;
+  /** Largest response body read, declared or counted as it arrives. Default 4 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -56,8 +61,13 @@ export function resolveUrl(base: URL, path: string): URL {
 }
 
 const SCREAMING = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$/;
+/** A code longer than this is not a code we act on (the server controls it). */
+const MAX_CODE_CHARS = 64;
 
-/** §6.6/§12: act on the status plus any SCREAMING_CASE token in error/code/message, else the sentence. */
+/**
+ * §6.6/§12: act on the status plus any SCREAMING_CASE token in error/code/message. The sentence is
+ * ours for a known code, with the exchange's own words quoted and labelled as its own.
+ */
 export function errorCodeOf(status: number, body: unknown): { code: string; sentence: string } {
   const fields: string[] = [];
   if (typeof body === 'string' && body.trim() !== '') fields.push(body.trim());
@@ -67,12 +77,13 @@ export function errorCodeOf(status: number, body: unknown): { code: string; sent
       if (typeof v === 'string' && v.trim() !== '') fields.push(v.trim());
     }
   }
-  const token = fields.find((f) => SCREAMING.test(f));
-  const sentence = fields.find((f) => !SCREAMING.test(f));
-  // A bare 429 ("Too many requests" or nothing) still gets one code the retry logic and UI know.
-  const code = token ?? (status === 429 ? 'RATE_LIMITED' : (sentence ?? `HTTP_${status}`));
-  const text = sentence ?? (status === 429 ? 'The exchange is limiting how often this can be done; try again in a moment.' : token ? describeCode(token) : `The exchange answered HTTP ${status}.`);
-  return { code, sentence: text };
+  const token = fields.find((f) => f.length <= MAX_CODE_CHARS && SCREAMING.test(f));
+  const serverText = fields.find((f) => !SCREAMING.test(f));
+  // A documented sentence-code ("Invalid auth parameters") stays the code; a bare 429 still gets one
+  // code the retry logic and UI know.
+  const sentenceCode = serverText !== undefined && serverText.length <= MAX_CODE_CHARS ? cleanExchangeText(serverText) : undefined;
+  const code = token ?? (status === 429 ? 'RATE_LIMITED' : (sentenceCode || `HTTP_${status}`));
+  return { code, sentence: refusalSentence({ token, serverText, status }) };
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; else undefined. */
@@ -85,14 +96,10 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-function describeCode(code: string): string {
-  const s = code.toLowerCase().replace(/_/g, ' ');
-  return `The exchange refused the request: ${s}.`;
-}
-
 export class HttpCore {
   readonly baseUrl: URL;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly #apiKey: string | undefined;
   readonly #apiSecret: string | undefined;
   readonly #onResponse: ((info: ResponseTiming) => void) | undefined;
@@ -102,6 +109,7 @@ export class HttpCore {
   constructor(opts: HttpCoreOptions) {
     this.baseUrl = normaliseBaseUrl(opts.baseUrl);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.#apiKey = opts.apiKey;
     this.#apiSecret = opts.apiSecret;
     this.#onResponse = opts.onResponse;
@@ -159,10 +167,25 @@ export class HttpCore {
       req.on('error', (e) => finish(new ExchangeTransportError(method, shownPath, e)));
       req.on('response', (res) => {
         const receivedAt = Date.now();
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        const limit = this.maxResponseBytes;
+        const tooLarge = () => finish(new ExchangeResponseTooLargeError(method, shownPath, limit));
         res.on('error', (e) => finish(new ExchangeTransportError(method, shownPath, e)));
+        // A declared length over the limit is refused before a byte of the body is read.
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > limit) {
+          tooLarge();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let received = 0;
+        res.on('data', (c: Buffer) => {
+          if (settled) return;
+          received += c.length;
+          if (received > limit) tooLarge();
+          else chunks.push(c);
+        });
         res.on('end', () => {
+          if (settled) return;
           const text = Buffer.concat(chunks).toString('utf8');
           let body: unknown = text;
           if (text !== '') {

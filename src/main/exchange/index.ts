@@ -1,11 +1,12 @@
 // The exchange client library of the main process (HTTP + WebSocket). The deposit client lives in ./deposit.
 export { ExchangeClient, type AgentInput, type CancelOutcome, type CancelReplaceOutcome, type DeploymentContext, type ExchangeClientOptions, type IntentOutcome, type OrderOutcome, type SendOptions } from './client';
 export { ExchangeReader, DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH, MAX_FILLS_LIMIT, type FillsQuery } from './read-client';
-export { HttpCore, DEFAULT_TIMEOUT_MS, errorCodeOf, normaliseBaseUrl, resolveUrl, type CallOptions, type HttpCoreOptions, type HttpResponse, type ResponseTiming } from './http';
+export { HttpCore, DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, errorCodeOf, normaliseBaseUrl, resolveUrl, type CallOptions, type HttpCoreOptions, type HttpResponse, type ResponseTiming } from './http';
 export {
   ExchangeAbortError,
   ExchangeError,
   ExchangeHttpError,
+  ExchangeResponseTooLargeError,
   ExchangeTimeoutError,
   ExchangeTransportError,
   ExchangeValidationError,
@@ -13,6 +14,7 @@ export {
   type AuthFailureCondition,
   type Diagnosis,
 } from './errors';
+export { cleanExchangeText, exchangeSaid, knownCodeSentence } from './exchange-words';
 export { diagnose, type DoctorFacts } from './doctor';
 export {
   NonceRegistry,

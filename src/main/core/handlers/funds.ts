@@ -7,7 +7,7 @@ import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../.
 import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../exchange';
-import { createDepositClient, DepositError } from '../../exchange/deposit';
+import { createDepositClient, DepositError, rpcConnection } from '../../exchange/deposit';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
@@ -132,7 +132,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const master = masterOf(session);
       const token = session.facts?.contracts.settlementToken;
       if (!token) throw notConnected(session.deployment);
-      const provider = new JsonRpcProvider(session.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 });
+      const provider = new JsonRpcProvider(rpcConnection(session.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 });
       try {
         const amount = await ctx.vault.withWallet(master, async (wallet) => {
           const contract = new Contract(token, FAUCET_ABI, wallet.connect(provider));

@@ -1,8 +1,9 @@
 /** One sentence per trading result, for the notice area: "Bought 10 at 62.5¢", "Rejected: … (MARGIN)". */
 import type { CancelResult, OrderResult } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
+import { cleanExchangeText, exchangeSaid } from '../../exchange';
 
-/** What the exchange's reject reasons mean to a trader; unknown reasons are shown as sent. */
+/** What the exchange's reject reasons mean to a trader; unknown reasons are quoted as the exchange's words. */
 const REASONS: Readonly<Record<string, string>> = {
   MARGIN: 'not enough collateral',
   INSUFFICIENT_BALANCE: 'not enough collateral',
@@ -20,7 +21,7 @@ const REASONS: Readonly<Record<string, string>> = {
 export function reasonSentence(reason: string): string {
   const known = REASONS[reason.toUpperCase()];
   if (known) return `${known} (${reason})`;
-  return reason.length > 0 ? reason : 'no reason given';
+  return cleanExchangeText(reason) !== '' ? exchangeSaid(reason) : 'no reason given';
 }
 
 const cents = (price: bigint): string => `${formatPrice(price)}¢`;
@@ -44,7 +45,7 @@ export function orderSummary(r: Omit<OrderResult, 'summary'>, sell: boolean, pri
     case 'CANCELLED':
       return filled > 0n
         ? `${verb} ${formatSize(filled)} ${at}; the rest (${formatSize(BigInt(r.cancelled))}) was cancelled`
-        : `Nothing filled at ${cents(price)}: the order was cancelled${r.reason ? ` (${r.reason})` : ''}`;
+        : `Nothing filled at ${cents(price)}: the order was cancelled${r.reason ? ` (${cleanExchangeText(r.reason)})` : ''}`;
     case 'ACCEPTED':
       return `${sell ? 'Sell' : 'Buy'} ${formatSize(remaining)} at ${cents(price)} is resting`;
   }

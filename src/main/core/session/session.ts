@@ -28,6 +28,7 @@ import {
   type OwnFillRecord,
   type TopOfBook,
 } from '../../exchange';
+import { rpcConnection } from '../../exchange/deposit';
 import type { Logger } from '../../log';
 import type { Deployment, DeploymentPinning } from '../../settings';
 import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../trading';
@@ -285,7 +286,7 @@ export class TradingSession {
   async #probeChain(): Promise<void> {
     const started = Date.now();
     try {
-      const provider = (this.#provider ??= new JsonRpcProvider(this.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }));
+      const provider = (this.#provider ??= new JsonRpcProvider(rpcConnection(this.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 }));
       const chainId = BigInt((await provider.send('eth_chainId', [])) as string);
       if (chainId.toString() !== this.deployment.chainId) this.#health.chain.fail('down', `the node serves chain ${chainId}, not ${this.deployment.chainId}`);
       else this.#health.chain.ok(Date.now() - started, Date.now());
@@ -512,7 +513,7 @@ export class TradingSession {
     const token = this.facts?.contracts.settlementToken;
     if (!token) return;
     try {
-      const provider = (this.#provider ??= new JsonRpcProvider(this.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }));
+      const provider = (this.#provider ??= new JsonRpcProvider(rpcConnection(this.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 }));
       const erc20 = new Contract(token, ['function balanceOf(address) view returns (uint256)'], provider);
       this.walletTokenBalance = (await erc20.getFunction('balanceOf').staticCall(owner)) as bigint;
     } catch {

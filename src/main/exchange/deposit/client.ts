@@ -4,6 +4,7 @@ import { formatAmount, parseAmount, type Address, type Hex } from '../../../shar
 import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from './abi';
+import { rpcConnection } from './bounded-rpc';
 import { DepositError, toDepositError } from './errors';
 import { randomPermitNonce, signDepositPermit } from './permit';
 
@@ -82,7 +83,7 @@ const DEFAULT_PERMIT_TTL_SECONDS = 600;
 export function createDepositClient(opts: DepositClientOptions): DepositClient {
   const pollMs = opts.pollIntervalMs ?? 500;
   // Pinned network: no auto-detection loop; we check eth_chainId ourselves before every step.
-  const provider = new JsonRpcProvider(opts.rpcUrl, Network.from(opts.expectedChainId), {
+  const provider = new JsonRpcProvider(rpcConnection(opts.rpcUrl), Network.from(opts.expectedChainId), {
     staticNetwork: true,
     batchMaxCount: 1,
     cacheTimeout: -1,

@@ -1,6 +1,7 @@
 import { Interface } from 'ethers';
 import { UnitsError } from '../../../shared/protocol';
 import { DEPOSIT_ERRORS_ABI } from './abi';
+import { RpcTransportError } from './bounded-rpc';
 import { findRevertData } from '../../../shared/revert-data';
 
 export type DepositErrorCode =
@@ -50,6 +51,7 @@ const REVERT_CODES: Record<string, [DepositErrorCode, string]> = {
 export function toDepositError(err: unknown): DepositError {
   if (err instanceof DepositError) return err;
   if (err instanceof UnitsError) return new DepositError('INVALID_AMOUNT', err.message);
+  if (err instanceof RpcTransportError) return new DepositError('RPC_UNAVAILABLE', err.message);
   const data = findRevertData(err);
   if (data !== undefined) {
     const parsed = errorsInterface.parseError(data);

@@ -12,3 +12,4 @@ export {
 } from './client';
 export { DepositError, toDepositError, type DepositErrorCode } from './errors';
 export { randomPermitNonce, signDepositPermit, type DepositPermit } from './permit';
+export { MAX_RPC_RESPONSE_BYTES, RpcTransportError, boundedGetUrl, rpcConnection } from './bounded-rpc';
