@@ -1,10 +1,48 @@
 // Shared helpers of the exchange service's fuzz / crash / replay-chaos tests
-// (src/devnet/exchange/{fuzz,crash,replay-chaos}.test.ts): a seeded PRNG, the conservation check,
-// a market-feed client with a message queue, and the REST book → L2View conversion.
+// (src/devnet/exchange/{fuzz,crash,replay-chaos}.test.ts) and the feed-chaos tests: a seeded PRNG,
+// the conservation check, a market-feed client with a message queue, the REST book → L2View
+// conversion, and hand-driven timers for the feed heartbeat.
 import WebSocket from 'ws';
 import type { L2View, TotalsView } from '../../src/devnet/engine';
 import type { Hex } from '../../src/shared/protocol';
 import { seededRandom } from '../../src/devnet/prng';
+
+/**
+ * Timers that move only when the test says so (the feed client's `Timers`): `advance(ms)` runs
+ * every timer due by then, in time order, including ones scheduled while advancing.
+ */
+export class ManualTimers {
+  now = 0;
+  #seq = 0;
+  readonly #due = new Map<number, { at: number; fn: () => void }>();
+
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = ++this.#seq;
+    this.#due.set(id, { at: this.now + Math.max(0, ms), fn });
+    return id;
+  };
+
+  clearTimeout = (handle: unknown): void => {
+    this.#due.delete(handle as number);
+  };
+
+  advance(ms: number): void {
+    const end = this.now + ms;
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const e of this.#due) if (e[1].at <= end && (next === undefined || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
+      if (next === undefined) break;
+      this.#due.delete(next[0]);
+      this.now = next[1].at;
+      next[1].fn();
+    }
+    this.now = end;
+  }
+
+  get pending(): number {
+    return this.#due.size;
+  }
+}
 
 /** A seeded generator with the helpers the chaos tests need, over the devnet's shared PRNG. */
 export class Rng {

@@ -45,7 +45,7 @@ export {
 } from './signed-actions';
 export { DEFAULT_RETRY, IntentLedger, backoffDelay, deliverIntent, isRetriable, realTimers, type Intent, type IntentState, type RetryPolicy, type Timers } from './intents';
 export { toAmount, toPrice, toSide, toSize, toTimeInForce, type AmountInput, type PriceInput, type SideInput, type SizeInput, type TimeInForceInput } from './inputs';
-export { MarketFeed, parseMarketUpdate, type FeedOptions, type FeedSubscription, type MarketHandler, type MarketUpdate, type OrderEvent, type TradeEvent, type CancelEvent, type ResolutionEvent } from './feeds/market-feed';
+export { MarketFeed, parseMarketUpdate, socketBounds, type FeedOptions, type FeedSubscription, type MarketHandler, type MarketUpdate, type OrderEvent, type TradeEvent, type CancelEvent, type ResolutionEvent } from './feeds/market-feed';
 export { OracleFeed, type OracleFeedOptions, type OracleHandler, type OraclePrice } from './feeds/oracle-feed';
-export { SubscriptionSocket, type SocketState } from './feeds/subscription-socket';
+export { SubscriptionSocket, FEED_HANDSHAKE_TIMEOUT_MS, FEED_PING_INTERVAL_MS, FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, type SocketState, type SubscriptionSocketOptions } from './feeds/subscription-socket';
 export type * from './schemas';

@@ -66,7 +66,7 @@ export class BookSync {
     this.#sub = this.#o.feed.subscribe(this.#o.assetId, {
       onUpdate: (u) => this.#onUpdate(u),
       onInvalid: (reason) => void this.#resync(`invalid event (${reason})`),
-      onResyncRequired: () => this.#lost('feed reconnecting'),
+      onResyncRequired: (reason) => this.#lost(`market feed reconnecting: ${reason}`),
     });
     try {
       await this.#sub.ready;
@@ -108,6 +108,10 @@ export class BookSync {
   }
 
   #syncedAt = 0;
+
+  get #key(): string {
+    return this.#o.assetId.toString();
+  }
 
   #armStale(): void {
     if (this.#stopped) return;
@@ -176,8 +180,9 @@ export class BookSync {
       this.#again = true;
       return;
     }
-    if (this.#o.feed.socket.state !== 'open') {
-      // Wait for the socket: a snapshot without a live subscription would gap at once.
+    if (this.#o.feed.socket.state !== 'open' || !this.#o.feed.socket.isAcked(this.#key)) {
+      // Wait for the socket and the server's ack: a snapshot without a live subscription would gap
+      // at once, and a socket that opens but says nothing (a frozen proxy) must not make a live book.
       this.#changed();
       this.#schedule(this.#o.resyncDelayMs ?? 250);
       return;

@@ -29,21 +29,30 @@ export class FeedHealthTracker {
   }
 }
 
-/** A WebSocket's state in the feed vocabulary; `staleAfterMs` without a message while open is stale. */
-export function socketHealth(
-  tracker: FeedHealthTracker,
-  socket: SocketState,
-  lastMessageAt: number | null,
-  now: number,
-  staleAfterMs: number,
-): void {
+/** What socketHealth reads of a feed's socket. */
+export interface SocketView {
+  readonly state: SocketState;
+  /** Open with a subscription acknowledged (a socket that opened but says nothing is not live). */
+  isLive(): boolean;
+  /** Why the last socket was dropped, shown while reconnecting. */
+  readonly dropReason: string | null;
+}
+
+/**
+ * A WebSocket's state in the feed vocabulary; `staleAfterMs` without a message while open is stale.
+ * A silent socket is dropped by its heartbeat within seconds, so 'live' needs an acknowledged
+ * subscription on an open socket, and a reconnect says why the last socket went.
+ */
+export function socketHealth(tracker: FeedHealthTracker, socket: SocketView, lastMessageAt: number | null, now: number, staleAfterMs: number): void {
   tracker.lastMessageAt = lastMessageAt;
-  if (socket === 'open') {
-    if (lastMessageAt !== null && now - lastMessageAt > staleAfterMs) tracker.fail('stale', `no message for ${Math.round(staleAfterMs / 1000)} s`);
+  const why = socket.dropReason === null ? 'reconnecting' : `reconnecting: ${socket.dropReason}`;
+  if (socket.state === 'open') {
+    if (!socket.isLive()) tracker.fail('resyncing', socket.dropReason === null ? 'subscribing' : `subscribing after ${socket.dropReason}`);
+    else if (lastMessageAt !== null && now - lastMessageAt > staleAfterMs) tracker.fail('stale', `no message for ${Math.round(staleAfterMs / 1000)} s`);
     else {
       tracker.state = 'live';
       tracker.reason = 'ok';
     }
-  } else if (socket === 'connecting' || socket === 'waiting') tracker.fail('resyncing', 'reconnecting');
-  else tracker.fail('down', socket === 'closed' ? 'closed' : 'not connected');
+  } else if (socket.state === 'connecting' || socket.state === 'waiting') tracker.fail('resyncing', why);
+  else tracker.fail('down', socket.state === 'closed' ? 'closed' : 'not connected');
 }

@@ -298,8 +298,8 @@ export class TradingSession {
   feedHealth(): FeedHealth[] {
     const now = Date.now();
     const market = this.#health.market;
-    socketHealth(market, this.marketFeed.socket.state, this.marketFeed.lastActivityAt || null, now, MARKET_STALE_MS);
-    socketHealth(this.#health.oracle, this.oracleFeed.socket.state, this.#oracleLastAt, now, ORACLE_STALE_MS);
+    socketHealth(market, this.marketFeed.socket, this.marketFeed.lastActivityAt || null, now, MARKET_STALE_MS);
+    socketHealth(this.#health.oracle, this.oracleFeed.socket, this.#oracleLastAt, now, ORACLE_STALE_MS);
     const views = [this.#health.http.view(), { ...market.view(), resyncs: market.resyncs + this.books.resyncs() }, this.#health.oracle.view(), this.#health.chain.view()];
     return views;
   }

@@ -57,8 +57,8 @@ export interface MarketHandler {
   onUpdate(update: MarketUpdate): void;
   /** An event for this asset could not be parsed: the book must resync. */
   onInvalid?(reason: string): void;
-  /** The socket dropped or was replaced: reload the REST book (§7.1). */
-  onResyncRequired?(): void;
+  /** The socket dropped or was replaced (`reason` says why): reload the REST book (§7.1). */
+  onResyncRequired?(reason: string): void;
 }
 
 export interface FeedOptions {
@@ -66,6 +66,11 @@ export interface FeedOptions {
   ackTimeoutMs?: number;
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
+  /** Bounds and heartbeat of the socket (see SubscriptionSocketOptions for the defaults). */
+  maxPayloadBytes?: number;
+  handshakeTimeoutMs?: number;
+  pingIntervalMs?: number;
+  pongTimeoutMs?: number;
   timers?: Timers;
   onError?(err: ExchangeError): void;
 }
@@ -74,6 +79,11 @@ export interface FeedSubscription {
   /** Resolves on the server's ack. */
   ready: Promise<void>;
   unsubscribe(): Promise<void>;
+}
+
+/** The bound and heartbeat options a feed passes to its socket (unset ones keep the socket's defaults). */
+export function socketBounds(o: FeedOptions): Pick<FeedOptions, 'maxPayloadBytes' | 'handshakeTimeoutMs' | 'pingIntervalMs' | 'pongTimeoutMs'> {
+  return { maxPayloadBytes: o.maxPayloadBytes, handshakeTimeoutMs: o.handshakeTimeoutMs, pingIntervalMs: o.pingIntervalMs, pongTimeoutMs: o.pongTimeoutMs };
 }
 
 export class MarketFeed {
@@ -90,10 +100,11 @@ export class MarketFeed {
       ackTimeoutMs: opts.ackTimeoutMs,
       reconnectDelayMs: opts.reconnectDelayMs,
       maxReconnectDelayMs: opts.maxReconnectDelayMs,
+      ...socketBounds(opts),
       timers: opts.timers,
       onMessage: (msg) => this.#dispatch(msg),
-      onResyncRequired: (key) => {
-        for (const h of this.#handlers.get(key) ?? []) h.onResyncRequired?.();
+      onResyncRequired: (key, reason) => {
+        for (const h of this.#handlers.get(key) ?? []) h.onResyncRequired?.(reason);
       },
       onActivity: () => {
         this.lastActivityAt = Date.now();

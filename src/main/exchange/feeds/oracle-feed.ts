@@ -1,12 +1,12 @@
 // Oracle price feed client (§7.2): prices per symbolId, no sequence ids and no catch-up. A symbol
 // with no price for `staleAfterMs` (default 30 s) is reported stale and the socket is replaced.
 import { z } from 'zod';
-import type { ExchangeError } from '../errors';
+import { ExchangeError } from '../errors';
 import type { Timers } from '../intents';
 import { realTimers } from '../intents';
 import { decStr, safeNum } from '../schemas';
 import { SubscriptionSocket } from './subscription-socket';
-import type { FeedOptions, FeedSubscription } from './market-feed';
+import { socketBounds, type FeedOptions, type FeedSubscription } from './market-feed';
 
 const priceSchema = z.object({ type: z.literal('price'), symbolId: decStr, price: decStr, ts: safeNum });
 
@@ -37,10 +37,12 @@ export class OracleFeed {
   readonly #timers: Timers;
   readonly #staleAfterMs: number;
   readonly #latest = new Map<string, OraclePrice>();
+  readonly #onError: ((e: ExchangeError) => void) | undefined;
 
   constructor(opts: OracleFeedOptions) {
     this.#timers = opts.timers ?? realTimers;
     this.#staleAfterMs = opts.staleAfterMs ?? 30_000;
+    this.#onError = opts.onError ? (e) => opts.onError?.(e) : undefined;
     this.socket = new SubscriptionSocket({
       url: opts.url,
       keyField: 'symbolId',
@@ -48,6 +50,7 @@ export class OracleFeed {
       ackTimeoutMs: opts.ackTimeoutMs,
       reconnectDelayMs: opts.reconnectDelayMs,
       maxReconnectDelayMs: opts.maxReconnectDelayMs,
+      ...socketBounds(opts),
       timers: opts.timers,
       onMessage: (msg) => this.#onMessage(msg),
       onResyncRequired: () => {},
@@ -97,7 +100,7 @@ export class OracleFeed {
         for (const h of this.#handlers.get(key) ?? []) h.onStale?.(BigInt(key));
         // §7.2: abandon the socket and resubscribe, which re-arms the timer.
         for (const k of this.#handlers.keys()) this.#arm(k);
-        this.socket.restart();
+        this.socket.restart(`no price for ${this.#staleAfterMs / 1000} s`);
       }, this.#staleAfterMs),
     );
   }
@@ -110,7 +113,11 @@ export class OracleFeed {
 
   #onMessage(msg: Record<string, unknown>): void {
     const r = priceSchema.safeParse(msg);
-    if (!r.success) return;
+    if (!r.success) {
+      // A price we cannot read is the feed's error, not ours; other message types are ignored.
+      if (msg['type'] === 'price') this.#onError?.(new ExchangeError('FEED_BAD_MESSAGE', `The oracle feed sent a price that could not be read (at ${r.error.issues[0]?.path.join('.') || '?'}).`));
+      return;
+    }
     const key = r.data.symbolId.toString();
     if (!this.#handlers.has(key)) return;
     const p: OraclePrice = { ...r.data, tsMs: r.data.ts < 1e11 ? r.data.ts * 1000 : r.data.ts, receivedAt: Date.now() };
