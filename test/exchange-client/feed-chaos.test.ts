@@ -1,5 +1,7 @@
 // BookSync through a chaos proxy (cuts, delays, reorders and drops market frames): it ends equal to
 // the REST snapshot, and every moment it reported `live` its book equals the true book at its seqId.
+// Then through a freezing proxy (socket open, no frames, no pongs): the book leaves `live` within 3 s
+// of the heartbeat's clock, with the reason, and resyncs by itself when the proxy thaws.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -8,6 +10,8 @@ import { BookStore, BookSync, sameView, snapshotView, type BookView } from '../.
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
 import { seededRandom as prng } from '../../src/devnet/prng';
+import { startWsProxy } from '../../e2e/harness/ws-proxy';
+import { ManualTimers } from '../exchange-service/chaos-kit';
 
 interface Chaos {
   url: string;
@@ -218,5 +222,57 @@ describe('BookSync under chaos', () => {
     sync.stop();
     feed.close();
     direct.terminate();
+  });
+});
+
+describe('BookSync through a freezing proxy', () => {
+  it('leaves live within 3 s of a freeze with the reason, is never live while frozen, and resyncs on thaw', { timeout: 60_000 }, async () => {
+    const assetId = net.assetId;
+    const proxy = await startWsProxy(net.svc.marketWsUrl);
+    // The heartbeat runs on the test's clock; the REST snapshot and the sockets are real.
+    const timers = new ManualTimers();
+    const errors: string[] = [];
+    const feed = new MarketFeed({ url: proxy.url, timers, reconnectDelayMs: 1_000, onError: (e) => errors.push(e.code) });
+    const sync = new BookSync({ assetId, epoch: 0n, reader: alice, feed, resyncDelayMs: 20 });
+    dbg = () => JSON.stringify({ h: sync.health(), sock: feed.socket.state, st: feed.socket.stats, px: proxy.stats }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    await sync.start();
+    await until(() => sync.health().state === 'live', 'the book to go live');
+    await alice.placeOrder({ assetId, epoch: 0n, side: 'buy', price: '3', size: '2' });
+    const before = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
+    await until(() => sync.store.seqId === before.seqId, 'the update before the freeze');
+    expect(sync.health().state).toBe('live');
+
+    proxy.freeze();
+    timers.advance(3_000);
+    const frozen = sync.health();
+    expect(frozen.state).not.toBe('live');
+    expect(frozen.reason).toBe('market feed reconnecting: the feed went silent (no answer to a ping within 1.5 s)');
+    expect(errors).toContain('FEED_SILENT');
+
+    // Trading goes on while the proxy swallows it; a reconnect opens through the frozen proxy but
+    // is never acknowledged, so the book cannot go live on a snapshot alone.
+    await bob.placeOrder({ assetId, epoch: 0n, side: 'sell', price: '97', size: '1' });
+    timers.advance(1_000);
+    await until(() => feed.socket.state === 'open', 'the reconnect through the frozen proxy');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sync.health().state).not.toBe('live');
+    expect(feed.socket.isLive()).toBe(false);
+    await until(() => proxy.stats.pingsUnanswered > 0, 'the proxy to swallow a ping');
+
+    proxy.thaw();
+    const after = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
+    expect(after.seqId).toBeGreaterThan(before.seqId);
+    for (let i = 0; i < 200 && !(sync.health().state === 'live' && sync.store.seqId >= after.seqId); i++) {
+      timers.advance(500);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(sync.health().state, String(dbg())).toBe('live');
+    expect(sync.store.seqId).toBe(after.seqId);
+    expect(sameView(sync.store.view(), snapshotView(after))).toBe(true);
+    expect(feed.socket.stats.silences).toBeGreaterThan(0);
+    expect(proxy.stats.swallowed).toBeGreaterThan(0);
+    sync.stop();
+    feed.close();
+    await proxy.close();
   });
 });
