@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ExchangeError } from '../errors';
 import type { Timers } from '../intents';
+import { cleanExchangeText } from '../exchange-words';
 import { bytes32, decStr, intLike } from '../schemas';
 import { SubscriptionSocket } from './subscription-socket';
 
@@ -50,7 +51,10 @@ export function parseMarketUpdate(msg: unknown): { update: MarketUpdate } | { er
   const first = r.error.issues[0];
   const data = typeof msg === 'object' && msg !== null ? (msg as { data?: { assetId?: unknown } }).data : undefined;
   const assetId = typeof data?.assetId === 'string' ? data.assetId : undefined;
-  return { error: `invalid ${String((msg as { type?: unknown })?.type)} event at ${first ? first.path.join('.') : '?'}: ${first?.message ?? ''}`, ...(assetId ? { assetId } : {}) };
+  // The type is the server's text: shown cleaned and short (it lands in the book's health reason).
+  const type = (msg as { type?: unknown } | null)?.type;
+  const shown = typeof type === 'string' ? cleanExchangeText(type).slice(0, 32) : String(type);
+  return { error: `invalid ${shown} event at ${first ? first.path.join('.') : '?'}: ${first?.message ?? ''}`, ...(assetId ? { assetId: assetId.slice(0, 80) } : {}) };
 }
 
 export interface MarketHandler {

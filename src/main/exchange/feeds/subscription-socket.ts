@@ -6,6 +6,7 @@
 // deadline) replaces a socket that went silent, so a frozen feed cannot pass for a live one.
 import WebSocket from 'ws';
 import { ExchangeError, formatBytes } from '../errors';
+import { exchangeSaid } from '../exchange-words';
 import { realTimers, type Timers } from '../intents';
 
 /** Largest frame (message) read from a feed: a book update is a few hundred bytes. */
@@ -316,14 +317,14 @@ export class SubscriptionSocket {
       } else if (type === 'unsubscribed' && typeof msg['reason'] === 'string' && this.#keys.has(key)) {
         this.#keys.delete(key);
         this.#o.onDropped?.(key, msg['reason']);
-        this.#o.onError?.(new ExchangeError('FEED_DROPPED', `The feed stopped ${this.#o.keyField} ${key}: ${msg['reason']}.`));
+        this.#o.onError?.(new ExchangeError('FEED_DROPPED', `The feed stopped ${this.#o.keyField} ${key}. ${exchangeSaid(msg['reason'])}`));
       }
       return;
     }
     if (type === 'connected') return;
     if (type === 'error') {
-      const text = typeof msg['message'] === 'string' ? msg['message'] : 'unknown error';
-      this.#o.onError?.(new ExchangeError('FEED_ERROR', `The feed reported: ${text}`));
+      const text = typeof msg['message'] === 'string' ? msg['message'] : '';
+      this.#o.onError?.(new ExchangeError('FEED_ERROR', text === '' ? 'The feed reported an error.' : `The feed reported an error. ${exchangeSaid(text)}`));
       return;
     }
     this.#o.onMessage(msg);
