@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, MarketFeed, SubscriptionSocket, type ExchangeError, type SubscriptionSocketOptions } from '../../src/main/exchange';
 import { ManualTimers } from '../exchange-service/chaos-kit';
+import { startDevnet } from './helpers';
 
 const MiB = 1024 * 1024;
 const uncaught: unknown[] = [];
@@ -237,5 +238,33 @@ describe('heartbeat: a silent feed cannot pass for a live one', () => {
     expect(socket.stats.pings).toBe(0);
     expect(socket.isLive()).toBe(true);
     socket.close();
+  });
+});
+
+describe('the devnet answers the heartbeat', () => {
+  it('pongs every ping on both feeds, even with its own pings and prices off', async () => {
+    const devnet = await startDevnet(); // pingIntervalMs 0, no oracle publishing: only pongs flow
+    try {
+      for (const [url, keyField, key] of [
+        [devnet.svc.marketWsUrl, 'assetId', devnet.assetId.toString()],
+        [devnet.svc.oracleWsUrl, 'symbolId', '1'],
+      ] as const) {
+        const timers = new ManualTimers();
+        const heard = { n: 0 };
+        const socket = new SubscriptionSocket({ url, keyField, timers, onMessage: () => {}, onResyncRequired: () => {}, onActivity: () => heard.n++ });
+        await socket.subscribe(key);
+        for (let i = 0; i < 4; i++) {
+          const before = heard.n;
+          timers.advance(1_000);
+          await until(() => heard.n > before, `a pong from ${keyField}`);
+        }
+        timers.advance(FEED_PONG_TIMEOUT_MS);
+        expect(socket.stats.silences, keyField).toBe(0);
+        expect(socket.isLive(), keyField).toBe(true);
+        socket.close();
+      }
+    } finally {
+      await devnet.svc.stop();
+    }
   });
 });
