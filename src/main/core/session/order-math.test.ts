@@ -34,6 +34,10 @@ describe('order math', () => {
     expect(orderSummary({ ...base, status: 'REJECTED', reason: 'MARGIN', filled: '0', remaining: '0' }, false, 625_000n)).toBe(
       'Rejected: not enough collateral (MARGIN)',
     );
+    // A reason we do not know is the exchange's text: quoted, labelled, cleaned of invisible characters.
+    expect(orderSummary({ ...base, status: 'REJECTED', reason: 'Call\u202e support "now"', filled: '0', remaining: '0' }, false, 625_000n)).toBe(
+      'Rejected: The exchange said: "Call support \'now\'".',
+    );
     // What the fill traded at, when known: exact, or only its limit ("at or better than").
     const filled = { ...base, status: 'FILLED' as const, filled: '10000000', remaining: '0' };
     expect(orderSummary(filled, false, 625_000n, { price: 450_000n, atOrBetter: false })).toBe('Bought 10 at 45¢');
