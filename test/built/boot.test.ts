@@ -7,60 +7,18 @@
  *
  * Needs `electron-vite build` first: runs in the `built` step of `npm test`, after `build`.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_ERROR, bridgeMethodNames, invokeChannel } from '../../src/shared/bridge';
 import { appMenuTemplate } from '../../src/main/window/app-menu';
+import { boot, mustBoot, type BootReport } from './boot-run';
 import { developmentCsp, PRODUCTION_CSP } from '../../src/main/window/csp';
 
 // What Electron loads: package.json's "main".
 const MAIN = (JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { main: string }).main;
 const BUNDLE = resolve(MAIN);
-const DRIVER = resolve('test/built/boot-driver.mjs');
 const SCRATCH = resolve('test-results/boot');
-
-interface Outcome {
-  ok: boolean;
-  value?: unknown;
-  error?: { code: string; message: string };
-}
-interface Report {
-  loaded: boolean;
-  errors: string[];
-  events: string[];
-  sandboxEnabled: boolean;
-  privilegedSchemes: unknown;
-  privilegedBeforeReady: boolean;
-  singleInstanceLockRequested: boolean;
-  appListeners: string[];
-  appListenersAfterStart: string[];
-  protocolHandlers: string[];
-  protocolResponses: Record<string, { status: number; csp: string | null; type: string | null; startsWith: string }>;
-  windows: { options: { webPreferences: Record<string, unknown> }; loadedUrl: string; devToolsOpened: boolean }[];
-  session: { permissionRequests: [string, boolean][]; permissionCheck: boolean | null; cspHeader: Record<string, string[]> | null };
-  guards: Record<string, unknown>;
-  menu: unknown;
-  ipcHandleChannels: string[];
-  calls: Record<string, Outcome>;
-}
-
-/** Runs the driver on a bundle; the report (when it printed one), exit status and stderr. */
-function boot(bundle: string, mode: 'packaged' | 'dev' = 'packaged') {
-  const run = spawnSync(process.execPath, [DRIVER, bundle, mode], { encoding: 'utf8', timeout: 60_000 });
-  const line = run.stdout.split('\n').find((l) => l.startsWith('BOOT-REPORT '));
-  const report = line ? (JSON.parse(line.slice('BOOT-REPORT '.length)) as Report) : null;
-  return { status: run.status, report, stderr: run.stderr };
-}
-
-function mustBoot(mode: 'packaged' | 'dev'): Report {
-  const run = boot(BUNDLE, mode);
-  if (!run.report || run.status !== 0) {
-    throw new Error(`the built app did not boot (exit ${run.status}): ${run.report?.errors.join('\n') ?? run.stderr}`);
-  }
-  return run.report;
-}
 
 beforeAll(() => {
   if (!existsSync(BUNDLE)) {
@@ -71,9 +29,9 @@ beforeAll(() => {
 afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 
 describe('the built app, packaged', () => {
-  let r: Report;
+  let r: BootReport;
   beforeAll(() => {
-    r = mustBoot('packaged');
+    r = mustBoot(BUNDLE, 'packaged');
   });
 
   it('loads with no error, uncaught exception or unhandled rejection', () => {
@@ -171,7 +129,7 @@ describe('the built app, packaged', () => {
 
 describe('the built app with the dev server', () => {
   it('loads the dev server URL with DevTools, the development CSP, and no app:// handler', () => {
-    const r = mustBoot('dev');
+    const r = mustBoot(BUNDLE, 'dev');
     expect(r.errors).toEqual([]);
     expect(r.windows[0]?.loadedUrl).toBe('http://localhost:5173/');
     expect(r.windows[0]?.devToolsOpened).toBe(true);
