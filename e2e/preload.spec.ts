@@ -5,7 +5,8 @@
  * which cannot load leaves the page without a bridge and says so.
  */
 import { EVENT_CHANNEL_PREFIX, INVOKE_CHANNEL_PREFIX } from '../src/shared/bridge';
-import { expect, invokeInPage, test } from './harness/fixture';
+import { resolve } from 'node:path';
+import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { preloadInitScript, shippedPreload } from './harness/install-terminal';
 
 test('window.terminal is the shipped preload: one frozen object, its own allowlist, nothing else exposed', async ({ app, problems }) => {
@@ -29,6 +30,7 @@ test('window.terminal is the shipped preload: one frozen object, its own allowli
   });
   const info = await invokeInPage(app, 'app.info');
   expect(info.ok).toBe(true);
+  await app.screenshot({ path: resolve(SCREENS_DIR, 'preload-shipped.png') });
   await expect(app.evaluate(() => (globalThis as unknown as { terminal: { on(e: string, h: () => void): void } }).terminal.on('keys.secret', () => {}))).rejects.toThrow(
     /Unknown bridge event: keys\.secret/,
   );
@@ -55,4 +57,5 @@ test('a preload bundle that cannot load leaves no bridge and an error in the con
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'absent');
   expect(await page.evaluate(() => typeof (globalThis as unknown as { terminal?: unknown }).terminal)).toBe('undefined');
   expect(errors.join('\n')).toContain('The preload bundle failed to load: Error: module not found: node:fs');
+  await page.screenshot({ path: resolve(SCREENS_DIR, 'preload-broken.png') });
 });
