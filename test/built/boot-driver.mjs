@@ -218,9 +218,9 @@ report.appListeners = [...app.listeners.keys()].sort();
 ready = true;
 resolveReady();
 const timeout = setTimeout(() => {
-  report.errors.push('the app did not load its window within 20 s');
+  report.errors.push('the app did not load its window within 60 s');
   finish(1);
-}, 20_000);
+}, 60_000);
 const window = await windowLoaded;
 clearTimeout(timeout);
 // Let start() finish what follows the window (nothing should, but an error would show here).

@@ -38,7 +38,7 @@ export interface BootRun {
 
 /** `cwd` matters for a packed app: bare imports then resolve from the bundle's own node_modules only. */
 export function boot(bundle: string, mode: 'packaged' | 'dev' = 'packaged', cwd?: string): BootRun {
-  const run = spawnSync(process.execPath, [DRIVER, bundle, mode], { encoding: 'utf8', timeout: 60_000, cwd });
+  const run = spawnSync(process.execPath, [DRIVER, bundle, mode], { encoding: 'utf8', timeout: 90_000, cwd });
   const line = run.stdout.split('\n').find((l) => l.startsWith('BOOT-REPORT '));
   const report = line ? (JSON.parse(line.slice('BOOT-REPORT '.length)) as BootReport) : null;
   return { status: run.status, report, stderr: run.stderr };
