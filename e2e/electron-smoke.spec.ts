@@ -25,6 +25,8 @@ test('the packaged shell starts and its window reaches the core', async () => {
   try {
     const window = await app.firstWindow();
     await expect(window).toHaveTitle('Exchange Terminal');
+    // Served from the app's own scheme (src/main/window/app-protocol.ts), not file://.
+    expect(window.url()).toBe('app://terminal/index.html');
     await expect(window.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected');
     await window.screenshot({ path: resolve('test-results/screens/electron-shell.png') });
   } finally {

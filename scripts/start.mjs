@@ -2,29 +2,20 @@
 // `npm start`: build and launch the desktop app (`electron-vite preview`).
 // `npm run dev`: the same with hot reload (`electron-vite dev`).
 //
-// When the selected deployment is the built-in devnet (the default), the embedded devnet is
-// started first (startDevnetIfNeeded below). EXCHANGE_TERMINAL_NO_DEVNET=1 skips it.
+// First run: Node too old for Electron is refused in one sentence; a missing Electron binary is
+// fetched with Electron's own installer, or one sentence says why it could not be
+// (scripts/launcher/). When the selected deployment is the built-in devnet (the default), the
+// embedded devnet is started first (startDevnet below). EXCHANGE_TERMINAL_NO_DEVNET=1 skips it.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronPackage, fetchElectronBinary, findElectronBinary } from './launcher/electron-binary.mjs';
+import { devnetWanted, launch } from './launcher/first-run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.slice(2).includes('--dev');
-
-/**
- * Where the Electron binary should be, without loading the `electron` package: requiring
- * it tries to download a missing binary, which is not what a launcher should do.
- */
-function electronBinary() {
-  const pkg = path.join(root, 'node_modules', 'electron');
-  const pathFile = path.join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const relative = readFileSync(pathFile, 'utf8').trim();
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const full = override ? path.join(override, relative) : path.join(pkg, 'dist', relative);
-  return existsSync(full) ? full : null;
-}
+const electronDir = path.join(root, 'node_modules', 'electron');
 
 /** Where Electron keeps userData for this app (app.getPath('userData') with productName). */
 function userDataDir() {
@@ -35,29 +26,24 @@ function userDataDir() {
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), name);
 }
 
-/** True when the app will use the built-in devnet: a fresh install, or it is the selected deployment. */
-function devnetSelected() {
+function settingsText() {
   const file = path.join(userDataDir(), 'exchange-terminal.json'); // src/main/ipc/electron-store.ts
-  if (!existsSync(file)) return true;
   try {
-    const settings = JSON.parse(readFileSync(file, 'utf8')).settings;
-    const selected = settings?.deployments?.find((d) => d.id === settings.selectedDeploymentId);
-    return !selected || selected.builtIn === 'devnet';
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
   } catch {
-    return true; // unreadable settings fall back to defaults in the app, and the default is the devnet
+    return null;
   }
 }
 
 /**
  * ── DEVNET HOOK ──────────────────────────────────────────────────────────────────────────
- * When the selected deployment is the built-in devnet, start it first (`tsx src/devnet/cli.ts`,
+ * When the selected deployment is the built-in devnet (launcher/first-run.mjs devnetWanted), start it first (`tsx src/devnet/cli.ts`,
  * a child process: main never imports src/devnet) and wait for its `DEVNET READY {json}` line.
  * Its devnet.json (endpoints and funded demo accounts) reaches main through
  * EXCHANGE_TERMINAL_DEVNET_ACCOUNTS (src/main/core/devnet-accounts.ts).
  * Returns a function that stops whatever was started.
  */
-async function startDevnetIfNeeded() {
-  if (process.env.EXCHANGE_TERMINAL_NO_DEVNET === '1' || !devnetSelected()) return async () => {};
+async function startDevnet() {
   const cli = path.join(root, 'src', 'devnet', 'cli.ts');
   if (!existsSync(cli)) {
     console.log('Embedded devnet: not built yet; the app starts with no deployment.');
@@ -115,17 +101,25 @@ function run(command, args) {
 }
 
 async function main() {
-  if (!electronBinary()) {
-    console.error(
-      'The Electron binary is not installed (node_modules/electron has no dist): reinstall with Node 22.12 or newer and without ELECTRON_SKIP_BINARY_DOWNLOAD, e.g. `rm -rf node_modules/electron && npm install`.',
-    );
+  if (!existsSync(path.join(electronDir, 'package.json'))) {
+    console.error('node_modules/electron is missing: run npm install first, then npm start.');
     process.exit(1);
   }
-  const stopDevnet = await startDevnetIfNeeded();
+  const electron = electronPackage(electronDir);
   const electronVite = path.join(root, 'node_modules', '.bin', 'electron-vite');
-  // `preview` builds first, then launches Electron on the built app.
-  const code = await run(electronVite, dev ? ['dev'] : ['preview']);
-  await stopDevnet();
+  const code = await launch({
+    nodeVersion: process.versions.node,
+    electronVersion: electron.version,
+    minimumNode: electron.minimumNode,
+    findBinary: () => findElectronBinary(electronDir),
+    fetchBinary: () => fetchElectronBinary(electron),
+    devnet: () => devnetWanted({ env: process.env, settingsText: settingsText() }),
+    startDevnet,
+    // `preview` builds first, then launches Electron on the built app.
+    runApp: () => run(electronVite, dev ? ['dev'] : ['preview']),
+    log: (line) => console.log(line),
+    error: (line) => console.error(line),
+  });
   process.exit(code);
 }
 

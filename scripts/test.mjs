@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck → lint → unit (vitest) → build → e2e (Playwright), stopping at the
+// `npm test`: typecheck → lint → unit (vitest) → build → built (vitest on out/: boot, installer)
+// → e2e (Playwright), stopping at the
 // first failure. Ends with `tests: N passed, M failed[, K skipped]` counted from the
 // vitest and Playwright JSON reports.
 //
@@ -15,6 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const REPORT_DIR = path.join(root, 'test-results');
 const VITEST_JSON = path.join(REPORT_DIR, 'vitest.json');
+const VITEST_BUILT_JSON = path.join(REPORT_DIR, 'vitest-built.json');
 const PLAYWRIGHT_JSON = path.join(REPORT_DIR, 'playwright.json');
 
 // Tests never download Electron; users' installs still do (see DESIGN.md).
@@ -27,8 +29,8 @@ function withKeyring(command, args) {
   return [command, args];
 }
 
-function vitestCommand() {
-  return withKeyring(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]);
+function vitestCommand(report = VITEST_JSON, extra = []) {
+  return withKeyring(bin('vitest'), ['run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 }
 
 /** @type {{ name: string; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
@@ -45,6 +47,12 @@ const STEPS = [
   { name: 'lint', title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
   { name: 'unit', title: 'Unit and integration tests (vitest)', commands: () => [vitestCommand()], report: VITEST_JSON },
   { name: 'build', title: 'Production build (electron-vite)', commands: () => [[bin('electron-vite'), ['build']]] },
+  {
+    name: 'built',
+    title: 'The built app (main bundle booted under an Electron double, installer packed)',
+    commands: () => [vitestCommand(VITEST_BUILT_JSON, ['-c', 'vitest.built.config.ts'])],
+    report: VITEST_BUILT_JSON,
+  },
   {
     name: 'e2e',
     title: 'End-to-end tests (Playwright, Chromium)',
@@ -117,7 +125,7 @@ function readJson(file) {
 function countsFrom(file) {
   const report = readJson(file);
   if (!report) return null;
-  if (file === VITEST_JSON) {
+  if (file === VITEST_JSON || file === VITEST_BUILT_JSON) {
     return {
       passed: report.numPassedTests ?? 0,
       failed: report.numFailedTests ?? 0,

@@ -1,43 +1,95 @@
 /**
- * Gives a Playwright page the same `window.terminal` the preload gives the Electron window:
- * a frozen { invoke, on } object that checks names against the bridge tables. Calls go
- * page → exposeBinding → test process → harness server (token) → app core; events come back
- * by long-poll from the server to the test process, then into the page with page.evaluate.
+ * Gives a Playwright page the `window.terminal` the Electron window gets, by running the SHIPPED
+ * preload bundle (out/preload/index.cjs) in the page before any of its scripts, with a
+ * sandbox-like `require` that offers only `electron`: a `contextBridge` that exposes into the
+ * page, and an `ipcRenderer` backed by the harness. Calls go page → preload → ipcRenderer.invoke
+ * → exposeBinding → test process → harness server (token) → app core; events come back by
+ * long-poll from the server to the test process, then into the page to the preload's listeners.
+ * A preload bundle that does not load, or exposes nothing, fails every spec that uses this.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { bridgeEventNames, bridgeMethodNames } from '../../src/shared/bridge';
+import { EVENT_CHANNEL_PREFIX, INVOKE_CHANNEL_PREFIX } from '../../src/shared/bridge';
 import type { HarnessClient } from './client';
 
+const PRELOAD_BUNDLE = resolve('out/preload/index.cjs');
 const INVOKE_BINDING = '__harnessInvoke';
 const DELIVER = '__harnessDeliver';
 
-/** Runs in the page before any of its scripts. Must be self-contained. */
-function terminalInitScript({ methods, events, invokeBinding, deliver }: { methods: string[]; events: string[]; invokeBinding: string; deliver: string }): void {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const call = (globalThis as unknown as Record<string, (m: string, a: unknown[]) => Promise<unknown>>)[invokeBinding];
-  const terminal = Object.freeze({
-    invoke(method: string, args: readonly unknown[]) {
-      if (!methods.includes(method)) {
-        return Promise.resolve({ ok: false, error: { code: 'bridge.unknown_method', message: `Unknown bridge method: ${String(method)}.` } });
+/** Names the page-side script needs; JSON so they can be spliced into its source. */
+interface ShellNames {
+  readonly invokeBinding: string;
+  readonly deliver: string;
+  readonly invokePrefix: string;
+  readonly eventPrefix: string;
+}
+
+/**
+ * The page-side script: the `electron` module a sandboxed preload sees (only contextBridge and
+ * ipcRenderer), then the preload bundle itself, as CommonJS with that `require`. Built as
+ * source text so the bundle runs as shipped (no eval: the page's CSP forbids it).
+ */
+export function preloadInitScript(preloadSource: string, names: ShellNames): string {
+  return `(() => {
+  const names = ${JSON.stringify(names)};
+  const call = globalThis[names.invokeBinding];
+  const listeners = new Map();
+  const ipcRenderer = Object.freeze({
+    invoke(channel, ...args) {
+      // Like ipcMain: only the bridge's invoke channels have a handler.
+      if (typeof channel !== 'string' || !channel.startsWith(names.invokePrefix)) {
+        return Promise.reject(new Error("No handler registered for '" + String(channel) + "'"));
       }
-      return call!(method, Array.isArray(args) ? Array.from(args as unknown[]) : []);
+      return call(channel.slice(names.invokePrefix.length), args[0]);
     },
-    on(event: string, handler: (payload: unknown) => void) {
-      if (!events.includes(event)) throw new TypeError(`Unknown bridge event: ${String(event)}.`);
-      if (typeof handler !== 'function') throw new TypeError('Bridge event handler must be a function.');
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      const own = (payload: unknown) => handler(payload);
-      set.add(own);
-      return () => void set.delete(own);
+    on(channel, listener) {
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(listener);
+      return ipcRenderer;
     },
-  });
-  Object.defineProperty(globalThis, 'terminal', { value: terminal });
-  Object.defineProperty(globalThis, deliver, {
-    value: (event: string, payload: unknown) => {
-      for (const handler of [...(listeners.get(event) ?? [])]) handler(payload);
+    removeListener(channel, listener) {
+      listeners.get(channel)?.delete(listener);
+      return ipcRenderer;
     },
   });
+  const contextBridge = Object.freeze({
+    exposeInMainWorld(key, api) {
+      if (Object.prototype.hasOwnProperty.call(globalThis, key)) throw new Error('Cannot bind an API on top of an existing property on the window object');
+      Object.defineProperty(globalThis, key, { value: api, enumerable: true });
+    },
+  });
+  const electron = Object.freeze({ contextBridge, ipcRenderer });
+  // A sandboxed preload's require: electron, and nothing else.
+  const sandboxRequire = (id) => {
+    if (id === 'electron') return electron;
+    throw new Error("module not found: " + String(id));
+  };
+  Object.defineProperty(globalThis, names.deliver, {
+    value: (event, payload) => {
+      const ipcEvent = { sender: null };
+      for (const listener of [...(listeners.get(names.eventPrefix + event) ?? [])]) listener(ipcEvent, payload);
+    },
+  });
+  const module = { exports: {} };
+  try {
+    (function (require, module, exports) {
+${preloadSource}
+    })(sandboxRequire, module, module.exports);
+  } catch (error) {
+    console.error('The preload bundle failed to load: ' + (error && error.stack ? error.stack : String(error)));
+    throw error;
+  }
+  if (!globalThis.terminal) console.error('The preload bundle exposed no window.terminal.');
+})();
+`;
+}
+
+/** The shipped preload bundle's source; the build must have run. */
+export function shippedPreload(): string {
+  if (!existsSync(PRELOAD_BUNDLE)) throw new Error('out/preload/index.cjs is missing: run `npx electron-vite build` first (`npm test` does).');
+  return readFileSync(PRELOAD_BUNDLE, 'utf8');
 }
 
 export interface InstalledTerminal {
@@ -47,11 +99,13 @@ export interface InstalledTerminal {
 
 export async function installTerminal(page: Page, client: HarnessClient): Promise<InstalledTerminal> {
   await page.exposeBinding(INVOKE_BINDING, (_source, method: string, args: unknown[]) => client.invoke(method, args));
-  await page.addInitScript(terminalInitScript, {
-    methods: [...bridgeMethodNames],
-    events: [...bridgeEventNames],
-    invokeBinding: INVOKE_BINDING,
-    deliver: DELIVER,
+  await page.addInitScript({
+    content: preloadInitScript(shippedPreload(), {
+      invokeBinding: INVOKE_BINDING,
+      deliver: DELIVER,
+      invokePrefix: INVOKE_CHANNEL_PREFIX,
+      eventPrefix: EVENT_CHANNEL_PREFIX,
+    }),
   });
   // Start after the events that happened before this page existed.
   const abort = new AbortController();

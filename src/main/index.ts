@@ -2,7 +2,7 @@
  * Electron entry point. Thin on purpose: security switches, one window, the bridge.
  * Everything with logic lives in modules that run (and are tested) under plain node.
  */
-import { app, ipcMain, session, BrowserWindow } from 'electron';
+import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, loadDevnetAccounts, type AppCore } from './core';
@@ -16,6 +16,8 @@ import { DeploymentPinning, SettingsService } from './settings';
 import { openVault, type Vault } from './vault';
 import { isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
 import { appHandlers } from './window/app-handlers';
+import { appMenuTemplate } from './window/app-menu';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './window/app-protocol';
 import { registerBridge } from './window/bridge-host';
 import { createMainWindow } from './window/create-window';
 import { developmentCsp, PRODUCTION_CSP } from './window/csp';
@@ -23,12 +25,14 @@ import { hardenSession, hardenWebContents } from './window/policies';
 
 // Every renderer is sandboxed, including any created by a dependency.
 app.enableSandbox();
+// The page's own origin, app://terminal (window/app-protocol.ts); privileges must be set before ready.
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
 function appEntry(): AppEntry {
   return resolveAppEntry({
-    rendererIndexPath: here('../renderer/index.html'),
+    rendererDir: here('../renderer'),
     devServerUrl: process.env['ELECTRON_RENDERER_URL'],
     isPackaged: app.isPackaged,
   });
@@ -40,11 +44,8 @@ async function openWindow(entry: AppEntry): Promise<void> {
   mainWindow = await createMainWindow({
     entry,
     preloadPath: here('../preload/index.cjs'),
-    isPackaged: app.isPackaged,
     // Packaged builds carry their icon from electron-builder; in development use the source one.
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
-    // DevTools only with the dev server, never in a production build.
-    openDevTools: entry.kind === 'dev',
   });
   mainWindow.on('closed', () => (mainWindow = null));
 }
@@ -74,7 +75,10 @@ async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault 
 /** Once per process: session policies, bridge handlers, first window. */
 async function start(): Promise<void> {
   const entry = appEntry();
-  hardenSession(session.defaultSession, entry.kind === 'dev' ? developmentCsp(entry.url.href) : PRODUCTION_CSP);
+  const csp = entry.kind === 'dev' ? developmentCsp(entry.url.href) : PRODUCTION_CSP;
+  hardenSession(session.defaultSession, csp);
+  if (entry.kind === 'app') protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: entry.rendererDir, csp }));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName())));
   const logger = createLogger({ dir: join(app.getPath('userData'), 'logs') });
   const isTrusted = (sender: Parameters<typeof isTrustedSender>[0]): boolean => isTrustedSender(sender, entry);
   try {

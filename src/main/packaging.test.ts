@@ -10,14 +10,22 @@ interface BuilderConfig {
   files: string[];
   asar: boolean;
   icon: string;
-  mac: { target: string[]; icon: string };
+  mac: { target: string[]; icon: string; hardenedRuntime: boolean; entitlements: string; entitlementsInherit: string };
   win: { target: string[]; icon: string };
   linux: { target: string[]; icon: string };
   directories: { output: string };
+  asarUnpack: string[];
+  electronFuses: Record<string, boolean>;
 }
 
 const config = parse(readFileSync(resolve('electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { productName: string; main: string; build?: unknown };
+const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as {
+  productName: string;
+  main: string;
+  build?: unknown;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 describe('electron-builder.yml', () => {
   it('names the app', () => {
@@ -49,5 +57,59 @@ describe('electron-builder.yml', () => {
       expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512);
       expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(512);
     }
+  });
+});
+
+describe('Electron fuses (electron-builder electronFuses)', () => {
+  // Every fuse of @electron/fuses' V1 wire, named as electron-builder 26's schema names them.
+  const expected = {
+    runAsNode: false, // ELECTRON_RUN_AS_NODE would turn the signed app into a plain node
+    enableCookieEncryption: true,
+    enableNodeOptionsEnvironmentVariable: false, // NODE_OPTIONS=--require … injects code
+    enableNodeCliInspectArguments: false, // --inspect / SIGUSR1 opens a debugger into main
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true, // no resources/app folder next to the archive is ever loaded
+    loadBrowserProcessSpecificV8Snapshot: false,
+    grantFileProtocolExtraPrivileges: false, // the page is served from app://, not file://
+  };
+
+  it('sets every fuse explicitly, the locking way', () => {
+    expect(config.electronFuses).toEqual(expected);
+  });
+
+  it('names only fuses electron-builder knows (its JSON schema), and all of them', () => {
+    const schema = JSON.parse(readFileSync(resolve('node_modules/app-builder-lib/scheme.json'), 'utf8')) as {
+      definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
+    };
+    const known = Object.keys(schema.definitions.FuseOptionsV1.properties).filter((name) => name !== 'resetAdHocDarwinSignature');
+    expect(Object.keys(config.electronFuses).sort()).toEqual(known.sort());
+  });
+});
+
+describe('macOS entitlements', () => {
+  it('are our own file, for the app and its helpers, under the hardened runtime', () => {
+    expect(config.mac.hardenedRuntime).toBe(true);
+    expect(config.mac.entitlements).toBe('resources/entitlements.mac.plist');
+    expect(config.mac.entitlementsInherit).toBe(config.mac.entitlements);
+  });
+
+  it('grant JIT only: no library-validation bypass, no devices, no dyld variables', () => {
+    const plist = readFileSync(resolve(config.mac.entitlements), 'utf8');
+    const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1]);
+    expect(granted).toEqual(['com.apple.security.cs.allow-jit']);
+    expect(plist.replace(/<!--[\s\S]*?-->/g, '')).not.toMatch(/disable-library-validation|allow-dyld|<false\/>/);
+  });
+});
+
+describe('what the installer carries', () => {
+  it('has only the keychain binding as a production dependency: everything else is bundled into out/main', () => {
+    expect(Object.keys(pkg.dependencies)).toEqual(['@napi-rs/keyring']);
+    for (const devOnly of ['hardhat', 'solc', 'electron', 'tsx', 'vitest', '@playwright/test']) {
+      expect(pkg.dependencies[devOnly], devOnly).toBeUndefined();
+    }
+  });
+
+  it('unpacks native files from the archive (the keychain binding cannot load from inside it)', () => {
+    expect(config.asarUnpack).toEqual(['**/*.node']);
   });
 });

@@ -2,14 +2,17 @@
  * Where the window's page comes from, and which frames count as "our page" for the
  * bridge's sender check. Pure: no electron import.
  */
+import { APP_INDEX_URL } from './app-protocol';
 
 export type AppEntry =
-  | { readonly kind: 'file'; readonly filePath: string; readonly url: URL }
+  /** The built renderer folder served as app://terminal/ (app-protocol.ts). */
+  | { readonly kind: 'app'; readonly rendererDir: string; readonly url: URL }
+  /** `electron-vite dev`: the dev server on loopback http, with hot reload and DevTools. */
   | { readonly kind: 'dev'; readonly url: URL };
 
 export interface AppEntryInput {
-  /** Absolute path of the built out/renderer/index.html. */
-  readonly rendererIndexPath: string;
+  /** Absolute path of the built renderer folder (out/renderer, holding index.html). */
+  readonly rendererDir: string;
   /** ELECTRON_RENDERER_URL, set by `electron-vite dev`. */
   readonly devServerUrl: string | undefined;
   readonly isPackaged: boolean;
@@ -21,16 +24,16 @@ export function resolveAppEntry(input: AppEntryInput): AppEntry {
     const url = new URL(input.devServerUrl);
     if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { kind: 'dev', url };
   }
-  return { kind: 'file', filePath: input.rendererIndexPath, url: fileUrl(input.rendererIndexPath) };
+  return { kind: 'app', rendererDir: input.rendererDir, url: new URL(APP_INDEX_URL) };
 }
 
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
-function fileUrl(path: string): URL {
-  const normalized = path.replace(/\\/g, '/');
-  return new URL(`file://${normalized.startsWith('/') ? '' : '/'}${encodeURI(normalized)}`);
+/** DevTools exist only with the dev server: never in a packaged app, never under `npm start`. */
+export function devToolsAllowed(entry: AppEntry): boolean {
+  return entry.kind === 'dev';
 }
 
 export interface SenderFrame {
@@ -49,5 +52,12 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, entry: Ap
     return false;
   }
   if (entry.kind === 'dev') return url.origin === entry.url.origin;
-  return url.protocol === 'file:' && url.host === '' && url.pathname === entry.url.pathname;
+  // Exactly our scheme, host and page: no credentials, no port, no other file of the folder.
+  return (
+    url.protocol === entry.url.protocol &&
+    url.host === entry.url.host &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === entry.url.pathname
+  );
 }

@@ -3,24 +3,21 @@
  * src/main/window that loads electron at runtime.
  */
 import { BrowserWindow } from 'electron';
-import type { AppEntry } from './app-entry';
+import { devToolsAllowed, type AppEntry } from './app-entry';
 import { mainWindowOptions } from './options';
 
 export interface CreateWindowInput {
   readonly entry: AppEntry;
   readonly preloadPath: string;
-  readonly isPackaged: boolean;
   readonly iconPath?: string | undefined;
-  readonly openDevTools: boolean;
 }
 
 export async function createMainWindow(input: CreateWindowInput): Promise<BrowserWindow> {
-  const window = new BrowserWindow(
-    mainWindowOptions({ preloadPath: input.preloadPath, isPackaged: input.isPackaged, iconPath: input.iconPath }),
-  );
+  const devTools = devToolsAllowed(input.entry);
+  const window = new BrowserWindow(mainWindowOptions({ preloadPath: input.preloadPath, devTools, iconPath: input.iconPath }));
   window.once('ready-to-show', () => window.show());
-  if (input.entry.kind === 'dev') await window.loadURL(input.entry.url.href);
-  else await window.loadFile(input.entry.filePath);
-  if (input.openDevTools && !input.isPackaged) window.webContents.openDevTools({ mode: 'detach' });
+  // app://terminal/index.html (served by app-protocol.ts) or, in development, the dev server.
+  await window.loadURL(input.entry.url.href);
+  if (devTools) window.webContents.openDevTools({ mode: 'detach' });
   return window;
 }

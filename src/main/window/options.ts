@@ -6,7 +6,8 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 
 export interface WindowOptionsInput {
   readonly preloadPath: string;
-  readonly isPackaged: boolean;
+  /** Only with the dev server (app-entry.ts devToolsAllowed); never packaged, never `npm start`. */
+  readonly devTools: boolean;
   readonly iconPath?: string | undefined;
 }
 
@@ -39,7 +40,7 @@ export function mainWindowOptions(input: WindowOptionsInput): BrowserWindowConst
       navigateOnDragDrop: false,
       safeDialogs: true,
       // A wallet ships without devtools: an open console is a direct line into the window.
-      devTools: !input.isPackaged,
+      devTools: input.devTools,
     },
   };
 }

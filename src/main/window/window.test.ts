@@ -1,6 +1,7 @@
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { isTrustedSender, resolveAppEntry, type AppEntry } from './app-entry';
+import { devToolsAllowed, isTrustedSender, resolveAppEntry, type AppEntry } from './app-entry';
+import { appMenuTemplate } from './app-menu';
 import { developmentCsp, META_CSP, PRODUCTION_CSP, withCspHeader } from './csp';
 import { mainWindowOptions } from './options';
 import {
@@ -12,7 +13,7 @@ import {
 } from './policies';
 
 describe('main window options', () => {
-  const options = mainWindowOptions({ preloadPath: '/app/out/preload/index.cjs', isPackaged: true });
+  const options = mainWindowOptions({ preloadPath: '/app/out/preload/index.cjs', devTools: false });
   const web = options.webPreferences;
 
   it('locks the renderer down', () => {
@@ -32,9 +33,14 @@ describe('main window options', () => {
     });
   });
 
-  it('ships without devtools when packaged and keeps them in development', () => {
+  it('has devtools only with the dev server: never packaged, never under `npm start`', () => {
     expect(web?.devTools).toBe(false);
-    const dev = mainWindowOptions({ preloadPath: '/p.cjs', isPackaged: false });
+    const rendererDir = '/repo/out/renderer';
+    const packaged = resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173/', isPackaged: true });
+    const npmStart = resolveAppEntry({ rendererDir, devServerUrl: undefined, isPackaged: false });
+    const devServer = resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173/', isPackaged: false });
+    expect([packaged, npmStart, devServer].map(devToolsAllowed)).toEqual([false, false, true]);
+    const dev = mainWindowOptions({ preloadPath: '/p.cjs', devTools: devToolsAllowed(devServer) });
     expect(dev.webPreferences?.devTools).toBe(true);
     expect(dev.webPreferences?.sandbox).toBe(true);
   });
@@ -133,35 +139,67 @@ describe('navigation and window policies', () => {
 });
 
 describe('app entry and sender trust', () => {
-  const rendererIndexPath = '/opt/Exchange Terminal/resources/app/out/renderer/index.html';
-  const fileEntry = resolveAppEntry({ rendererIndexPath, devServerUrl: undefined, isPackaged: true });
+  const rendererDir = '/opt/Exchange Terminal/resources/app.asar/out/renderer';
+  const appEntry = resolveAppEntry({ rendererDir, devServerUrl: undefined, isPackaged: true });
 
-  it('loads the built page when packaged, even if a dev server URL is set', () => {
-    const entry = resolveAppEntry({ rendererIndexPath, devServerUrl: 'http://localhost:5173', isPackaged: true });
-    expect(entry.kind).toBe('file');
-    expect(entry.url.href).toBe('file:///opt/Exchange%20Terminal/resources/app/out/renderer/index.html');
+  it('serves the built page from app://terminal when packaged, even if a dev server URL is set', () => {
+    const entry = resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173', isPackaged: true });
+    expect(entry).toEqual({ kind: 'app', rendererDir, url: new URL('app://terminal/index.html') });
+    expect(appEntry.url.href).toBe('app://terminal/index.html');
+  });
+
+  it('serves app://terminal under `npm start` too (unpackaged, no dev server)', () => {
+    expect(resolveAppEntry({ rendererDir, devServerUrl: undefined, isPackaged: false }).url.href).toBe('app://terminal/index.html');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: '', isPackaged: false }).kind).toBe('app');
   });
 
   it('uses the dev server only when unpackaged and on loopback http', () => {
-    expect(resolveAppEntry({ rendererIndexPath, devServerUrl: 'http://localhost:5173/', isPackaged: false }).kind).toBe('dev');
-    expect(resolveAppEntry({ rendererIndexPath, devServerUrl: 'http://evil.example:5173/', isPackaged: false }).kind).toBe('file');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173/', isPackaged: false }).kind).toBe('dev');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://127.0.0.1:5173/', isPackaged: false }).kind).toBe('dev');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://evil.example:5173/', isPackaged: false }).kind).toBe('app');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'https://localhost:5173/', isPackaged: false }).kind).toBe('app');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'file:///tmp/index.html', isPackaged: false }).kind).toBe('app');
   });
 
-  it('trusts only the top-level frame showing our page', () => {
-    const ok = (url: string, isMainFrame = true): boolean => isTrustedSender({ url, isMainFrame }, fileEntry);
-    expect(ok('file:///opt/Exchange%20Terminal/resources/app/out/renderer/index.html')).toBe(true);
-    expect(ok('file:///opt/Exchange%20Terminal/resources/app/out/renderer/index.html#/trade')).toBe(true);
-    expect(ok('file:///opt/Exchange%20Terminal/resources/app/out/renderer/index.html', false)).toBe(false);
+  it('trusts only the top-level frame showing our page on app://terminal', () => {
+    const ok = (url: string, isMainFrame = true): boolean => isTrustedSender({ url, isMainFrame }, appEntry);
+    expect(ok('app://terminal/index.html')).toBe(true);
+    expect(ok('app://terminal/index.html#/trade')).toBe(true);
+    expect(ok('app://terminal/index.html', false)).toBe(false);
+    // Another page of the folder, another host, credentials, a port, or the old file:// page.
+    expect(ok('app://terminal/assets/evil.html')).toBe(false);
+    expect(ok('app://evil/index.html')).toBe(false);
+    expect(ok('app://user:pw@terminal/index.html')).toBe(false);
+    expect(ok('app://terminal:8080/index.html')).toBe(false);
+    expect(ok('file:///opt/Exchange%20Terminal/resources/app.asar/out/renderer/index.html')).toBe(false);
     expect(ok('file:///tmp/index.html')).toBe(false);
-    expect(ok('file://host/opt/Exchange%20Terminal/resources/app/out/renderer/index.html')).toBe(false);
-    expect(ok('https://example.com/index.html')).toBe(false);
+    expect(ok('https://terminal/index.html')).toBe(false);
     expect(ok('not a url')).toBe(false);
-    expect(isTrustedSender(null, fileEntry)).toBe(false);
+    expect(isTrustedSender(null, appEntry)).toBe(false);
   });
 
   it('trusts the dev server origin in development only', () => {
     const dev: AppEntry = { kind: 'dev', url: new URL('http://localhost:5173/') };
     expect(isTrustedSender({ url: 'http://localhost:5173/', isMainFrame: true }, dev)).toBe(true);
     expect(isTrustedSender({ url: 'http://localhost:5174/', isMainFrame: true }, dev)).toBe(false);
+    expect(isTrustedSender({ url: 'app://terminal/index.html', isMainFrame: true }, dev)).toBe(false);
   });
+});
+
+describe('application menu', () => {
+  type Item = { role?: string; label?: string; submenu?: unknown };
+  const roles = (items: readonly Item[]): string[] =>
+    items.flatMap((item) => [...(item.role ? [item.role] : []), ...(Array.isArray(item.submenu) ? roles(item.submenu as Item[]) : [])]);
+
+  for (const platform of ['linux', 'win32', 'darwin'] as const) {
+    it(`on ${platform}: quit, the edit commands text fields need, the window menu, and nothing to debug with`, () => {
+      const menu = appMenuTemplate(platform, 'Exchange Terminal') as Item[];
+      const all = roles(menu);
+      for (const role of ['quit', 'undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']) expect(all).toContain(role);
+      for (const role of ['toggleDevTools', 'reload', 'forceReload', 'viewMenu']) expect(all).not.toContain(role);
+      expect(menu.map((m) => m.label ?? m.role)).toEqual(
+        platform === 'darwin' ? ['Exchange Terminal', 'Edit', 'windowMenu'] : ['File', 'Edit', 'Window'],
+      );
+    });
+  }
 });
