@@ -35,6 +35,8 @@ function appEntry(): AppEntry {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** Set once the core runs: real input in the window restarts the idle auto-lock (bridge calls never do). */
+let noteUserInput: () => void = () => {};
 
 async function openWindow(entry: AppEntry): Promise<void> {
   mainWindow = await createMainWindow({
@@ -45,6 +47,7 @@ async function openWindow(entry: AppEntry): Promise<void> {
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
     // DevTools only with the dev server, never in a production build.
     openDevTools: entry.kind === 'dev',
+    onUserInput: () => noteUserInput(),
   });
   mainWindow.on('closed', () => (mainWindow = null));
 }
@@ -80,6 +83,7 @@ async function start(): Promise<void> {
   try {
     const { core, vault } = await startCore(logger);
     registerCore(ipcMain, core, isTrusted);
+    noteUserInput = () => core.noteUserInput();
     forwardEvents(core, () => mainWindow?.webContents ?? null);
     app.on('will-quit', () => {
       core.dispose();

@@ -269,7 +269,12 @@ describe('more of the trading core on a devnet', () => {
       const token = new Contract(devnet.contracts.settlementToken, ['function balanceOf(address) view returns (uint256)'], provider);
       const balanceOf = async (): Promise<bigint> => (await token.getFunction('balanceOf').staticCall(alice)) as bigint;
       const before = await balanceOf();
-      const minted = await ok<{ amount: string }>('funds.faucet');
+      // A transaction from the user's wallet: main asks first; "no" sends nothing.
+      t.dialogs.answer({ kind: 'confirm', yes: false });
+      expect(await ok('funds.faucet')).toEqual({ confirmed: false });
+      expect(await balanceOf()).toBe(before);
+      t.dialogs.answer({ kind: 'confirm', yes: true });
+      const { value: minted } = await ok<{ confirmed: true; value: { amount: string } }>('funds.faucet');
       expect(BigInt(minted.amount)).toBeGreaterThan(0n);
       expect(await balanceOf()).toBe(before + BigInt(minted.amount));
 
