@@ -224,7 +224,7 @@ describe('settings and pins', () => {
   it('shows a changed pin, and accepts it only after the user confirms', async () => {
     expect(await err('deployments.acceptPin')).toMatchObject({ code: 'deployments.no_pending_change' });
     const facts = { chainId: '31337', verifyingContract: '0x' + '11'.repeat(20), domainName: 'Service Exchange' };
-    t.pinning.checkPin('devnet', facts);
+    t.pinning.checkPin('devnet', facts, { trustFirstUse: true });
     expect(await ok('app.connection')).toMatchObject({ deploymentId: 'devnet', devnet: true, pin: { kind: 'pinned', chainId: '31337' } });
     const moved = { ...facts, verifyingContract: '0x' + '22'.repeat(20) };
     t.pinning.checkPin('devnet', moved);

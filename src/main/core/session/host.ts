@@ -3,7 +3,7 @@
  * the selected deployment (or its URLs) change, and carries the account selection across.
  */
 import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
-import type { Settings } from '../../settings';
+import type { Deployment, DomainFacts, Settings } from '../../settings';
 import { BridgeFailure } from '../../window/bridge-host';
 import { unavailable } from '../errors';
 import type { CoreContext } from '../context';
@@ -19,6 +19,8 @@ export interface TradingOptions {
   healthMs?: number;
   /** How long a deposit waits for the exchange to credit it, ms (default 120 s). */
   creditTimeoutMs?: number;
+  /** The built-in devnet's facts as its launcher wrote them (devnet.json): it is pinned with these. */
+  attestedFacts?: (deployment: Deployment) => DomainFacts | null;
 }
 
 export interface TradingHost {
@@ -82,6 +84,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       selection,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.healthMs === undefined ? {} : { healthMs: options.healthMs }),
+      ...(options.attestedFacts ? { attestedFacts: options.attestedFacts } : {}),
       onConnectionChange: () => {
         if (current === session) emitConnection();
       },
