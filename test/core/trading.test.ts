@@ -182,11 +182,12 @@ describe('trading core on a devnet', () => {
       expect(r.amount).toBe('25000000');
       // Main showed the token, the spender and the chain before anything was sent.
       const shown = t.dialogs.shown.at(-1);
-      expect(shown).toMatchObject({ kind: 'confirm', request: { title: 'Deposit', message: expect.stringContaining('25.000000') as string } });
+      expect(shown).toMatchObject({ kind: 'confirm', request: { title: 'Deposit', message: 'Deposit to the exchange' + (mode === 'permit' ? ' with a Permit2 signature: 25?' : ' (approve, then deposit): 25?') } });
       const detail = shown?.kind === 'confirm' ? shown.request.detail : '';
       expect(detail).toContain(`Spender (${mode === 'permit' ? 'Permit2' : 'deposit ledger'}): `);
       expect(detail).toContain(`Chain id: ${devnet.chainId}`);
-      expect(detail).toContain(`Amount: 25.000000`);
+      expect(detail).toContain('Amount: 25 “');
+      expect(detail).toContain('(25000000 base units)');
       await vi.waitFor(() => {
         const stages = of<{ depositId: string; stage: string }>('deposit').filter((d) => d.depositId === r.depositId).map((d) => d.stage);
         expect(stages).toEqual(expect.arrayContaining(['checking', 'sent', 'mined', 'credited']));
