@@ -89,7 +89,7 @@ async function waitForFreshEpoch(page: Page, needMs: number): Promise<void> {
     .toBe(true);
 }
 
-test('markets, ladder and order entry by ticket and hotkey; cancel all', async ({ app, problems }) => {
+test('markets, ladder and order entry by ticket and hotkey; cancel all', async ({ app, core, problems }) => {
   await start(app);
   await deposit(app, '100');
   const markets = await invokeInPage(app, 'markets.list');
@@ -101,6 +101,8 @@ test('markets, ladder and order entry by ticket and hotkey; cancel all', async (
 
   // Confirmations off and hotkeys on, through the settings screen.
   await open(app, 'Settings', 'Settings');
+  // Turning confirmations off is confirmed in main's dialog: the user says yes.
+  await core.dialogs({ kind: 'confirm', yes: true });
   await app.getByLabel('Confirm orders before sending').uncheck();
   await app.getByLabel('Enable trading hotkeys').check();
 

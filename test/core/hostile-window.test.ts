@@ -1,6 +1,6 @@
 // The hostile window: this file plays an attacker who controls the window's script and nothing else.
-// It calls the bridge through the real dispatch (core.invoke: the function main's IPC handlers call
-// once the sender check passed), on a real devnet, with main's dialogs answering "no" or never
+// It calls the bridge through the real dispatch (the IPC handlers main registers for the window, as
+// the window's own main frame), on a real devnet, with main's dialogs answering "no" or never
 // answering at all, and checks that nothing the user did not agree to happened:
 //   - no withdrawal or agent approval, and no signature under any domain but the pinned one, reaches
 //     the exchange (every request to it passes a recording proxy);
@@ -17,11 +17,13 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { DevnetHandle } from '../../src/devnet/devnet';
+import type { IpcMainInvokeEvent } from 'electron';
 import { buildSignedWithdrawal, keySigner } from '../../src/main/exchange';
+import { registerCore } from '../../src/main/ipc/register-core';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt, type Settings } from '../../src/main/settings';
-import { bridgeMethodNames, bridgeMethods, type BridgeMethod, type BridgeOutcome, type SignedPayload } from '../../src/shared/bridge';
+import { bridgeMethodNames, bridgeMethods, invokeChannel, type BridgeMethod, type BridgeOutcome, type SignedPayload } from '../../src/shared/bridge';
 import { CAPABILITY_CLASSES, capabilityOf, methodCapabilities, needsMainDialog } from '../../src/shared/bridge/capabilities';
 import { REQUEST_KINDS, hashAction, makeExchangeDomain, parseSignedRequest, type Address, type ExchangeDomain, type PrimaryType, type RequestKind } from '../../src/shared/protocol';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
@@ -118,7 +120,15 @@ let usersWithdrawal: SignedPayload;
 /** A withdrawal of the attacker's own account, signed by its own key under the pinned domain. */
 let attackersWithdrawal: SignedPayload;
 
-const invoke = (method: string, ...args: unknown[]): Promise<BridgeOutcome> => t.core.invoke(method, args);
+/** main's IPC handlers as registered for the window (register-core.ts), called as the window's main frame. */
+const channels = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
+const windowFrame = { url: 'app://renderer/index.html' };
+const fromTheWindow = { senderFrame: windowFrame, sender: { mainFrame: windowFrame } } as unknown as IpcMainInvokeEvent;
+function invoke(method: string, ...args: unknown[]): Promise<BridgeOutcome> {
+  const handler = channels.get(invokeChannel(method as BridgeMethod));
+  if (!handler) throw new Error(`main registered no IPC handler for ${method}`);
+  return handler(fromTheWindow, args) as Promise<BridgeOutcome>;
+}
 async function ok<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
   const outcome = await invoke(method, ...args);
   if (!outcome.ok) throw new Error(`${method} failed: ${outcome.error.code} ${outcome.error.message}`);
@@ -258,6 +268,8 @@ beforeAll(async () => {
   provider = new JsonRpcProvider(devnet.rpcUrl, undefined, { staticNetwork: true });
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
   t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  // The attacker is the window itself: the sender check passes, as it does for the real page.
+  registerCore({ handle: (channel, listener) => void channels.set(channel, listener), removeHandler: (channel) => void channels.delete(channel) }, t.core, (sender) => sender?.isMainFrame === true);
   // The user's own configuration, through main: the exchange is reached through the recording proxy.
   t.settings.updateSettings({ deployments: [devnetDeploymentAt({ ...devnet, httpUrl: exchange.url })] });
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
