@@ -222,7 +222,7 @@ describe('the market manager', () => {
     const seen = await ok<Record<string, unknown>>('deployments.inspectMarket', { deploymentId: id, assetId: ` ${assetId} ` });
     const f = unpackAssetId(BigInt(assetId));
     expect(seen).toMatchObject({ assetId, symbolId: '1', marketType: '1', periodSeconds: 300, timeframe: '5m', startTime: Number(f.startTime), registered: true, oracle: { kind: 'price' } });
-    expect(seen['sentence']).toMatch(/^Registered: a 5m up\/down market on symbol 1, and the oracle has a price for it\.$/);
+    expect(seen['sentence']).toBe('The exchange lists this 5m up/down market on symbol 1, and the oracle has a price for it.');
 
     t.dialogs.answer({ kind: 'confirm', yes: false });
     expect(await ok('deployments.addMarket', { deploymentId: id, assetId, symbol: 'BTC 5m' })).toEqual({ confirmed: false });
@@ -238,7 +238,7 @@ describe('the market manager', () => {
     const other = packAssetId({ ...f, id: 77n, startTime: f.startTime + 1n });
     const seen = await ok<Record<string, unknown>>('deployments.inspectMarket', { deploymentId: id, assetId: other.toString() });
     expect(seen).toMatchObject({ registered: false, symbolId: '77', oracle: { kind: 'none' } });
-    expect(seen['sentence']).toMatch(/^Not registered at this exchange: its orders would be refused\. The oracle feed (does not carry|sent no price for) symbol 77/);
+    expect(seen['sentence']).toMatch(/^The exchange does not list this asset id, so orders for it would be refused\. The oracle feed (does not carry|sent no price for) symbol 77/);
     expect(await err('deployments.addMarket', { deploymentId: id, assetId: other.toString(), symbol: 'X' })).toMatchObject({ code: 'markets.not_registered' });
   });
 

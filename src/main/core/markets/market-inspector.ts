@@ -81,8 +81,8 @@ export async function inspectMarket(deployment: Deployment, text: string, option
   }
   const oracle = await checkOracle(deployment.oracleWsUrl, f.id, options.oracleWaitMs ?? 5_000);
   const sentence = registered
-    ? `Registered: a ${decoded.timeframe} up/down market on symbol ${f.id}${oracle.kind === 'price' ? ', and the oracle has a price for it' : `; ${oracle.reason}`}.`
-    : `Not registered at this exchange: its orders would be refused. ${oracle.kind === 'price' ? 'The oracle does have a price for its symbol.' : oracle.reason}`;
+    ? `The exchange lists this ${decoded.timeframe} up/down market on symbol ${f.id}${oracle.kind === 'price' ? ', and the oracle has a price for it.' : `. ${oracle.reason}`}`
+    : `The exchange does not list this asset id, so orders for it would be refused. ${oracle.kind === 'price' ? 'The oracle does have a price for its symbol.' : oracle.reason}`;
   return {
     assetId: decoded.assetId.toString(),
     symbolId: f.id.toString(),
