@@ -114,7 +114,9 @@ export function confirmRequest(facts: ConfirmFacts): ConfirmRequest {
     facts.capability === 'moves-value'
       ? 'This moves value. Confirm only if you started it and every line above is what you expect.'
       : 'This changes what the app trusts. Confirm only if you asked for it.';
-  const detail = [...lines, '', ...(facts.notes ?? []), kind].join('\n');
-  const amount = facts.amount ? `: ${formatAmount(facts.amount.units)}` : '';
+  const notes = facts.notes && facts.notes.length > 0 ? ['', ...facts.notes] : [];
+  const detail = [...lines, ...notes, '', kind].join('\n');
+  const symbol = facts.amount?.symbol === undefined ? '' : ` ${quoted(facts.amount.symbol)}`;
+  const amount = facts.amount ? `: ${formatAmount(facts.amount.units)}${symbol}` : '';
   return { title: facts.title, message: `${facts.action}${amount}?`, detail, confirmLabel: facts.confirmLabel };
 }

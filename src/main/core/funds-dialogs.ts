@@ -13,7 +13,7 @@ export function depositRequest(plan: DepositPlan, mode: 'approve' | 'permit', de
     approval
       ? `First an approval of exactly this amount (never more) to the spender, then the deposit: ${transactions} transactions from your wallet, each paying gas.`
       : `${transactions} transaction${transactions === 1 ? '' : 's'} from your wallet, paying gas; the spender's allowance already covers this amount.`,
-    ...(permit ? ['You also sign a Permit2 transfer of exactly this amount for the deposit ledger (an EIP-712 signature under the Permit2 domain below).'] : []),
+    ...(permit ? ['You also sign a Permit2 transfer of exactly this amount for the deposit ledger (an EIP-712 signature under the Permit2 domain above).'] : []),
   ];
   return confirmRequest({
     capability: 'moves-value',
