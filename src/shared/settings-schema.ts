@@ -35,6 +35,12 @@ export const DeploymentSchema = z.strictObject({
   chainId: ChainIdSchema,
   builtIn: z.literal('devnet').optional(),
   /**
+   * When the user confirmed this deployment's hosts in main's dialog. Main contacts a deployment only
+   * when it is built in (written by main from its launcher's devnet.json) or confirmed; one saved by an
+   * older version without a dialog waits until the user confirms it.
+   */
+  confirmedAt: z.string().max(40).optional(),
+  /**
    * The markets to show: the exchange API has no route that lists them. The devnet publishes its
    * own list in devnet.json; any other deployment lists its asset ids here.
    */

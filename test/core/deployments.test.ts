@@ -165,10 +165,25 @@ describe('deployments through main', () => {
   });
 
   it('holds the first pin of a deployment it never confirmed until a person accepts it', async () => {
-    // A deployment written by an older version (no pin): the server's answer is held, signing refused.
+    // A deployment written by an older version, without main's dialog: not contacted at all until confirmed.
     const s = t.settings.getSettings();
+    const unseen = { id: 'unseen', ...draftFor(devnet, 'Unseen'), httpUrl: `${stub.url}/unseen` };
     const legacy = { id: 'legacy', ...draftFor(devnet, 'Legacy'), httpUrl: `${devnet.httpUrl}/`, markets: [{ assetId, symbol: 'BTC' }] };
-    t.settings.updateSettings({ deployments: [...s.deployments, legacy], selectedDeploymentId: 'legacy', confirmations: { ...s.confirmations, orders: false } });
+    const before = stub.requests.length;
+    t.settings.updateSettings({ deployments: [...s.deployments, unseen, legacy], selectedDeploymentId: 'unseen', confirmations: { ...s.confirmations, orders: false } });
+    expect(await err('markets.list')).toEqual({
+      code: 'deployments.unconfirmed',
+      message: 'Unseen was saved without your confirmation, so the app has not contacted it: confirm it in Settings → Deployments first.',
+    });
+    expect(await err('deployments.inspectMarket', { deploymentId: 'unseen', assetId })).toMatchObject({ code: 'deployments.unconfirmed' });
+    expect(await ok('app.connection')).toMatchObject({ deploymentId: 'unseen', pin: { kind: 'unpinned' }, feeds: [] });
+    expect(stub.requests.length).toBe(before);
+
+    // Confirming it (select, main's dialog) is what lets the app contact it; the server's answer is then held, signing refused.
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.select', { id: 'legacy' })).toMatchObject({ confirmed: true });
+    expect(lastConfirm()).toMatchObject({ title: 'Confirm exchange', detail: expect.stringContaining('the app has not contacted it yet') as string });
+    expect(t.settings.getSettings().deployments.find((d) => d.id === 'legacy')?.confirmedAt).toBeDefined();
     await vi.waitFor(async () => expect(await ok('app.connection')).toMatchObject({ deploymentId: 'legacy', pin: { kind: 'unconfirmed' } }), wait);
     const key = await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' });
     await ok('account.select', { master: key.address, agent: null, tradeAs: 'master' });
@@ -196,15 +211,40 @@ describe('deployments through main', () => {
     expect(t.settings.getSettings().selectedDeploymentId).toBe('legacy');
     t.dialogs.answer({ kind: 'confirm', yes: true });
     expect(await ok('deployments.select', { id: 'remote-test-exchange' })).toMatchObject({ confirmed: true });
-    t.dialogs.answer({ kind: 'confirm', yes: true });
+    t.dialogs.answer({ kind: 'confirm', yes: true }, { kind: 'confirm', yes: true });
     expect(await ok('deployments.remove', { id: 'legacy' })).toEqual({ confirmed: true, value: null });
+    expect(await ok('deployments.remove', { id: 'unseen' })).toEqual({ confirmed: true, value: null });
     expect(t.settings.getSettings().deployments.map((d) => d.id)).toEqual(['remote-test-exchange']);
     expect(t.pinning.pinFor('legacy')).toBeNull();
   });
 
+  it('edits after main\'s dialogs: a rename asks once, new addresses ask before contact and re-check the chain', async () => {
+    const id = 'remote-test-exchange';
+    const d = t.settings.getSettings().deployments.find((x) => x.id === id)!;
+    const draft = draftFor(devnet, d.name);
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.edit', { id, ...draft, name: 'Renamed' })).toEqual({ confirmed: true, value: { deploymentId: id } });
+    expect(lastConfirm()).toMatchObject({ title: 'Rename deployment', detail: expect.stringContaining('After: “Renamed” (user text') as string });
+    expect(t.settings.getSettings().deployments.find((x) => x.id === id)).toMatchObject({ name: 'Renamed', confirmedAt: d.confirmedAt });
+
+    // Another base URL of the same exchange: asked before contact; the same facts need no second dialog.
+    const shown = t.dialogs.shown.length;
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.edit', { id, ...draft, name: 'Renamed', httpUrl: `${devnet.httpUrl}/` })).toMatchObject({ confirmed: true });
+    expect(t.dialogs.shown.slice(shown).map((x) => (x.kind === 'confirm' ? x.request.title : x.kind))).toEqual(['Change exchange addresses']);
+    expect(t.settings.getSettings().deployments.find((x) => x.id === id)?.httpUrl).toBe(`${devnet.httpUrl}/`);
+
+    // Pointed at an exchange on another chain: refused after the first dialog, nothing changed.
+    stub.chainId = '999';
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await err('deployments.edit', { id, ...draft, name: 'Renamed', httpUrl: stub.url })).toMatchObject({ code: 'deployments.chain_mismatch' });
+    expect(t.settings.getSettings().deployments.find((x) => x.id === id)?.httpUrl).toBe(`${devnet.httpUrl}/`);
+    expect(await err('deployments.edit', { id: 'nope', ...draft })).toMatchObject({ code: 'deployments.unknown' });
+  });
+
   it('stops signing when a pinned deployment starts answering for another chain', async () => {
     stub.chainId = '999';
-    t.settings.updateSettings({ deployments: [...t.settings.getSettings().deployments, { id: 'liar', ...draftFor(devnet, 'Liar'), httpUrl: stub.url }] });
+    t.settings.updateSettings({ deployments: [...t.settings.getSettings().deployments, { id: 'liar', ...draftFor(devnet, 'Liar'), httpUrl: stub.url, confirmedAt: new Date().toISOString() }] });
     t.pinning.acceptPin('liar', factsOf(t.pinning.pinFor('remote-test-exchange')!));
     t.settings.updateSettings({ selectedDeploymentId: 'liar' });
     await vi.waitFor(() => expect(() => t.pinning.assertSigningAllowed('liar')).toThrow(/serves chain 999, but this deployment is set to chain 31337: nothing was pinned and nothing will be signed/), wait);

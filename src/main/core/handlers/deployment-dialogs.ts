@@ -96,14 +96,17 @@ export function changedPinRequest(name: string, pinned: DomainFacts, observed: D
   };
 }
 
-export function selectRequest(d: Deployment, pinned: DomainFacts | null): ConfirmRequest {
+export function selectRequest(d: Deployment, pinned: DomainFacts | null, unconfirmed = false): ConfirmRequest {
   return {
-    title: 'Switch exchange',
-    message: `Trade on this deployment (chain ${d.chainId}, ${hostList(d)})?`,
+    title: unconfirmed ? 'Confirm exchange' : 'Switch exchange',
+    message: `${unconfirmed ? 'Let the app contact' : 'Trade on'} this deployment (chain ${d.chainId}, ${hostList(d)})?`,
     detail: [
-      'Action: Select the deployment the app connects to, trades on and signs for',
+      unconfirmed
+        ? 'Action: Confirm a deployment saved without your confirmation (by an older version): the app has not contacted it yet'
+        : 'Action: Select the deployment the app connects to, trades on and signs for',
       `Deployment: ${userText(d.name)}`,
       `Hosts: ${hostList(d)}`,
+      ...endpointLines(d),
       `Chain id: ${d.chainId}`,
       ...(pinned ? factLines(pinned).slice(1) : ['Signing domain: not pinned yet (you will be asked once it answers)']),
       '',

@@ -41,6 +41,11 @@ function sameFacts(a: DomainFacts, b: DomainFacts): boolean {
   return describePinChange(a, b) === '';
 }
 
+/** Built in (main wrote it) or confirmed by the user in main's dialog: main may contact its hosts. */
+export function isConfirmed(d: Deployment): boolean {
+  return d.builtIn === 'devnet' || d.confirmedAt !== undefined;
+}
+
 function endpointsOf(d: DeploymentDraft): string {
   return JSON.stringify([d.httpUrl, d.marketWsUrl, d.oracleWsUrl, d.rpcUrl, d.chainId]);
 }
@@ -78,10 +83,21 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
     }
   };
 
+  const stamp = (): string => new Date(ctx.now()).toISOString();
+
   const marketsOf = (d: Deployment): ConfiguredMarket[] => (d.markets ?? []).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
 
-  const editableMarkets = (id: string): Deployment => {
+  /** Market checks contact the deployment: only one the user confirmed. */
+  const contactable = (id: string): Deployment => {
     const d = find(id);
+    if (!isConfirmed(d)) {
+      throw new BridgeFailure('deployments.unconfirmed', `${d.name} was saved without your confirmation, so the app does not contact it: confirm it in Settings → Deployments first.`);
+    }
+    return d;
+  };
+
+  const editableMarkets = (id: string): Deployment => {
+    const d = contactable(id);
     if (d.builtIn === 'devnet') throw new BridgeFailure('deployments.built_in', 'The built-in devnet lists its own markets (from the devnet it was started with); add markets to a deployment you added.');
     return d;
   };
@@ -99,7 +115,7 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const id = deploymentIdFor(draft.name, new Set(latest.deployments.map((d) => d.id)));
       // Pin first, so the session that starts for the new selection finds its facts already trusted.
       pinning.acceptPin(id, facts);
-      settings.updateSettings({ deployments: [...latest.deployments, { id, ...draft }], selectedDeploymentId: id });
+      settings.updateSettings({ deployments: [...latest.deployments, { id, ...draft, confirmedAt: stamp() }], selectedDeploymentId: id });
       ctx.logger.info('deployments.added', { id, host: hostOf(draft.httpUrl), chainId: draft.chainId });
       return { confirmed: true, value: { deploymentId: id } };
     },
@@ -122,7 +138,7 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
         if (!(await dialogs.confirm(request))) return { confirmed: false };
         pinning.acceptPin(id, facts);
       }
-      replace(id, { ...find(id), ...draft });
+      replace(id, { ...find(id), ...draft, confirmedAt: stamp() });
       ctx.logger.info('deployments.edited', { id, host: hostOf(draft.httpUrl), chainId: draft.chainId });
       return { confirmed: true, value: { deploymentId: id } };
     },
@@ -130,10 +146,13 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
     'deployments.select': async ({ id }) => {
       const current = settings.getSettings();
       const d = find(id, current);
-      if (current.selectedDeploymentId === id) return { confirmed: true, value: { deploymentId: id } };
+      const unconfirmed = !isConfirmed(d);
+      // Selecting the selected one again is how a deployment saved without a dialog gets confirmed.
+      if (current.selectedDeploymentId === id && !unconfirmed) return { confirmed: true, value: { deploymentId: id } };
       const pin = pinning.pinFor(id);
-      if (!(await dialogs.confirm(selectRequest(d, pin ? factsOf(pin) : null)))) return { confirmed: false };
-      find(id);
+      if (!(await dialogs.confirm(selectRequest(d, pin ? factsOf(pin) : null, unconfirmed)))) return { confirmed: false };
+      const latest = find(id);
+      if (unconfirmed) replace(id, { ...latest, confirmedAt: stamp() });
       settings.updateSettings({ selectedDeploymentId: id });
       return { confirmed: true, value: { deploymentId: id } };
     },
@@ -167,7 +186,7 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       return { confirmed: true, value: pinStateOf(settings.getSettings()) };
     },
 
-    'deployments.inspectMarket': ({ deploymentId, assetId }) => inspectMarket(find(deploymentId), assetId, options),
+    'deployments.inspectMarket': ({ deploymentId, assetId }) => inspectMarket(contactable(deploymentId), assetId, options),
 
     'deployments.addMarket': async ({ deploymentId, assetId, symbol }) => {
       const d = editableMarkets(deploymentId);

@@ -142,8 +142,8 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       }
       const session = await trading.connected();
       const master = masterOf(session);
-      const token = session.facts?.contracts.settlementToken;
-      if (!token) throw notConnected(session.deployment);
+      // The pinned token: a transaction goes only to a contract the user confirmed.
+      const token = session.pinnedSpenders().settlementToken;
       const provider = new JsonRpcProvider(session.deployment.rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1 });
       try {
         const minted = (await new Contract(token, FAUCET_ABI, provider).getFunction('FAUCET_AMOUNT').staticCall()) as bigint;

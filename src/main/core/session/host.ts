@@ -8,6 +8,7 @@ import { BridgeFailure } from '../../window/bridge-host';
 import { unavailable } from '../errors';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
+import { isConfirmed } from '../handlers/deployments';
 import { selectedDeployment } from '../handlers/settings';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
@@ -43,11 +44,18 @@ function sessionKey(s: Settings): string {
 
 export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
   let current: TradingSession | null = null;
+  let unconfirmed: Deployment | null = null;
   let selection = NO_SELECTION;
 
   const host: TradingHost = {
     options,
     session: () => {
+      if (!current && unconfirmed) {
+        throw new BridgeFailure(
+          'deployments.unconfirmed',
+          `${unconfirmed.name} was saved without your confirmation, so the app has not contacted it: confirm it in Settings → Deployments first.`,
+        );
+      }
       if (!current) throw new BridgeFailure('connection.no_deployment', 'No exchange deployment is selected, so there is nothing to trade on.');
       return current;
     },
@@ -73,7 +81,9 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     current?.stop();
     current = null;
     const deployment = selectedDeployment(ctx.settings.getSettings());
-    if (!deployment) return;
+    unconfirmed = deployment && !isConfirmed(deployment) ? deployment : null;
+    // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
+    if (!deployment || unconfirmed) return;
     const session = new TradingSession({
       deployment,
       markets: options.markets(deployment),
