@@ -108,5 +108,13 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   await expect(app.getByRole('heading', { level: 1 })).toHaveText('Markets');
   await expect(app.getByText('BTC').first()).toBeVisible({ timeout: 20_000 });
   await shot(app, 'first-run-11-markets');
+
+  // Settings: the deployment with its pinned domain, and its market manager.
+  await app.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+  const panel = app.getByTestId('deployments');
+  await expect(panel.locator('tbody tr').first()).toContainText('Service Exchange');
+  await panel.getByRole('button', { name: 'Markets (1)' }).click();
+  await expect(panel.getByTestId('market-list')).toContainText('BTC');
+  await shot(app, 'first-run-12-settings');
   await noProblems(app, problems);
 });
