@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { factsOf } from '../../src/main/settings';
+import { devnetDeploymentAt, factsOf } from '../../src/main/settings';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { packAssetId, toChecksumAddress, unpackAssetId } from '../../src/shared/protocol';
 import type { DevnetHandle } from '../../src/devnet/devnet';
@@ -252,6 +252,36 @@ describe('deployments through main', () => {
     expect(view.feeds.find((f) => f.feed === 'http')?.reason).toMatch(/serves chain 999/);
     expect(t.pinning.pinFor('liar')?.chainId).toBe('31337');
     t.settings.updateSettings({ selectedDeploymentId: 'remote-test-exchange', deployments: t.settings.getSettings().deployments.filter((d) => d.id !== 'liar') });
+  });
+});
+
+describe('the built-in devnet', () => {
+  it('is pinned from its launcher\'s facts without a dialog, and waits for a person when the server disagrees with them', async () => {
+    const c = devnet.contracts;
+    const launcherFacts = {
+      chainId: devnet.chainId.toString(),
+      verifyingContract: c.exchange,
+      domainName: devnet.domainName,
+      spenders: { depositLedger: c.depositLedger, settlementToken: c.settlementToken, permit2: c.permit2 },
+    };
+    for (const [facts, expected] of [
+      [launcherFacts, 'pinned'],
+      [{ ...launcherFacts, spenders: { ...launcherFacts.spenders, permit2: '0x00000000000000000000000000000000000000aa' } }, 'unconfirmed'],
+    ] as const) {
+      const core = await createTestCore({
+        defaultDeployments: [devnetDeploymentAt(devnet)],
+        trading: { markets: devnetMarkets([]), pollMs: 250, healthMs: 1000, attestedFacts: (d) => (d.builtIn === 'devnet' ? facts : null) },
+      });
+      try {
+        await vi.waitFor(async () => {
+          const view = await core.core.invoke('app.connection', []);
+          expect(view).toMatchObject({ ok: true, value: { deploymentId: 'devnet', pin: { kind: expected } } });
+        }, wait);
+        expect(core.dialogs.shown).toEqual([]);
+      } finally {
+        core.close();
+      }
+    }
   });
 });
 
