@@ -251,7 +251,12 @@ describe('deployments through main', () => {
     const view = await ok<{ feeds: { feed: string; reason: string }[] }>('app.connection');
     expect(view.feeds.find((f) => f.feed === 'http')?.reason).toMatch(/serves chain 999/);
     expect(t.pinning.pinFor('liar')?.chainId).toBe('31337');
-    t.settings.updateSettings({ selectedDeploymentId: 'remote-test-exchange', deployments: t.settings.getSettings().deployments.filter((d) => d.id !== 'liar') });
+    // Removing the selected deployment selects none: switching to another takes its own yes.
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.remove', { id: 'liar' })).toEqual({ confirmed: true, value: null });
+    expect(t.settings.getSettings().selectedDeploymentId).toBe('');
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('deployments.select', { id: 'remote-test-exchange' })).toMatchObject({ confirmed: true });
   });
 });
 

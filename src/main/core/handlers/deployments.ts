@@ -32,6 +32,8 @@ export interface DeploymentsOptions extends InspectOptions {
 }
 
 const MAX_MARKETS = 200;
+/** As the settings schema allows. */
+const MAX_DEPLOYMENTS = 50;
 
 function hostOf(url: string): string {
   return new URL(url).host;
@@ -108,6 +110,7 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const current = settings.getSettings();
       const twin = current.deployments.find((d) => d.httpUrl === draft.httpUrl && d.chainId === draft.chainId);
       if (twin) throw new BridgeFailure('deployments.duplicate', `This exchange and chain are already set up as "${twin.name}".`);
+      if (current.deployments.length >= MAX_DEPLOYMENTS) throw new BridgeFailure('deployments.too_many', `The app keeps at most ${MAX_DEPLOYMENTS} deployments: remove one first.`);
       if (!(await dialogs.confirm(contactRequest(draft, null)))) return { confirmed: false };
       const facts = await observe(draft);
       if (!(await dialogs.confirm(firstPinRequest(draft.name, hostOf(draft.httpUrl), facts)))) return { confirmed: false };
@@ -163,7 +166,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       if (!(await dialogs.confirm(removeRequest(d)))) return { confirmed: false };
       const current = settings.getSettings();
       const rest = current.deployments.filter((x) => x.id !== id);
-      const selected = current.selectedDeploymentId === id ? (rest[0]?.id ?? NO_DEPLOYMENT) : current.selectedDeploymentId;
+      // Removing the selected one selects none: switching to another takes its own yes.
+      const selected = current.selectedDeploymentId === id ? NO_DEPLOYMENT : current.selectedDeploymentId;
       settings.updateSettings({ deployments: rest, selectedDeploymentId: selected });
       pinning.forget(id);
       return { confirmed: true, value: null };
