@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { expect, invokeInPage, SCREENS_DIR, test, userAnswers } from './harness/fixture';
 import { setPassword } from './harness/flows';
 
 test.use({ withDevnet: true });
@@ -70,6 +70,8 @@ async function deposit(page: Page, amount: string): Promise<void> {
   await open(page, 'Funds', 'Funds');
   const panel = page.getByTestId('deposit');
   await panel.getByLabel('Amount (USD)').fill(amount);
+  // Main shows the deposit's token, spender and chain first; the user says yes.
+  await userAnswers().dialogs({ kind: 'confirm', yes: true });
   await panel.getByRole('button', { name: 'Deposit' }).click();
   await expect(panel.getByTestId('deposit-stepper').locator('li').last()).toHaveClass(/done/, { timeout: 60_000 });
   await page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-live-deposit.png') });

@@ -51,6 +51,21 @@ describe('lock', () => {
     expect(events.filter((e) => e.event === 'lock').map((e) => (e.payload as { locked: boolean }).locked)).toEqual([false, true, false]);
   });
 
+  it('refuses every trade and value move while locked, before any dialog asks the user', async () => {
+    await unlockWithNewPassword();
+    const key = await ok<{ address: string }>('keys.create', { label: 'Kept' });
+    await ok('lock.lock');
+    for (const [method, ...args] of [
+      ['keys.delete', { address: key.address }],
+      ['keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' }],
+      ['funds.withdraw', { amount: '1' }],
+      ['orders.cancelAll', { assetId: '1', epoch: '1', signAs: 'master' }],
+    ] as const) {
+      expect(await err(method, ...args)).toEqual({ code: 'vault.locked', message: 'The app is locked: unlock it first. Nothing was signed or sent.' });
+    }
+    expect(t.dialogs.shown).toEqual([]);
+  });
+
   it('throttles wrong passwords with the sentence of the vault', async () => {
     await unlockWithNewPassword();
     await ok('lock.lock');
