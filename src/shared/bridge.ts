@@ -79,9 +79,9 @@ export const bridgeMethods = {
   'lock.setPassword': {
     args: z.tuple([z.object({ password: z.string().max(1024), passwordAgain: z.string().max(1024), currentPassword: z.string().max(1024).optional() }).strict()]),
     result: lockStatus,
-    summary: 'Set or change the app password (typed twice).',
+    summary: 'Set or change the app password (typed twice); main asks first, except for the first password of a new key file.',
   },
-  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only).' },
+  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only) after the user confirms in a dialog owned by main.' },
 
   'keys.list': { args: z.tuple([]), result: list(keyInfo), summary: 'Every key: address, label, role and when it was added. Never the secret.' },
   'keys.create': { args: z.tuple([keyOptions]), result: keyInfo, summary: 'Create a new random key in the OS keychain.' },
