@@ -280,7 +280,7 @@ describe('more of the trading core on a devnet', () => {
 
       // The same exchange under a deployment that is not the built-in devnet: no faucet.
       const dev = t.settings.getSettings().deployments.find((d) => d.id === DEVNET_DEPLOYMENT.id)!;
-      const copy = Object.fromEntries(Object.entries({ ...dev, id: 'copy', name: 'Local copy' }).filter(([k]) => k !== 'builtIn')) as typeof dev;
+      const copy = Object.fromEntries(Object.entries({ ...dev, id: 'copy', name: 'Local copy', confirmedAt: '2026-01-01T00:00:00.000Z' }).filter(([k]) => k !== 'builtIn')) as typeof dev;
       t.settings.updateSettings({ deployments: [dev, copy], selectedDeploymentId: 'copy' });
       const refused = await err('funds.faucet');
       expect(refused).toEqual({ code: 'funds.not_devnet', message: 'The faucet exists only on the local devnet; Local copy has no faucet, so no tokens were minted.' });
