@@ -317,6 +317,13 @@ describe('the market manager', () => {
     expect(await err('deployments.addMarket', { deploymentId: id, assetId: other.toString(), symbol: 'X' })).toMatchObject({ code: 'markets.not_registered' });
   });
 
+  it('checks one asset id at a time, however often the window asks', async () => {
+    const calls = [1, 2, 3].map(() => t.core.invoke('deployments.inspectMarket', [{ deploymentId: id, assetId }]));
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    for (const o of outcomes.filter((x) => !x.ok)) expect(o).toMatchObject({ ok: false, error: { code: 'markets.busy' } });
+  });
+
   it('refuses a malformed id with a sentence, before asking the exchange', async () => {
     expect(await err('deployments.inspectMarket', { deploymentId: id, assetId: '12abc' })).toMatchObject({ code: 'markets.malformed_asset_id', message: expect.stringMatching(/decimal digits only/) as string });
     expect(await err('deployments.inspectMarket', { deploymentId: id, assetId: '../../admin' })).toMatchObject({ code: 'markets.malformed_asset_id' });

@@ -86,6 +86,7 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
   };
 
   const stamp = (): string => new Date(ctx.now()).toISOString();
+  let inspecting = false;
 
   const marketsOf = (d: Deployment): ConfiguredMarket[] => (d.markets ?? []).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
 
@@ -190,7 +191,16 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       return { confirmed: true, value: pinStateOf(settings.getSettings()) };
     },
 
-    'deployments.inspectMarket': ({ deploymentId, assetId }) => inspectMarket(contactable(deploymentId), assetId, options),
+    'deployments.inspectMarket': async ({ deploymentId, assetId }) => {
+      // Each check opens a socket to the exchange's oracle: one at a time, however often the window asks.
+      if (inspecting) throw new BridgeFailure('markets.busy', 'Another market check is still running: wait for its answer, then try again.');
+      inspecting = true;
+      try {
+        return await inspectMarket(contactable(deploymentId), assetId, options);
+      } finally {
+        inspecting = false;
+      }
+    },
 
     'deployments.addMarket': async ({ deploymentId, assetId, symbol }) => {
       const d = editableMarkets(deploymentId);
