@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import type { DialogRecord } from '../src/main/core';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
-import { available, noProblems, open, setPassword, shot, tokenBalance, useDemoAccount } from './harness/flows';
+import { available, noProblems, open, setPassword, shot, tokenBalance, useDemoAccount, USD } from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(180_000);
@@ -72,7 +72,19 @@ test('a script in the window cannot move value or change trust; every dialog mai
   await setPassword(app);
   await useDemoAccount(app, 1);
   const master = ((await invokeInPage(app, 'account.get')).value as { selection: { master: string } }).selection.master;
+  // Money on the exchange, so that a withdrawal the attacker got through would really pay out.
+  await net.handle.exchange.credit(master, 250n * USD);
   await open(app, 'Funds', 'Funds');
+  await expect
+    .poll(
+      async () => {
+        await open(app, 'Markets', 'Markets');
+        await open(app, 'Funds', 'Funds');
+        return available(app);
+      },
+      { timeout: 20_000, intervals: [500] },
+    )
+    .toBe(250n * USD);
   const balanceBefore = await available(app);
   const tokensBefore = await tokenBalance(net, master);
   const nonce = async (): Promise<string> => {
