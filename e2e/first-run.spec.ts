@@ -116,5 +116,15 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   await panel.getByRole('button', { name: 'Markets (1)' }).click();
   await expect(panel.getByTestId('market-list')).toContainText('BTC');
   await shot(app, 'first-run-12-settings');
+
+  // A rename is one more yes in main's dialog; the addresses and the pin stay.
+  await panel.getByRole('button', { name: 'Edit' }).click();
+  const edit = panel.getByTestId('deployment-form');
+  await edit.getByLabel(/^Name/).fill('Test exchange (renamed)');
+  await core.dialogs({ kind: 'confirm', yes: true });
+  await edit.getByRole('button', { name: 'Save changes…' }).click();
+  await expect(panel.locator('tbody tr').first()).toContainText('Test exchange (renamed)');
+  expect((await core.dialogs()).shown.at(-1)).toMatchObject({ kind: 'confirm', request: { title: 'Rename deployment' } });
+  await expect(panel.locator('tbody tr').first()).toContainText('Service Exchange');
   await noProblems(app, problems);
 });
