@@ -111,6 +111,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     };
 
     // Account: password, a funded demo key selected as master, no confirmations, hotkeys on.
+    // The first password of a keychain vault, and order confirmation off, are trust changes: main asks, the user says yes.
+    if (server.backend() === 'keychain') await raw.dialogs({ kind: 'confirm', yes: true });
     await call('lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD });
     const demo = (await call<{ address: string }[]>('keys.devnetAccounts'))[0]!;
     await call('keys.useDevnetAccount', { address: demo.address });
@@ -122,8 +124,10 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       await new Promise((r) => setTimeout(r, 200));
     }
     await call('account.select', { master: demo.address, agent: null, tradeAs: 'master' });
-    const settings = await call<{ confirmations: Record<string, boolean>; hotkeys: { bindings: Record<string, string> } }>('settings.get');
-    await call('settings.update', { confirmations: { ...settings.confirmations, orders: false }, hotkeys: { enabled: true, bindings: settings.hotkeys.bindings } });
+    const settings = await call<{ hotkeys: { bindings: Record<string, string> } }>('settings.get');
+    await raw.dialogs({ kind: 'confirm', yes: true });
+    await call('settings.setConfirmation', { name: 'orders', on: false });
+    await call('settings.update', { hotkeys: { enabled: true, bindings: settings.hotkeys.bindings } });
     const market = (await call<{ assetId: string; epoch: string; symbol: string }[]>('markets.list'))[0]!;
 
     const renderer: StaticServer = await serveDirectory(resolve('out/renderer'));

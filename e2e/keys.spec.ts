@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOKEN_HEADER } from './harness/core-server';
-import { expect, invokeInPage, recordEvents, recordedEvents, SCREENS_DIR, test } from './harness/fixture';
+import type { Page } from '@playwright/test';
+import { expect, invokeInPage, recordEvents, recordedEvents, SCREENS_DIR, test, type Harness } from './harness/fixture';
 
 const PASSWORD = 'e2e vault password';
 
@@ -17,11 +18,17 @@ function value<T>(outcome: Outcome): T {
   return outcome.value as T;
 }
 
+/** The first app password. On the OS keychain it is a trust change: main asks, and the user says yes. */
+async function firstPassword(app: Page, core: Harness): Promise<void> {
+  if (core.server.backend() === 'keychain') await core.dialogs({ kind: 'confirm', yes: true });
+  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+}
+
 test('create a key and see it listed', async ({ app, core, problems }) => {
   // Which vault the harness got: the OS keychain under with-keyring.sh, else the encrypted file.
   test.info().annotations.push({ type: 'vault backend', description: core.server.backend() });
   await recordEvents(app, 'keys');
-  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+  await firstPassword(app, core);
   const key = value<{ address: string; label: string; source: string }>(await invokeInPage(app, 'keys.create', { label: 'Main account' }));
   expect(key).toMatchObject({ label: 'Main account', source: 'created', role: 'master', backend: core.server.backend() });
 
@@ -33,7 +40,7 @@ test('create a key and see it listed', async ({ app, core, problems }) => {
 });
 
 test('a restarted core still has the key and the password', async ({ app, core }) => {
-  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+  await firstPassword(app, core);
   const key = value<{ address: string }>(await invokeInPage(app, 'keys.create', { label: 'Survivor' }));
   await core.restartCore();
   await app.reload();
@@ -43,8 +50,8 @@ test('a restarted core still has the key and the password', async ({ app, core }
   expect(value(await invokeInPage(app, 'keys.list'))).toEqual([expect.objectContaining({ address: key.address, label: 'Survivor' })]);
 });
 
-test('lock and unlock, with lock events in the window', async ({ app }) => {
-  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+test('lock and unlock, with lock events in the window', async ({ app, core }) => {
+  await firstPassword(app, core);
   await recordEvents(app, 'lock');
   expect(value(await invokeInPage(app, 'lock.lock'))).toMatchObject({ locked: true });
   const refused = await invokeInPage(app, 'keys.create', {});
@@ -54,7 +61,7 @@ test('lock and unlock, with lock events in the window', async ({ app }) => {
 });
 
 test('wrong passwords are throttled', async ({ app, core }) => {
-  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+  await firstPassword(app, core);
   value(await invokeInPage(app, 'lock.lock'));
   expect((await invokeInPage(app, 'lock.unlock', 'guess one')).error).toEqual({ code: 'vault.bad_password', message: 'The password is wrong.' });
   expect((await invokeInPage(app, 'lock.unlock', 'guess two')).error).toEqual({
@@ -70,7 +77,7 @@ test('wrong passwords are throttled', async ({ app, core }) => {
 });
 
 test('export a keystore through main dialogs and import it back', async ({ app, core }) => {
-  value(await invokeInPage(app, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD }));
+  await firstPassword(app, core);
   const key = value<{ address: string }>(await invokeInPage(app, 'keys.create', { label: 'Exported' }));
   const file = join(mkdtempSync(join(resolve('test-results'), 'keystore-')), 'keystore.json');
 
@@ -80,7 +87,8 @@ test('export a keystore through main dialogs and import it back', async ({ app, 
   const json = readFileSync(file, 'utf8');
 
   const { shown } = await core.dialogs({ kind: 'confirm', yes: true });
-  expect(shown[0]).toMatchObject({ kind: 'confirm', request: { title: 'Export key', message: expect.stringContaining(key.address) } });
+  const exportDialog = shown.find((d) => d.kind === 'confirm' && d.request.title === 'Export key');
+  expect(exportDialog).toMatchObject({ kind: 'confirm', request: { message: 'Export this key as an encrypted keystore file?', detail: expect.stringContaining(`Key: ${key.address}`) } });
   expect(value(await invokeInPage(app, 'keys.delete', { address: key.address }))).toEqual({ confirmed: true, value: null });
   expect(value(await invokeInPage(app, 'keys.list'))).toEqual([]);
 

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { expect, invokeInPage, SCREENS_DIR, test, userAnswers } from './harness/fixture';
 import { setPassword } from './harness/flows';
 
 test.use({ withDevnet: true });
@@ -70,6 +70,8 @@ async function deposit(page: Page, amount: string): Promise<void> {
   await open(page, 'Funds', 'Funds');
   const panel = page.getByTestId('deposit');
   await panel.getByLabel('Amount (USD)').fill(amount);
+  // Main shows the deposit's token, spender and chain first; the user says yes.
+  await userAnswers().dialogs({ kind: 'confirm', yes: true });
   await panel.getByRole('button', { name: 'Deposit' }).click();
   await expect(panel.getByTestId('deposit-stepper').locator('li').last()).toHaveClass(/done/, { timeout: 60_000 });
   await page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-live-deposit.png') });
@@ -89,7 +91,7 @@ async function waitForFreshEpoch(page: Page, needMs: number): Promise<void> {
     .toBe(true);
 }
 
-test('markets, ladder and order entry by ticket and hotkey; cancel all', async ({ app, problems }) => {
+test('markets, ladder and order entry by ticket and hotkey; cancel all', async ({ app, core, problems }) => {
   await start(app);
   await deposit(app, '100');
   const markets = await invokeInPage(app, 'markets.list');
@@ -101,6 +103,8 @@ test('markets, ladder and order entry by ticket and hotkey; cancel all', async (
 
   // Confirmations off and hotkeys on, through the settings screen.
   await open(app, 'Settings', 'Settings');
+  // Turning confirmations off is confirmed in main's dialog: the user says yes.
+  await core.dialogs({ kind: 'confirm', yes: true });
   await app.getByLabel('Confirm orders before sending').uncheck();
   await app.getByLabel('Enable trading hotkeys').check();
 

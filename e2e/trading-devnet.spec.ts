@@ -10,6 +10,8 @@ test('the core trades on the worker devnet through the harness', async ({ core, 
     if (!outcome.ok) throw new Error(`${method}: ${outcome.error.code} ${outcome.error.message}`);
     return outcome.value as T;
   };
+  // On the OS keychain the first password is a trust change: main asks, and the user says yes.
+  if (core.server.backend() === 'keychain') await core.dialogs({ kind: 'confirm', yes: true });
   await call('lock.setPassword', { password: 'e2e devnet password', passwordAgain: 'e2e devnet password' });
   const demo = (await call<{ address: string }[]>('keys.devnetAccounts'))[0]!;
   await call('keys.useDevnetAccount', { address: demo.address });

@@ -1,6 +1,7 @@
 /** The test process's side of the harness: token-authenticated calls to the core server. */
 import type { BridgeEvent, BridgeOutcome } from '../../src/shared/bridge';
 import type { DialogAnswer, DialogRecord } from '../../src/main/core';
+import type { UnscriptedMode } from '../../src/main/core/scripted-dialogs';
 import { TOKEN_HEADER, type CoreServer } from './core-server';
 
 export interface HarnessClient {
@@ -8,6 +9,11 @@ export interface HarnessClient {
   events(after: number, options?: { signal?: AbortSignal; wait?: boolean }): Promise<{ seq: number; event: BridgeEvent; payload: unknown }[]>;
   /** Queue answers for main's dialogs; returns what has been shown so far. */
   dialogs(...answers: DialogAnswer[]): Promise<{ shown: DialogRecord[]; pending: number }>;
+  /**
+   * Attack tests: how dialogs nobody scripted are answered (fail the call, "no", or never), and
+   * whether to close the ones left waiting (as a cancel).
+   */
+  dialogPolicy(policy: { unscripted?: UnscriptedMode; release?: boolean }): Promise<{ shown: DialogRecord[]; waiting: number; released: number }>;
   advanceClock(ms: number): Promise<void>;
   restartCore(): Promise<void>;
 }
@@ -27,6 +33,7 @@ export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): Harnes
     invoke: (method, args) => post('/invoke', { method, args }),
     events: (after, options = {}) => post(`/events?after=${after}&wait=${options.wait === false ? 0 : 1}`, {}, options.signal),
     dialogs: (...answers) => post('/control/dialogs', { answers }),
+    dialogPolicy: (policy) => post('/control/dialogs', policy),
     advanceClock: (ms) => post('/control/advance-clock', { ms }),
     restartCore: () => post('/control/restart', {}),
   };

@@ -41,6 +41,11 @@ export interface HarnessDevnet {
 
 export interface CoreServerOptions {
   readonly devnet?: HarnessDevnet;
+  /**
+   * An installed app on its first day: no built-in devnet entry and no deployment at all. The devnet
+   * (if any) is only reachable the way a remote exchange is, by typing its addresses.
+   */
+  readonly firstRun?: boolean;
 }
 
 export interface CoreServer {
@@ -84,8 +89,8 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
   /** Opens the core on the persisted store, vault file and keychain service: a restart reopens the same. */
   async function open(): Promise<Running> {
     const store = createConfStore({ cwd: dir });
-    const settings = new SettingsService({ store });
-    const devnet = options.devnet;
+    const settings = new SettingsService({ store, ...(options.firstRun ? { defaultDeployments: [] } : {}) });
+    const devnet = options.firstRun ? undefined : options.devnet;
     if (devnet) {
       settings.updateSettings({ deployments: [devnetDeploymentAt(devnet)] });
     }
@@ -103,7 +108,9 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
             devnetAccounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
             trading: { markets: devnetMarkets(devnet.markets) },
           }
-        : {}),
+        : options.firstRun
+          ? { trading: { markets: devnetMarkets([]) } }
+          : {}),
     });
     for (const event of bridgeEventNames) {
       core.on(event, (payload) => {
@@ -137,7 +144,10 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     },
     '/control/dialogs': (body) => {
       dialogs.answer(...((body['answers'] as DialogAnswer[] | undefined) ?? []));
-      return Promise.resolve({ shown: dialogs.shown, pending: dialogs.pending() });
+      const mode = body['unscripted'];
+      if (mode === 'fail' || mode === 'no' || mode === 'never') dialogs.whenUnscripted(mode);
+      const released = body['release'] === true ? dialogs.releaseWaiting() : 0;
+      return Promise.resolve({ shown: dialogs.shown, pending: dialogs.pending(), waiting: dialogs.waiting(), released });
     },
     '/control/advance-clock': (body) => {
       clock.advance(Number(body['ms']));

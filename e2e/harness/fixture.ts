@@ -17,6 +17,13 @@ import { installTerminal } from './install-terminal';
 import { startWsProxy, type WsProxy } from './ws-proxy';
 
 export const SCREENS_DIR = resolve('test-results/screens');
+
+/** The running test's core, for shared steps that answer main's dialogs as the user would (never the page). */
+let currentCore: Harness | null = null;
+export function userAnswers(): Harness {
+  if (!currentCore) throw new Error('No core is running for this test.');
+  return currentCore;
+}
 const RENDERER_DIR = resolve('out/renderer');
 
 export interface Harness extends HarnessClient {
@@ -29,11 +36,13 @@ export interface LazyDevnet {
 }
 
 export const test = base.extend<
-  { core: Harness; app: Page; problems: string[]; withDevnet: boolean; proxyMarketFeed: boolean; marketFeedProxy: WsProxy | null },
+  { core: Harness; app: Page; problems: string[]; withDevnet: boolean; firstRun: boolean; proxyMarketFeed: boolean; marketFeedProxy: WsProxy | null },
   { renderer: StaticServer; devnet: LazyDevnet; devnetOptions: HarnessDevnetOptions }
 >({
   /** `test.use({ withDevnet: true })`: the core trades on the worker's devnet. */
   withDevnet: [false, { option: true }],
+  /** `test.use({ withDevnet: true, firstRun: true })`: no deployment yet; the devnet is reached like a remote exchange. */
+  firstRun: [false, { option: true }],
   /** `test.use({ devnetOptions: { markets: shortMarkets(15) } })`: a worker devnet of its own kind. */
   devnetOptions: [{}, { option: true, scope: 'worker' }],
   /** `test.use({ proxyMarketFeed: true })`: the core reaches the market WS through `marketFeedProxy`. */
@@ -65,10 +74,16 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  core: async ({ withDevnet, devnet, marketFeedProxy }, use) => {
+  core: async ({ withDevnet, firstRun, devnet, marketFeedProxy }, use) => {
     const forCore = withDevnet ? (await devnet.get()).forCore : null;
-    const server = await startCoreServer(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {});
-    await use({ ...harnessClient(server), server });
+    const server = await startCoreServer({
+      ...(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {}),
+      ...(firstRun ? { firstRun } : {}),
+    });
+    const harness = { ...harnessClient(server), server };
+    currentCore = harness;
+    await use(harness);
+    currentCore = null;
     await server.close();
   },
   problems: async ({ page }, use) => {

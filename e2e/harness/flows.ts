@@ -10,7 +10,7 @@ import { keySigner, type ExchangeClient } from '../../src/main/exchange';
 import { devnetClient } from '../../src/devnet/bot';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
 import type { HarnessDevnetHandle } from './devnet';
-import { expect, invokeInPage, SCREENS_DIR } from './fixture';
+import { expect, invokeInPage, SCREENS_DIR, userAnswers } from './fixture';
 
 export const PASSWORD = 'flows e2e password';
 /** Protocol units per dollar (PROTOCOL_DECIMALS = 6). */
@@ -48,6 +48,8 @@ export async function setPassword(page: Page, password = PASSWORD, onLockScreen?
     await lock.getByRole('button', { name: 'Set password' }).click();
     await expect(lock).toHaveCount(0);
   } else if (!status.hasPassword) {
+    // The first password of a keychain vault is a trust change: main asks, and the user says yes.
+    await userAnswers().dialogs({ kind: 'confirm', yes: true });
     const set = await invokeInPage(page, 'lock.setPassword', { password, passwordAgain: password });
     expect(set.ok).toBe(true);
   }
@@ -127,11 +129,15 @@ export async function tradeOn(page: Page, pick: (m: MarketRow) => boolean = btc5
 
 /**
  * Order confirmations off, through the Settings screen. With them on, an order is confirmed twice:
- * once inline in the ticket, then again in main's own dialog.
+ * once inline in the ticket, then again in main's own dialog. Turning them off is itself confirmed
+ * in main's dialog, which the user answers yes.
  */
 export async function ordersUnconfirmed(page: Page): Promise<void> {
   await open(page, 'Settings', 'Settings');
-  await page.getByLabel('Confirm orders before sending').uncheck();
+  const box = page.getByLabel('Confirm orders before sending');
+  if (!(await box.isChecked())) return;
+  await userAnswers().dialogs({ kind: 'confirm', yes: true });
+  await box.uncheck();
   await expect(page.getByLabel('Confirm orders before sending')).not.toBeChecked();
 }
 
@@ -203,16 +209,18 @@ export async function depositBy(page: Page, mode: 'approve' | 'permit', amount: 
   const before = await available(page);
   await panel.getByLabel('Amount (USD)').fill(amount);
   await panel.getByLabel('Method').selectOption(mode);
+  // Main shows the token, spender and chain before anything is sent; the user says yes.
+  await userAnswers().dialogs({ kind: 'confirm', yes: true });
   await panel.getByRole('button', { name: 'Deposit' }).click();
   const stepper = panel.getByTestId('deposit-stepper');
   await expect(stepper.locator('li')).toHaveText(
-    mode === 'approve' ? [/Check balance/, /Approve token/, /Send deposit/, /Mined/, /Confirmations/, /Credited/] : [/Check balance/, /Sign permit/, /Send deposit/, /Mined/, /Confirmations/, /Credited/],
+    mode === 'approve' ? [/Check balance/, /Approve token/, /Send deposit/, /Mined/, /Confirmations/, /Credited/] : [/Check balance/, /Approve Permit2/, /Sign permit/, /Send deposit/, /Mined/, /Confirmations/, /Credited/],
   );
   // Each stage in turn, then every step done.
   await expect(stepper.locator('li.now, li.done').first()).toBeVisible();
   await expect(stepper.locator('li').nth(1)).toHaveClass(/done/, { timeout: 30_000 });
   await expect(stepper.locator('li').last()).toHaveClass(/done/, { timeout: 60_000 });
-  await expect(stepper.locator('li.done')).toHaveCount(6);
+  await expect(stepper.locator('li.done')).toHaveCount(mode === 'approve' ? 6 : 7);
   await expect(panel.getByRole('status')).toContainText(/tx 0x/);
   await expect.poll(() => available(page), { timeout: 15_000 }).toBe(before + (cents * USD) / 100n);
 }

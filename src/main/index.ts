@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppCore, loadDevnetAccounts, type AppCore } from './core';
 import { DEVNET_ACCOUNTS_ENV } from './core/devnet-accounts';
+import { attestedBy, findRunningDevnet, reconcileDevnet } from './core/devnet-deployment';
 import { appMarkets } from './core/session/market-directory';
 import { electronDialogs } from './ipc/electron-dialogs';
 import { createElectronKeyValueStore } from './ipc/electron-store';
@@ -39,6 +40,8 @@ function appEntry(): AppEntry {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** Set once the core runs: real input in the window restarts the idle auto-lock (bridge calls never do). */
+let noteUserInput: () => void = () => {};
 
 async function openWindow(entry: AppEntry): Promise<void> {
   mainWindow = await createMainWindow({
@@ -46,6 +49,7 @@ async function openWindow(entry: AppEntry): Promise<void> {
     preloadPath: here('../preload/index.cjs'),
     // Packaged builds carry their icon from electron-builder; in development use the source one.
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
+    onUserInput: () => noteUserInput(),
   });
   mainWindow.on('closed', () => (mainWindow = null));
 }
@@ -54,9 +58,12 @@ async function openWindow(entry: AppEntry): Promise<void> {
 async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault }> {
   const userData = app.getPath('userData');
   const store = createElectronKeyValueStore();
-  const settings = new SettingsService({ store });
+  // No deployment by default: the devnet entry exists only while a devnet answers (devnet-deployment.ts).
+  const settings = new SettingsService({ store, defaultDeployments: [] });
+  const running = await findRunningDevnet(process.env[DEVNET_ACCOUNTS_ENV] ?? null);
+  reconcileDevnet(settings, running);
   const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });
-  const devnet = loadDevnetAccounts();
+  const devnet = running ? loadDevnetAccounts() : { accounts: [], problem: null };
   if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
   const core = createAppCore({
     vault,
@@ -67,7 +74,7 @@ async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault 
     app: { version: app.getVersion(), platform: process.platform },
     devnetAccounts: devnet.accounts,
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
-    trading: { markets: appMarkets(process.env[DEVNET_ACCOUNTS_ENV] ?? null) },
+    trading: { markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null), attestedFacts: attestedBy(running) },
   });
   return { core, vault };
 }
@@ -84,6 +91,7 @@ async function start(): Promise<void> {
   try {
     const { core, vault } = await startCore(logger);
     registerCore(ipcMain, core, isTrusted);
+    noteUserInput = () => core.noteUserInput();
     forwardEvents(core, () => mainWindow?.webContents ?? null);
     app.on('will-quit', () => {
       core.dispose();

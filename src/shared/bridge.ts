@@ -13,6 +13,7 @@ import { SettingsSchema } from './settings-schema';
 import { accountSelection, accountView, fillView } from './bridge/account';
 import { agentStatusView, claimableEpoch, claimResult, depositArgs, depositProgress, depositResult, withdrawArgs, withdrawalView } from './bridge/funds';
 import { connectionView, pinState } from './bridge/health';
+import { configuredMarket, deploymentDraft, deploymentEdit, deploymentRef, deploymentResult, inspectedMarket, marketAdd, marketLookup, marketMove, marketRemove, marketRename } from './bridge/deployments';
 import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
 import { bookView, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
@@ -27,6 +28,7 @@ export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
 export * from './bridge/health';
+export * from './bridge/deployments';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -56,6 +58,10 @@ const none = z.null();
 const list = <T extends z.ZodType>(item: T) => z.array(item);
 const savedFile = z.object({ path: z.string() });
 const settingsPatch = z.record(z.string(), z.unknown());
+/** The confirmations a user may switch: only orders (withdrawals, agent approvals and key export are always confirmed). */
+const confirmationChange = z.object({ name: z.literal('orders'), on: z.boolean() }).strict();
+/** Minutes idle before the vault locks; 0 turns auto-lock off. */
+const autoLockMinutes = z.number().int().min(0).max(24 * 60);
 
 /**
  * Every method the window may call. Arguments are positional tuples validated in main before
@@ -73,9 +79,9 @@ export const bridgeMethods = {
   'lock.setPassword': {
     args: z.tuple([z.object({ password: z.string().max(1024), passwordAgain: z.string().max(1024), currentPassword: z.string().max(1024).optional() }).strict()]),
     result: lockStatus,
-    summary: 'Set or change the app password (typed twice).',
+    summary: 'Set or change the app password (typed twice); main asks first, except for the first password of a new key file.',
   },
-  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only).' },
+  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only) after the user confirms in a dialog owned by main.' },
 
   'keys.list': { args: z.tuple([]), result: list(keyInfo), summary: 'Every key: address, label, role and when it was added. Never the secret.' },
   'keys.create': { args: z.tuple([keyOptions]), result: keyInfo, summary: 'Create a new random key in the OS keychain.' },
@@ -109,8 +115,19 @@ export const bridgeMethods = {
   'keys.useDevnetAccount': { args: z.tuple([z.object({ address }).strict()]), result: keyInfo, summary: 'Import one funded devnet demo account.' },
 
   'settings.get': { args: z.tuple([]), result: SettingsSchema, summary: 'All settings.' },
-  'settings.update': { args: z.tuple([settingsPatch]), result: SettingsSchema, summary: 'Change settings; a bad change is refused whole with the field and a sentence.' },
-  'deployments.acceptPin': { args: z.tuple([]), result: confirmed(pinState), summary: 'Ask main to show the changed domain facts of the deployment and let the user accept them.' },
+  'settings.update': { args: z.tuple([settingsPatch]), result: SettingsSchema, summary: 'Change layout and cosmetic settings; protections, deployments and pins are refused with a sentence naming the method to use.' },
+  'settings.setConfirmation': { args: z.tuple([confirmationChange]), result: confirmed(SettingsSchema), summary: 'Turn a confirmation on, or off after the user agrees in a dialog owned by main.' },
+  'settings.setAutoLock': { args: z.tuple([autoLockMinutes]), result: confirmed(SettingsSchema), summary: 'Change auto-lock; longer or off only after the user agrees in a dialog owned by main.' },
+  'deployments.acceptPin': { args: z.tuple([]), result: confirmed(pinState), summary: 'Ask main to show the new or changed domain facts and token contracts of the deployment and let the user accept them.' },
+  'deployments.add': { args: z.tuple([deploymentDraft]), result: confirmed(deploymentResult), summary: 'Add a deployment: main asks before contacting its hosts, reads its chain and domain, and pins them after a second yes.' },
+  'deployments.edit': { args: z.tuple([deploymentEdit]), result: confirmed(deploymentResult), summary: 'Change the name, URLs or chain id of a deployment after the user confirms in a dialog owned by main.' },
+  'deployments.select': { args: z.tuple([deploymentRef]), result: confirmed(deploymentResult), summary: 'Switch to another deployment after the user confirms in a dialog owned by main.' },
+  'deployments.remove': { args: z.tuple([deploymentRef]), result: confirmed(none), summary: 'Remove a deployment and its pin after the user confirms in a dialog owned by main.' },
+  'deployments.inspectMarket': { args: z.tuple([marketLookup]), result: inspectedMarket, summary: 'Decode a pasted asset id and ask the deployment whether it is registered and priced by its oracle.' },
+  'deployments.addMarket': { args: z.tuple([marketAdd]), result: confirmed(list(configuredMarket)), summary: 'Add a market to a deployment under a name, after the user confirms in a dialog owned by main.' },
+  'deployments.renameMarket': { args: z.tuple([marketRename]), result: confirmed(list(configuredMarket)), summary: 'Rename a market of a deployment after the user confirms in a dialog owned by main.' },
+  'deployments.removeMarket': { args: z.tuple([marketRemove]), result: list(configuredMarket), summary: 'Remove a market from the list of a deployment.' },
+  'deployments.moveMarket': { args: z.tuple([marketMove]), result: list(configuredMarket), summary: 'Move a market to another place in the list of a deployment.' },
 
   'markets.list': { args: z.tuple([]), result: list(marketSummary), summary: 'Every market with strike, oracle price, epoch countdown and top of book.' },
   'markets.subscribeBook': {
@@ -145,14 +162,14 @@ export const bridgeMethods = {
   'claims.claim': { args: z.tuple([marketRef]), result: claimResult, summary: 'Claim one resolved epoch.' },
   'claims.claimAll': { args: z.tuple([]), result: list(claimResult), summary: 'Claim every claimable epoch.' },
 
-  'funds.deposit': { args: z.tuple([depositArgs]), result: depositResult, summary: 'Deposit on chain (approve or permit); progress arrives as `deposit` events.' },
+  'funds.deposit': { args: z.tuple([depositArgs]), result: confirmed(depositResult), summary: 'Deposit on chain (approve or permit) after the user confirms in a dialog owned by main; progress arrives as `deposit` events.' },
   'funds.withdraw': { args: z.tuple([withdrawArgs]), result: confirmed(withdrawalView), summary: 'Withdraw after the user confirms in a dialog owned by main.' },
   'funds.withdrawals': { args: z.tuple([]), result: list(withdrawalView), summary: 'Withdrawals of the selected account and their on-chain status.' },
-  'funds.faucet': { args: z.tuple([]), result: z.object({ amount: decimalString }), summary: 'Devnet only: mint settlement tokens to the master wallet.' },
+  'funds.faucet': { args: z.tuple([]), result: confirmed(z.object({ amount: decimalString })), summary: 'Devnet only: mint settlement tokens to the master wallet after the user confirms the transaction in a dialog owned by main.' },
 
-  'offline.sign': { args: z.tuple([offlineSignArgs]), result: signedPayload, summary: 'Sign one action with no network, for another machine to submit.' },
+  'offline.sign': { args: z.tuple([offlineSignArgs]), result: confirmed(signedPayload), summary: 'Sign one action with no network under the pinned domain, for another machine to submit; anything but orders and cancels after a dialog owned by main.' },
   'offline.describe': { args: z.tuple([z.unknown()]), result: payloadDescription, summary: 'Check a signed payload and say exactly what it does.' },
-  'offline.submit': { args: z.tuple([signedPayload]), result: z.object({ status: z.string(), summary: z.string() }), summary: 'Send a previously signed payload to the exchange.' },
+  'offline.submit': { args: z.tuple([signedPayload]), result: confirmed(z.object({ status: z.string(), summary: z.string() })), summary: 'Send a previously signed payload to the exchange; anything but orders and cancels after a dialog owned by main.' },
   'offline.saveFile': { args: z.tuple([signedPayload]), result: confirmed(savedFile), summary: 'Save a signed payload to a file the user picks in a dialog owned by main.' },
   'offline.openFile': { args: z.tuple([]), result: confirmed(z.unknown()), summary: 'Read a signed payload from a file the user picks in a dialog owned by main.' },
 } as const satisfies Record<string, MethodSpec>;

@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 export const SETTINGS_VERSION = 1;
 
+/** selectedDeploymentId when no deployment is selected (first run, or the last one removed). */
+export const NO_DEPLOYMENT = '';
+
 /**
  * URLs are checked by shape, not with the URL class: this module is shared with the window and
  * with pure code that has no URL global in its type environment.
@@ -32,6 +35,12 @@ export const DeploymentSchema = z.strictObject({
   chainId: ChainIdSchema,
   builtIn: z.literal('devnet').optional(),
   /**
+   * When the user confirmed this deployment's hosts in main's dialog. Main contacts a deployment only
+   * when it is built in (written by main from its launcher's devnet.json) or confirmed; one saved by an
+   * older version without a dialog waits until the user confirms it.
+   */
+  confirmedAt: z.string().max(40).optional(),
+  /**
    * The markets to show: the exchange API has no route that lists them. The devnet publishes its
    * own list in devnet.json; any other deployment lists its asset ids here.
    */
@@ -47,11 +56,26 @@ export const DeploymentSchema = z.strictObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-/** The EIP-712 domain facts pinned per deployment on first use. */
+/**
+ * The contracts the app sends tokens to (or lets spend them): pinned with the domain so a deposit
+ * never approves or pays an address the user did not see. null where the deployment publishes none.
+ */
+export const SpendersSchema = z.strictObject({
+  depositLedger: AddressSchema.nullable(),
+  settlementToken: AddressSchema.nullable(),
+  permit2: AddressSchema.nullable(),
+});
+export type Spenders = z.infer<typeof SpendersSchema>;
+
+/**
+ * The EIP-712 domain facts and spender addresses pinned per deployment. `spenders` is absent only
+ * in pins written before spenders were pinned: such a pin no longer matches and asks the user again.
+ */
 export const DomainFactsSchema = z.strictObject({
   chainId: ChainIdSchema,
   verifyingContract: AddressSchema,
   domainName: z.string().min(1).max(200),
+  spenders: SpendersSchema.optional(),
 });
 export type DomainFacts = z.infer<typeof DomainFactsSchema>;
 export const PinSchema = DomainFactsSchema.extend({ pinnedAt: z.string() });
@@ -117,11 +141,16 @@ const HumanSizeSchema = z
 export const SettingsSchema = z
   .strictObject({
     version: z.literal(SETTINGS_VERSION),
-    deployments: z.array(DeploymentSchema).min(1, { message: 'must keep at least one deployment' }),
+    /** Empty on a fresh install with no devnet running: the app opens on "Connect to an exchange". */
+    deployments: z.array(DeploymentSchema).max(50),
+    /** NO_DEPLOYMENT ('') when none is selected. */
     selectedDeploymentId: z.string(),
     /** Pinned domain facts by deployment id (written by pinning.ts only). */
     pins: z.record(z.string(), PinSchema),
-    /** Observed changes waiting for the user's decision, by deployment id (pinning.ts only). */
+    /**
+     * Observed facts waiting for the user's decision, by deployment id (pinning.ts only): a change of
+     * a pin, or the first pin of a deployment that has none yet.
+     */
     pendingPinChanges: z.record(z.string(), DomainFactsSchema),
     hotkeys: z.strictObject({ enabled: z.boolean(), bindings: HotkeyBindingsSchema }),
     defaultSizes: z.tuple([HumanSizeSchema, HumanSizeSchema, HumanSizeSchema, HumanSizeSchema]),
@@ -129,8 +158,10 @@ export const SettingsSchema = z
       orders: z.boolean(),
       // Withdrawals are always confirmed in a dialog owned by main; the switch cannot be turned off.
       withdrawals: z.literal(true, { message: 'cannot be turned off' }),
-      agentApprovals: z.boolean(),
-      keyExport: z.boolean(),
+      // Agent approvals and key export move value: always confirmed too. A false stored by an older
+      // version reads as true rather than setting the whole file aside.
+      agentApprovals: z.literal(true).catch(true),
+      keyExport: z.literal(true).catch(true),
     }),
     theme: z.enum(['dark', 'light']),
     notifications: z.strictObject({ fills: z.boolean(), resolutions: z.boolean() }),
@@ -149,7 +180,7 @@ export const SettingsSchema = z
       if (ids.has(d.id)) ctx.addIssue({ code: 'custom', path: ['deployments', i, 'id'], message: `repeats the id ${d.id}` });
       ids.add(d.id);
     });
-    if (!ids.has(s.selectedDeploymentId)) {
+    if (s.selectedDeploymentId !== NO_DEPLOYMENT && !ids.has(s.selectedDeploymentId)) {
       ctx.addIssue({ code: 'custom', path: ['selectedDeploymentId'], message: 'must be the id of one of the deployments' });
     }
   });
@@ -176,7 +207,7 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
   return {
     version: SETTINGS_VERSION,
     deployments,
-    selectedDeploymentId: deployments[0]?.id ?? DEVNET_DEPLOYMENT.id,
+    selectedDeploymentId: deployments[0]?.id ?? NO_DEPLOYMENT,
     pins: {},
     pendingPinChanges: {},
     hotkeys: { enabled: false, bindings: { ...DEFAULT_HOTKEYS } },

@@ -269,13 +269,18 @@ describe('more of the trading core on a devnet', () => {
       const token = new Contract(devnet.contracts.settlementToken, ['function balanceOf(address) view returns (uint256)'], provider);
       const balanceOf = async (): Promise<bigint> => (await token.getFunction('balanceOf').staticCall(alice)) as bigint;
       const before = await balanceOf();
-      const minted = await ok<{ amount: string }>('funds.faucet');
+      // A transaction from the user's wallet: main asks first; "no" sends nothing.
+      t.dialogs.answer({ kind: 'confirm', yes: false });
+      expect(await ok('funds.faucet')).toEqual({ confirmed: false });
+      expect(await balanceOf()).toBe(before);
+      t.dialogs.answer({ kind: 'confirm', yes: true });
+      const { value: minted } = await ok<{ confirmed: true; value: { amount: string } }>('funds.faucet');
       expect(BigInt(minted.amount)).toBeGreaterThan(0n);
       expect(await balanceOf()).toBe(before + BigInt(minted.amount));
 
       // The same exchange under a deployment that is not the built-in devnet: no faucet.
       const dev = t.settings.getSettings().deployments.find((d) => d.id === DEVNET_DEPLOYMENT.id)!;
-      const copy = Object.fromEntries(Object.entries({ ...dev, id: 'copy', name: 'Local copy' }).filter(([k]) => k !== 'builtIn')) as typeof dev;
+      const copy = Object.fromEntries(Object.entries({ ...dev, id: 'copy', name: 'Local copy', confirmedAt: '2026-01-01T00:00:00.000Z' }).filter(([k]) => k !== 'builtIn')) as typeof dev;
       t.settings.updateSettings({ deployments: [dev, copy], selectedDeploymentId: 'copy' });
       const refused = await err('funds.faucet');
       expect(refused).toEqual({ code: 'funds.not_devnet', message: 'The faucet exists only on the local devnet; Local copy has no faucet, so no tokens were minted.' });

@@ -177,8 +177,17 @@ describe('trading core on a devnet', () => {
 
   it('deposits with approve and with permit, with progress until credited', async () => {
     for (const mode of ['approve', 'permit'] as const) {
-      const r = await ok<{ depositId: string; amount: string }>('funds.deposit', { amount: '25', mode });
+      t.dialogs.answer({ kind: 'confirm', yes: true });
+      const { value: r } = await ok<{ confirmed: true; value: { depositId: string; amount: string } }>('funds.deposit', { amount: '25', mode });
       expect(r.amount).toBe('25000000');
+      // Main showed the token, the spender and the chain before anything was sent.
+      const shown = t.dialogs.shown.at(-1);
+      expect(shown).toMatchObject({ kind: 'confirm', request: { title: 'Deposit', message: expect.stringMatching(mode === 'permit' ? /^Deposit to the exchange with a Permit2 signature: 25 “.+”\?$/ : /^Deposit to the exchange \(approve, then deposit\): 25 “.+”\?$/) as string } });
+      const detail = shown?.kind === 'confirm' ? shown.request.detail : '';
+      expect(detail).toContain(`Spender (${mode === 'permit' ? 'Permit2' : 'deposit ledger'}): `);
+      expect(detail).toContain(`Chain id: ${devnet.chainId}`);
+      expect(detail).toContain('Amount: 25 “');
+      expect(detail).toContain('(25000000 base units)');
       await vi.waitFor(() => {
         const stages = of<{ depositId: string; stage: string }>('deposit').filter((d) => d.depositId === r.depositId).map((d) => d.stage);
         expect(stages).toEqual(expect.arrayContaining(['checking', 'sent', 'mined', 'credited']));
@@ -232,7 +241,8 @@ describe('trading core on a devnet', () => {
   }, 60_000);
 
   it('signs offline, describes the payload, and submits it', async () => {
-    const payload = await ok<{ kind: string; body: unknown }>('offline.sign', {
+    // Orders are signed without a dialog (one step, like placing one).
+    const { value: payload } = await ok<{ confirmed: true; value: { kind: string; body: unknown } }>('offline.sign', {
       signer: alice,
       action: { kind: 'order', ...eth, side: 'buy', price: '12.5', size: '2', timeInForce: 'GTC' },
     });
@@ -243,7 +253,7 @@ describe('trading core on a devnet', () => {
     const tampered = JSON.parse(JSON.stringify(payload)) as { body: { order: { price: string } } };
     tampered.body.order.price = '130000';
     expect(await ok('offline.describe', tampered)).toMatchObject({ signatureValid: false });
-    expect(await ok('offline.submit', payload)).toMatchObject({ status: 'ACCEPTED' });
+    expect(await ok('offline.submit', payload)).toMatchObject({ confirmed: true, value: { status: 'ACCEPTED' } });
     await ok('orders.cancelAll', { ...eth, signAs: 'master' });
   });
 

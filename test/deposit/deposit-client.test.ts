@@ -111,7 +111,7 @@ describe('deposit client', () => {
     expect(stages).toEqual(['checking', 'sent', 'mined']);
   });
 
-  it('permit mode: approves Permit2 once, then each deposit is one signed permit and one transaction', async () => {
+  it('permit mode: approves Permit2 for exactly each deposit (never more), then one signed permit and one transaction', async () => {
     const carol = chain.accounts[2]!;
     const client = clientFor(carol.privateKey);
     const before = await snapshot(carol.address);
@@ -120,8 +120,10 @@ describe('deposit client', () => {
     expect(first).toEqual(['checking', 'approving', 'approved', 'signing-permit', 'sent', 'mined']);
     const second: string[] = [];
     const r2 = await client.deposit('0.01', { mode: 'permit', onProgress: (p) => second.push(p.stage) });
-    expect(second).toEqual(['checking', 'signing-permit', 'sent', 'mined']);
+    expect(second).toEqual(['checking', 'approving', 'approved', 'signing-permit', 'sent', 'mined']);
     expect([r1.index, r2.index]).toEqual([before.next, before.next + 1n]);
+    // Each approval was spent by its own deposit: no standing allowance is left behind.
+    expect(await new Contract(chain.contracts.settlementToken, ERC20_ABI, provider).getFunction('allowance')(carol.address, chain.contracts.permit2)).toBe(0n);
     const after = await snapshot(carol.address);
     expect(after.owner).toBe(before.owner - 250_510_000n);
     expect(after.depositLedger).toBe(before.depositLedger + 250_510_000n);

@@ -51,6 +51,21 @@ describe('lock', () => {
     expect(events.filter((e) => e.event === 'lock').map((e) => (e.payload as { locked: boolean }).locked)).toEqual([false, true, false]);
   });
 
+  it('refuses every trade and value move while locked, before any dialog asks the user', async () => {
+    await unlockWithNewPassword();
+    const key = await ok<{ address: string }>('keys.create', { label: 'Kept' });
+    await ok('lock.lock');
+    for (const [method, ...args] of [
+      ['keys.delete', { address: key.address }],
+      ['keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' }],
+      ['funds.withdraw', { amount: '1' }],
+      ['orders.cancelAll', { assetId: '1', epoch: '1', signAs: 'master' }],
+    ] as const) {
+      expect(await err(method, ...args)).toEqual({ code: 'vault.locked', message: 'The app is locked: unlock it first. Nothing was signed or sent.' });
+    }
+    expect(t.dialogs.shown).toEqual([]);
+  });
+
   it('throttles wrong passwords with the sentence of the vault', async () => {
     await unlockWithNewPassword();
     await ok('lock.lock');
@@ -108,7 +123,11 @@ describe('keys', () => {
     t.dialogs.answer({ kind: 'confirm', yes: true });
     expect(await ok('keys.delete', { address: key.address })).toEqual({ confirmed: true, value: null });
     expect(await ok('keys.list')).toEqual([]);
-    expect(t.dialogs.shown[0]).toMatchObject({ kind: 'confirm', request: { confirmLabel: 'Delete key', message: expect.stringContaining('Doomed') } });
+    expect(t.dialogs.shown[0]).toMatchObject({
+      kind: 'confirm',
+      request: { confirmLabel: 'Delete key', message: 'Delete this key from this computer?', detail: expect.stringContaining('Key label: “Doomed” (user text') },
+    });
+    expect(t.dialogs.shown[0]?.kind === 'confirm' && t.dialogs.shown[0].request.detail).toContain(`Key: ${key.address}`);
   });
 
   it('exports a keystore through main dialogs and imports it back', async () => {
@@ -146,22 +165,81 @@ describe('settings and pins', () => {
   it('updates settings with an event, refuses a bad change with its sentence', async () => {
     expect(await ok('settings.update', { theme: 'light' })).toMatchObject({ theme: 'light' });
     expect(events.some((e) => e.event === 'settings')).toBe(true);
-    const bad = await err('settings.update', { autoLockMinutes: -1 });
+    const bad = await err('settings.update', { defaultSizes: ['0', '1', '2', '3'] });
     expect(bad.code).toBe('settings.invalid');
-    expect(bad.message).toMatch(/^Setting not saved: autoLockMinutes/);
-    expect(await err('settings.update', { pins: {} })).toMatchObject({ code: 'settings.invalid' });
+    expect(bad.message).toMatch(/^Setting not saved: defaultSizes/);
+  });
+
+  it('refuses protections, deployments and pins in settings.update, naming where they are changed', async () => {
+    const before = t.settings.getSettings();
+    for (const patch of [{ pins: {} }, { autoLockMinutes: -1 }, { autoLockMinutes: 0 }, { confirmations: { orders: false } }, { selectedDeploymentId: 'devnet' }, { deployments: [] }, { theme: 'light', pendingPinChanges: {} }]) {
+      const refused = await err('settings.update', patch);
+      expect(refused.code).toBe('settings.protected');
+      expect(refused.message).toMatch(/^Setting not saved: \w+ cannot be changed with settings\.update; .+ Nothing was changed\.$/);
+    }
+    expect(t.settings.getSettings()).toEqual(before);
   });
 
   it('reports auto-lock minutes in the lock status when they change', async () => {
-    await ok('settings.update', { autoLockMinutes: 7 });
+    expect(await ok('settings.setAutoLock', 7)).toMatchObject({ confirmed: true, value: { autoLockMinutes: 7 } });
+    expect(t.dialogs.shown).toEqual([]);
     expect(await ok('lock.status')).toMatchObject({ autoLockMinutes: 7 });
     expect(events.filter((e) => e.event === 'lock').at(-1)?.payload).toMatchObject({ autoLockMinutes: 7 });
+  });
+
+  it('makes auto-lock longer or off only after main asks', async () => {
+    await ok('settings.setAutoLock', 10);
+    t.dialogs.answer({ kind: 'confirm', yes: false }, { kind: 'confirm', yes: false });
+    expect(await ok('settings.setAutoLock', 30)).toEqual({ confirmed: false });
+    expect(await ok('settings.setAutoLock', 0)).toEqual({ confirmed: false });
+    expect(t.settings.getSettings().autoLockMinutes).toBe(10);
+    const shown = t.dialogs.shown.map((d) => (d.kind === 'confirm' ? d.request : null));
+    expect(shown[0]).toMatchObject({ title: 'Lock later', detail: expect.stringContaining('After: the app locks after 30 minutes idle') });
+    expect(shown[1]).toMatchObject({ title: 'Turn off auto-lock', detail: expect.stringContaining('After: the app never locks by itself') });
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('settings.setAutoLock', 0)).toMatchObject({ confirmed: true, value: { autoLockMinutes: 0 } });
+    // From off, any limit is stricter: no dialog.
+    expect(await ok('settings.setAutoLock', 60)).toMatchObject({ confirmed: true, value: { autoLockMinutes: 60 } });
+    expect(t.dialogs.shown).toHaveLength(3);
+  });
+
+  it('turns order confirmation off only after main asks, and on at once', async () => {
+    t.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await ok('settings.setConfirmation', { name: 'orders', on: false })).toEqual({ confirmed: false });
+    expect(t.settings.getSettings().confirmations.orders).toBe(true);
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('settings.setConfirmation', { name: 'orders', on: false })).toMatchObject({ confirmed: true, value: { confirmations: { orders: false } } });
+    expect(await ok('settings.setConfirmation', { name: 'orders', on: true })).toMatchObject({ confirmed: true, value: { confirmations: { orders: true } } });
+    expect(t.dialogs.shown).toHaveLength(2);
+    // The others are not switches any more.
+    for (const name of ['agentApprovals', 'keyExport', 'withdrawals']) {
+      expect(await err('settings.setConfirmation', { name, on: false })).toMatchObject({ code: 'bridge.invalid_args' });
+    }
+  });
+
+  it('resets the idle auto-lock on real input only, never on bridge calls', async () => {
+    await unlockWithNewPassword();
+    await ok('settings.setAutoLock', 5);
+    t.clock.advance(4 * 60_000);
+    // The window's own calls do not keep the vault open...
+    await ok('lock.status');
+    await ok('keys.list');
+    t.clock.advance(60_000);
+    expect(await ok('lock.status')).toMatchObject({ locked: true });
+    await ok('lock.unlock', TEST_PASSWORD);
+    // ...the person's input does.
+    t.clock.advance(4 * 60_000);
+    t.core.noteUserInput();
+    t.clock.advance(4 * 60_000);
+    expect(await ok('lock.status')).toMatchObject({ locked: false });
+    t.clock.advance(60_000);
+    expect(await ok('lock.status')).toMatchObject({ locked: true });
   });
 
   it('shows a changed pin, and accepts it only after the user confirms', async () => {
     expect(await err('deployments.acceptPin')).toMatchObject({ code: 'deployments.no_pending_change' });
     const facts = { chainId: '31337', verifyingContract: '0x' + '11'.repeat(20), domainName: 'Service Exchange' };
-    t.pinning.checkPin('devnet', facts);
+    t.pinning.checkPin('devnet', facts, { trustFirstUse: true });
     expect(await ok('app.connection')).toMatchObject({ deploymentId: 'devnet', devnet: true, pin: { kind: 'pinned', chainId: '31337' } });
     const moved = { ...facts, verifyingContract: '0x' + '22'.repeat(20) };
     t.pinning.checkPin('devnet', moved);

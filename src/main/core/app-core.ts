@@ -3,7 +3,8 @@
  * (src/main/ipc) and the end-to-end harness (e2e/harness) both call `invoke` and listen with
  * `on`; neither adds logic of its own.
  */
-import type { BridgeEvent, BridgeOutcome } from '../../shared/bridge';
+import { isBridgeMethod, type BridgeEvent, type BridgeOutcome } from '../../shared/bridge';
+import { capabilityOf, needsMainDialog } from '../../shared/bridge/capabilities';
 import { warmUpSigning as warmUpProtocolSigning } from '../../shared/protocol';
 import type { Logger } from '../log';
 import type { DeploymentPinning, Settings, SettingsService } from '../settings';
@@ -11,6 +12,7 @@ import type { Vault } from '../vault';
 import { dispatchBridgeCall, type BridgeHandlers } from '../window/bridge-host';
 import type { AppFacts, CoreContext } from './context';
 import type { DevnetAccount } from './devnet-accounts';
+import { dialogBusy, gateDialogs } from './dialog-gate';
 import type { Dialogs } from './dialogs';
 import { toBridgeFailure } from './errors';
 import { createEventHub, type EventListener } from './event-hub';
@@ -19,6 +21,7 @@ import { keyList, keysHandlers } from './handlers/keys';
 import { lockHandlers, lockStatus } from './handlers/lock';
 import { offlineFileHandlers } from './handlers/offline-files';
 import { settingsHandlers } from './handlers/settings';
+import { deploymentsHandlers, type DeploymentsOptions } from './handlers/deployments';
 import { tradingHandlers } from './handlers/trading';
 import { coreProbe } from './probe';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
@@ -36,6 +39,8 @@ export interface AppCoreDeps {
   readonly feeds?: FeedHealthSource;
   /** Connect to the selected deployment and trade; without it every trading method is unavailable. */
   readonly trading?: TradingOptions;
+  /** Timeouts of the deployment and market checks (tests shorten them). */
+  readonly deployments?: DeploymentsOptions;
   /** Tests inject a counter; production uses the protocol's (about a second of CPU, once). */
   readonly warmUpSigning?: () => void;
   /** How the warm-up is deferred off the calling path; setImmediate by default. */
@@ -46,6 +51,12 @@ export interface AppCore {
   /** Validate, run and answer one call. Never throws. */
   invoke(method: string, args: unknown): Promise<BridgeOutcome>;
   on<E extends BridgeEvent>(event: E, listener: EventListener<E>): () => void;
+  /**
+   * Real keyboard or pointer input reached the window (main sees it before the page does): the
+   * person is here, so the idle auto-lock starts over. Bridge calls never count: the window's own
+   * script can call as often as it likes.
+   */
+  noteUserInput(): void;
   dispose(): void;
 }
 
@@ -69,6 +80,10 @@ function translated(handlers: BridgeHandlers): BridgeHandlers {
   return out as unknown as BridgeHandlers;
 }
 
+function isDeclined(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { confirmed?: unknown }).confirmed === false;
+}
+
 function connectionChanged(next: Settings, previous: Settings): boolean {
   return (
     next.selectedDeploymentId !== previous.selectedDeploymentId ||
@@ -83,11 +98,12 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     logger.error('core.listener_failed', { event, message: error instanceof Error ? error.message : 'non-error thrown' }),
   );
   let feeds: FeedHealthSource = deps.feeds ?? (() => []);
+  const dialogs = gateDialogs(deps.dialogs);
   const ctx: CoreContext = {
     vault: deps.vault,
     settings: deps.settings,
     pinning: deps.pinning,
-    dialogs: deps.dialogs,
+    dialogs,
     logger,
     events,
     app: deps.app,
@@ -104,6 +120,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...deploymentsHandlers(ctx, deps.deployments),
   });
 
   // Signing is twice as fast with larger precomputed tables; build them once, off any UI path.
@@ -151,14 +168,32 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     logger.error('bridge.internal', { method, error: error instanceof Error ? `${error.name}: ${error.message}` : 'non-error thrown' });
   };
 
+  const refused = (code: string, message: string): Promise<BridgeOutcome> => Promise.resolve({ ok: false, error: { code, message } });
+
   return {
-    invoke: (method, args) => {
+    invoke: async (method, args) => {
       coreProbe.onInvoke?.(method);
-      // Every call from the window is user activity for the idle auto-lock.
-      vault.touch();
-      return dispatchBridgeCall(handlers, method, args, onInternalError);
+      if (!isBridgeMethod(method)) return dispatchBridgeCall(handlers, method, args, onInternalError);
+      const capability = capabilityOf(method);
+      // The table is checked by the compiler; this is the guard for a method added without a class.
+      if (!capability) return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
+      // Locked means nothing is signed or sent: refuse before any dialog asks the user about it.
+      if ((capability === 'trade' || capability === 'moves-value') && vault.status().locked) {
+        return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');
+      }
+      if (!needsMainDialog(capability)) return dispatchBridgeCall(handlers, method, args, onInternalError);
+      // Value and trust: one dialog at a time, and a record of every request and its outcome (never its arguments).
+      if (dialogs.isOpen()) {
+        const busy = dialogBusy();
+        logger.info('bridge.guarded', { method, capability, outcome: busy.code });
+        return refused(busy.code, busy.message);
+      }
+      const outcome = await dispatchBridgeCall(handlers, method, args, onInternalError);
+      logger.info('bridge.guarded', { method, capability, outcome: outcome.ok ? (isDeclined(outcome.value) ? 'declined' : 'done') : outcome.error.code });
+      return outcome;
     },
     on: (event, listener) => events.on(event, listener),
+    noteUserInput: () => vault.touch(),
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();

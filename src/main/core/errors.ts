@@ -34,6 +34,8 @@ const SETTINGS_CODES: Readonly<Record<SettingsErrorCode, string>> = {
   INVALID_SETTINGS: 'settings.invalid',
   UNKNOWN_DEPLOYMENT: 'settings.unknown_deployment',
   PIN_CHANGED: 'deployments.pin_changed',
+  PIN_UNCONFIRMED: 'deployments.pin_unconfirmed',
+  CHAIN_MISMATCH: 'deployments.chain_mismatch',
 };
 
 /** "ORDER_REJECTED" → "order_rejected"; anything unusual becomes "error". */

@@ -65,7 +65,9 @@ it('no value, error, event or log line from keys.* and lock.* contains a secret'
   await call('lock.unlock', TEST_PASSWORD + ' typo');
   t.clock.advance(60_000);
   await call('lock.unlock', TEST_PASSWORD);
-  await call('lock.setPassword', { password: TEST_PASSWORD + '!', passwordAgain: TEST_PASSWORD + '!', currentPassword: TEST_PASSWORD });
+  // Changing the password is a trust change: main asks first.
+  dialogs.answer({ kind: 'confirm', yes: true });
+  expect((await call('lock.setPassword', { password: TEST_PASSWORD + '!', passwordAgain: TEST_PASSWORD + '!', currentPassword: TEST_PASSWORD })).ok).toBe(true);
   await call('lock.removePassword', TEST_PASSWORD + '!');
 
   // Every keys.* and lock.* method of the table was driven.

@@ -3,12 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../log';
-import { DeploymentPinning, SettingsService } from '../settings';
+import { DeploymentPinning, SettingsService, type Deployment } from '../settings';
 import { createMemoryStore } from '../store/key-value-store';
 import { createManualClock, openVault } from '../vault';
 import { createAppCore, type AppCore } from './app-core';
 import type { DevnetAccount } from './devnet-accounts';
 import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
+import type { DeploymentsOptions } from './handlers/deployments';
 import type { TradingOptions } from './session/host';
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -28,11 +29,13 @@ export interface TestCore {
   close(): void;
 }
 
-export async function createTestCore(options: { devnetAccounts?: DevnetAccount[]; trading?: TradingOptions } = {}): Promise<TestCore> {
+export async function createTestCore(
+  options: { devnetAccounts?: DevnetAccount[]; trading?: TradingOptions; defaultDeployments?: Deployment[]; deployments?: DeploymentsOptions } = {},
+): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
   const store = createMemoryStore();
   const clock = createManualClock();
-  const settings = new SettingsService({ store });
+  const settings = new SettingsService({ store, ...(options.defaultDeployments ? { defaultDeployments: options.defaultDeployments } : {}) });
   const vault = await openVault({
     store,
     filePath: join(dir, 'keys.vault'),
@@ -56,6 +59,7 @@ export async function createTestCore(options: { devnetAccounts?: DevnetAccount[]
     now: () => clock.now(),
     devnetAccounts: options.devnetAccounts ?? [],
     ...(options.trading ? { trading: options.trading } : {}),
+    ...(options.deployments ? { deployments: options.deployments } : {}),
     warmUpSigning: () => void warmUps++,
     defer: (fn) => {
       deferred.push(fn);

@@ -42,6 +42,12 @@ describe('base URL', () => {
     expect(resolveUrl(b, '/orders').href).toBe('https://host/api/orders');
     expect(resolveUrl(b, 'book/1/2?depth=5').href).toBe('https://host/api/book/1/2?depth=5');
     expect(resolveUrl(normaliseBaseUrl('http://localhost:3000/'), 'health').href).toBe('http://localhost:3000/health');
+    // Nothing a value can put in a path leaves the base: another host, "..", encoded dots or slashes.
+    for (const escape of ['https://evil.example/x', 'http:evil.example', '../admin', 'book/../../admin', 'asset/%2e%2e/%2e%2e/x', 'asset/1%2F..%2Fx', 'a\\..\\..\\x', 'balance/%5c..']) {
+      expect(() => resolveUrl(b, escape), escape).toThrow(/would leave the exchange's base URL/);
+    }
+    // Leading slashes are dropped, so a protocol-relative path stays below the base.
+    expect(resolveUrl(b, '//evil.example/x').href).toBe('https://host/api/evil.example/x');
   });
 });
 

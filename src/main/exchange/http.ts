@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { ExchangeAbortError, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError } from './errors';
+import { ExchangeAbortError, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, ExchangeValidationError } from './errors';
 import { cleanExchangeText, refusalSentence } from './exchange-words';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -55,9 +55,18 @@ export function normaliseBaseUrl(base: string): URL {
   return u;
 }
 
-/** Resolve `path` ("/orders", "orders", "book/1/2?depth=5") below the base, never above it. */
+/**
+ * Resolve `path` ("/orders", "orders", "book/1/2?depth=5") below the base, never above it and never
+ * on another host: a path that would leave the base (a scheme, "..", an encoded dot or slash) is
+ * refused, so no value that reaches a path can make main contact a URL the user did not confirm.
+ */
 export function resolveUrl(base: URL, path: string): URL {
-  return new URL(path.replace(/^\/+/, ''), base);
+  const url = new URL(path.replace(/^\/+/, ''), base);
+  const pathOnly = path.split('?')[0] ?? '';
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || /%2[ef]|%5c|\\/i.test(pathOnly)) {
+    throw new ExchangeValidationError('INVALID_PATH', 'That request would leave the exchange\'s base URL, so it was not sent.');
+  }
+  return url;
 }
 
 const SCREAMING = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$/;

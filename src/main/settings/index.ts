@@ -1,7 +1,7 @@
 export { SettingsService, toSettingsError } from './settings-service';
 export type { SettingsListener, SettingsPatch, SettingsServiceOptions } from './settings-service';
-export { DeploymentPinning, describePinChange } from './pinning';
-export type { PinCheck } from './pinning';
+export { DeploymentPinning, describePinChange, factsOf } from './pinning';
+export type { CheckPinOptions, PinCheck } from './pinning';
 export { SettingsError } from './errors';
 export type { SettingsErrorCode } from './errors';
 export { migrateSettings, MIGRATIONS } from './migrations';
@@ -10,6 +10,8 @@ export {
   SettingsSchema,
   DeploymentSchema,
   DomainFactsSchema,
+  SpendersSchema,
+  NO_DEPLOYMENT,
   PinSchema,
   KeyComboSchema,
   HOTKEY_ACTIONS,
@@ -18,4 +20,4 @@ export {
   devnetDeploymentAt,
   defaultSettings,
 } from './schema';
-export type { Settings, Deployment, DomainFacts, Pin, HotkeyAction } from './schema';
+export type { Settings, Deployment, DomainFacts, Pin, HotkeyAction, Spenders } from './schema';

@@ -6,7 +6,22 @@ import { toSettingsError } from './settings-service';
 export type PinCheck =
   | { kind: 'pinned-now' }
   | { kind: 'match' }
+  /** First use of a deployment without a pin: held until the user confirms the facts in main's dialog. */
+  | { kind: 'unconfirmed'; observed: DomainFacts }
   | { kind: 'changed'; pinned: DomainFacts; observed: DomainFacts };
+
+export interface CheckPinOptions {
+  /**
+   * Pin on first use without asking: only for facts main got from a source other than the server
+   * and the window (the launcher's devnet.json), or a built-in devnet the app's own launcher started.
+   */
+  trustFirstUse?: boolean;
+}
+
+const SPENDER_LABELS = { depositLedger: 'deposit ledger', settlementToken: 'settlement token', permit2: 'Permit2' } as const;
+const SPENDER_KEYS = Object.keys(SPENDER_LABELS) as (keyof typeof SPENDER_LABELS)[];
+
+const sameAddress = (a: string | null, b: string | null): boolean => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase());
 
 function parseFacts(observed: DomainFacts): DomainFacts {
   const parsed = DomainFactsSchema.safeParse(observed);
@@ -14,16 +29,28 @@ function parseFacts(observed: DomainFacts): DomainFacts {
   return parsed.data;
 }
 
+function sameSpenders(a: DomainFacts['spenders'], b: DomainFacts['spenders']): boolean {
+  // A pin written before spenders were pinned never matches: the user sees and confirms them once.
+  if (!a || !b) return a === b;
+  return SPENDER_KEYS.every((k) => sameAddress(a[k], b[k]));
+}
+
 function same(a: DomainFacts, b: DomainFacts): boolean {
   return (
     a.chainId === b.chainId &&
     a.verifyingContract.toLowerCase() === b.verifyingContract.toLowerCase() &&
-    a.domainName === b.domainName
+    a.domainName === b.domainName &&
+    sameSpenders(a.spenders, b.spenders)
   );
 }
 
-function factsOf(pin: Pin): DomainFacts {
-  return { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName };
+export function factsOf(pin: Pin): DomainFacts {
+  return {
+    chainId: pin.chainId,
+    verifyingContract: pin.verifyingContract,
+    domainName: pin.domainName,
+    ...(pin.spenders ? { spenders: pin.spenders } : {}),
+  };
 }
 
 /** Names what changed, for the dialog and the PIN_CHANGED sentence. */
@@ -34,31 +61,46 @@ export function describePinChange(pinned: DomainFacts, observed: DomainFacts): s
     parts.push(`exchange contract ${pinned.verifyingContract} → ${observed.verifyingContract}`);
   }
   if (pinned.domainName !== observed.domainName) parts.push(`domain name "${pinned.domainName}" → "${observed.domainName}"`);
+  if (!pinned.spenders && observed.spenders) parts.push('token contracts not pinned before');
+  for (const k of SPENDER_KEYS) {
+    const was = pinned.spenders?.[k] ?? null;
+    const now = observed.spenders?.[k] ?? null;
+    if (pinned.spenders && observed.spenders && !sameAddress(was, now)) parts.push(`${SPENDER_LABELS[k]} ${was ?? 'none'} → ${now ?? 'none'}`);
+  }
   return parts.join(', ');
 }
 
 /**
- * Pins each deployment's EIP-712 domain facts (chain id, verifying contract, domain name) on first use.
- * A later difference is held as pending and blocks signing for that deployment until the user accepts
- * it in a dialog owned by main. Pins and pending changes are persisted with the settings.
+ * Pins each deployment's EIP-712 domain facts (chain id, verifying contract, domain name) and the
+ * contracts deposits pay (deposit ledger, settlement token, Permit2). The first pin is trust on first
+ * use with a human: the observed facts are held as pending until the user confirms them in main's
+ * dialog (deployments.add and deployments.acceptPin show them). A later difference is held the same
+ * way and blocks signing until accepted. Pins and pending facts are persisted with the settings.
  */
 export class DeploymentPinning {
   readonly #settings: SettingsService;
   readonly #now: () => number;
+  /** Deployments whose server contradicts their configuration (another chain id), with the sentence. */
+  readonly #refused = new Map<string, string>();
 
   constructor(settings: SettingsService, now: () => number = Date.now) {
     this.#settings = settings;
     this.#now = now;
   }
 
-  checkPin(deploymentId: string, observed: DomainFacts): PinCheck {
+  checkPin(deploymentId: string, observed: DomainFacts, options: CheckPinOptions = {}): PinCheck {
     const facts = parseFacts(observed);
     const { pins, pendingPinChanges } = this.#settings.getSettings();
     const pin = pins[deploymentId];
     if (!pin) {
-      const { [deploymentId]: _dropped, ...rest } = pendingPinChanges;
-      this.#settings.writePins({ ...pins, [deploymentId]: this.#pin(facts) }, rest);
-      return { kind: 'pinned-now' };
+      if (options.trustFirstUse) {
+        const { [deploymentId]: _dropped, ...rest } = pendingPinChanges;
+        this.#settings.writePins({ ...pins, [deploymentId]: this.#pin(facts) }, rest);
+        return { kind: 'pinned-now' };
+      }
+      const held = pendingPinChanges[deploymentId];
+      if (!held || !same(held, facts)) this.#settings.writePins(pins, { ...pendingPinChanges, [deploymentId]: facts });
+      return { kind: 'unconfirmed', observed: facts };
     }
     const pinned = factsOf(pin);
     if (same(pinned, facts)) {
@@ -73,13 +115,26 @@ export class DeploymentPinning {
     return { kind: 'changed', pinned, observed: facts };
   }
 
-  /** Throws PIN_CHANGED while a change for this deployment awaits the user's decision. */
+  /**
+   * Throws PIN_UNCONFIRMED while the deployment has no pin the user confirmed, and PIN_CHANGED while
+   * a change awaits the user's decision: nothing is signed under facts the user has not seen.
+   */
   assertSigningAllowed(deploymentId: string): void {
     const { pins, pendingPinChanges, deployments } = this.#settings.getSettings();
     const pending = pendingPinChanges[deploymentId];
     const pin = pins[deploymentId];
-    if (!pending || !pin) return;
     const name = deployments.find((d) => d.id === deploymentId)?.name ?? deploymentId;
+    const refusal = this.#refused.get(deploymentId);
+    if (refusal !== undefined) throw new SettingsError('CHAIN_MISMATCH', refusal);
+    if (!pin) {
+      throw new SettingsError(
+        'PIN_UNCONFIRMED',
+        pending
+          ? `Nothing is signed for "${name}" until you confirm its signing domain and token contracts.`
+          : `Nothing is signed for "${name}" until it has answered once and you confirmed its signing domain.`,
+      );
+    }
+    if (!pending) return;
     throw new SettingsError(
       'PIN_CHANGED',
       `Signing for ${name} is paused: its signing domain changed (${describePinChange(factsOf(pin), pending)}). ` +
@@ -93,6 +148,24 @@ export class DeploymentPinning {
     const { pins, pendingPinChanges } = this.#settings.getSettings();
     const { [deploymentId]: _dropped, ...rest } = pendingPinChanges;
     this.#settings.writePins({ ...pins, [deploymentId]: this.#pin(facts) }, rest);
+  }
+
+  /**
+   * Blocks every signature for the deployment while its server contradicts the configuration (e.g.
+   * serves another chain id): `sentence` says why; null lifts it once the server agrees again.
+   */
+  refuse(deploymentId: string, sentence: string | null): void {
+    if (sentence === null) this.#refused.delete(deploymentId);
+    else this.#refused.set(deploymentId, sentence);
+  }
+
+  /** Drops the pin and anything pending of a removed deployment. */
+  forget(deploymentId: string): void {
+    this.#refused.delete(deploymentId);
+    const { pins, pendingPinChanges } = this.#settings.getSettings();
+    const { [deploymentId]: _pin, ...keptPins } = pins;
+    const { [deploymentId]: _pending, ...keptPending } = pendingPinChanges;
+    this.#settings.writePins(keptPins, keptPending);
   }
 
   pinFor(deploymentId: string): Pin | null {

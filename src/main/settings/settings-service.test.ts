@@ -81,7 +81,8 @@ describe('SettingsService', () => {
       [{ defaultSizes: ['1', '2', 'x', '4'] }, 'defaultSizes.2'],
       [{ defaultSizes: ['1', '2', '0.0', '4'] }, 'defaultSizes.2'],
       [{ selectedDeploymentId: 'nope' }, 'selectedDeploymentId'],
-      [{ deployments: [] }, 'deployments'],
+      // No deployment is allowed (first run), but not while one is still selected.
+      [{ deployments: [] }, 'selectedDeploymentId'],
       [{ deployments: [{ ...CUSTOM, httpUrl: 'ftp://x' }] }, 'deployments.0.httpUrl'],
       [{ deployments: [{ ...CUSTOM, chainId: '0x2105' }] }, 'deployments.0.chainId'],
       [{ deployments: [DEVNET_DEPLOYMENT, { ...DEVNET_DEPLOYMENT, name: 'again' }] }, 'deployments.1.id'],

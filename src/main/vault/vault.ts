@@ -193,7 +193,7 @@ export class Vault {
 
   /**
    * Signs a 32-byte EIP-712 digest: 65 bytes r‖s‖v (v 27/28, low-s) as lowercase hex. Does not count as
-   * user activity for auto-lock; the bridge calls touch() on real input.
+   * user activity for auto-lock; main calls touch() on real input (AppCore.noteUserInput).
    */
   async signDigest(address: string, digest: string): Promise<Hex> {
     if (!DIGEST_RE.test(digest)) {

@@ -11,13 +11,18 @@ export const feedHealth = z.object({
   resyncs: z.number().int().nonnegative(),
 });
 
+const spenders = z.object({ depositLedger: address.nullable(), settlementToken: address.nullable(), permit2: address.nullable() });
+const domainFacts = z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string(), spenders: spenders.optional() });
+
 export const pinState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unpinned') }),
-  z.object({ kind: z.literal('pinned'), chainId: decimalString, verifyingContract: address, domainName: z.string() }),
+  /** The deployment answered, but the user has not confirmed its facts yet: nothing is signed. */
+  z.object({ kind: z.literal('unconfirmed'), observed: domainFacts, sentence: z.string() }),
+  z.object({ kind: z.literal('pinned'), ...domainFacts.shape }),
   z.object({
     kind: z.literal('changed'),
-    pinned: z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string() }),
-    observed: z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string() }),
+    pinned: domainFacts,
+    observed: domainFacts,
     sentence: z.string(),
   }),
 ]);

@@ -27,9 +27,11 @@ export const offlineAction = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revokeAgent') }).strict(),
 ]);
 
-export const offlineSignArgs = z
-  .object({ signer: address, domain: offlineDomain.optional(), action: offlineAction })
-  .strict();
+/**
+ * No domain, chain or contract: main signs under the pinned domain of the selected deployment only,
+ * so a window cannot have anything signed for another exchange or chain.
+ */
+export const offlineSignArgs = z.object({ signer: address, action: offlineAction }).strict();
 
 /** The exported file: a versioned envelope around a signed request body exactly as it is sent. */
 export const signedPayload = z

@@ -2,7 +2,9 @@
 import type { AgentStatusView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address } from '../../../shared/protocol';
 import { BridgeFailure } from '../../window/bridge-host';
+import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
+import { assertSameFacts, signingFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
 
@@ -25,8 +27,8 @@ async function statusOf(session: TradingSession, master: Address): Promise<Agent
 }
 
 export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'agents'> {
-  const confirm = async (title: string, message: string, detail: string, confirmLabel: string): Promise<boolean> =>
-    !ctx.settings.getSettings().confirmations.agentApprovals || ctx.dialogs.confirm({ title, message, detail, confirmLabel });
+  const confirm = (title: string, message: string, detail: string, confirmLabel: string): Promise<boolean> =>
+    ctx.dialogs.confirm({ title, message, detail, confirmLabel });
 
   return {
     'agents.status': async () => {
@@ -43,13 +45,26 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       if (key.address.toLowerCase() === master.toLowerCase()) {
         throw new BridgeFailure('agents.agent_is_master', 'The agent must be a different key from the master account.');
       }
-      const yes = await confirm(
-        'Approve agent',
-        `Let "${key.label}" (${key.address}) trade for ${master}?`,
-        'The master signs twice: once to approve this agent key, once to send that approval. The agent can then place, cancel and claim for this account, but never withdraw; the approval expires within a few minutes unless renewed.',
-        'Approve agent',
+      // Always confirmed: an agent can trade the account, so approving one hands out its value.
+      session.assertSigningAllowed();
+      const facts = signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId);
+      const yes = await ctx.dialogs.confirm(
+        confirmRequest({
+          capability: 'moves-value',
+          title: 'Approve agent',
+          action: 'Let an agent key trade for this account',
+          confirmLabel: 'Approve agent',
+          agent: key.address,
+          keyLabel: key.label,
+          from: master,
+          ...facts,
+          notes: [
+            'The master signs twice: once to approve this agent key, once to send that approval. The agent can then place, cancel and claim for this account, but never withdraw; the approval expires within a few minutes unless renewed.',
+          ],
+        }),
       );
       if (!yes) return { confirmed: false };
+      assertSameFacts(facts, signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId));
       const r = await session.client(master).approveAgent({ agent: key.address as Address });
       if (r.status !== 'SUCCESS') throw new BridgeFailure('agents.approval_failed', 'The exchange did not accept the agent approval; try again.');
       await session.select({ ...session.selection, agent: key.address });

@@ -7,9 +7,12 @@ import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../.
 import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../exchange';
-import { createDepositClient, DepositError, rpcConnection } from '../../exchange/deposit';
+import { createDepositClient, DepositError, rpcConnection, type DepositClient } from '../../exchange/deposit';
 import { BridgeFailure } from '../../window/bridge-host';
+import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
+import { depositRequest, withdrawalRequest } from '../funds-dialogs';
+import { assertSameFacts, signingFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
 import { notConnected } from '../session/session';
@@ -52,32 +55,43 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const master = masterOf(session);
       const facts = session.facts;
       if (!facts) throw notConnected(session.deployment);
-      const depositLedger = facts.contracts.depositLedger;
-      if (!depositLedger) throw new BridgeFailure('funds.no_deposit_ledger', `${session.deployment.name} publishes no deposit contract, so deposits are not possible here.`);
+      // The pinned spenders only (confirmed with the domain), never the exchange's current configuration.
+      const { depositLedger, settlementToken, permit2 } = session.pinnedSpenders();
       const units = toAmount(amount);
       session.assertSigningAllowed();
       const depositId = randomUUID();
       let txHash: Hex | null = null;
       const progress = (stage: DepositProgress['stage'], confirmations: number, required: number, message: string): void =>
         ctx.events.emit('deposit', { depositId, stage, confirmations, required, txHash, message });
-      const before = await balanceOf(session, master);
-      let result;
-      try {
-        result = await ctx.vault.withWallet(master, async (wallet) => {
-          const client = createDepositClient({ rpcUrl: session.deployment.rpcUrl, expectedChainId: facts.chainId, depositLedger, wallet });
+      const withClient = <T>(fn: (client: DepositClient) => Promise<T>): Promise<T> =>
+        ctx.vault.withWallet(master, async (wallet) => {
+          const client = createDepositClient({ rpcUrl: session.deployment.rpcUrl, expectedChainId: facts.chainId, depositLedger, pinned: { settlementToken, permit2 }, wallet });
           try {
-            return await client.deposit(amount, {
-              mode,
-              confirmations: 1,
-              onProgress: (p) => {
-                txHash = p.txHash ?? txHash;
-                progress(p.stage, p.confirmations, p.required, `Deposit of ${formatAmount(units)}: ${p.stage}`);
-              },
-            });
+            return await fn(client);
           } finally {
             client.close();
           }
         });
+      // Read-only first: the dialog shows the token, the spender and the transactions this deposit will send.
+      const plan = await withClient((client) => client.plan(amount)).catch((error: unknown) => {
+        if (error instanceof DepositError) throw new BridgeFailure(`funds.${snake(error.code)}`, error.message);
+        throw error;
+      });
+      const yes = await ctx.dialogs.confirm(depositRequest(plan, mode, session.deployment.name));
+      if (!yes) return { confirmed: false };
+      const before = await balanceOf(session, master);
+      let result;
+      try {
+        result = await withClient((client) =>
+          client.deposit(amount, {
+            mode,
+            confirmations: 1,
+            onProgress: (p) => {
+              txHash = p.txHash ?? txHash;
+              progress(p.stage, p.confirmations, p.required, `Deposit of ${formatAmount(units)}: ${p.stage}`);
+            },
+          }),
+        );
       } catch (error) {
         if (error instanceof DepositError) {
           progress('failed', 0, 1, error.message);
@@ -94,7 +108,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           ctx.events.emit('notice', { level: 'warning', message: `The deposit ${result.txHash} is on chain but the exchange has not credited it yet.` });
         }
       })();
-      return { depositId, index: result.index.toString(), txHash: result.txHash, amount: result.amount.toString() };
+      return { confirmed: true, value: { depositId, index: result.index.toString(), txHash: result.txHash, amount: result.amount.toString() } };
     },
 
     'funds.withdraw': async ({ amount, receiver }) => {
@@ -103,13 +117,11 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const units = toAmount(amount);
       const to = (receiver ?? master) as Address;
       // Withdrawals are always confirmed, whatever the settings say.
-      const yes = await ctx.dialogs.confirm({
-        title: 'Withdraw',
-        message: `Withdraw ${formatAmount(units)} from the exchange to ${to}?`,
-        detail: to.toLowerCase() === master.toLowerCase() ? 'The tokens are paid to your own wallet on chain.' : 'The tokens are paid to a different address: check it carefully.',
-        confirmLabel: `Withdraw ${formatAmount(units)}`,
-      });
+      session.assertSigningAllowed();
+      const signing = signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId);
+      const yes = await ctx.dialogs.confirm(withdrawalRequest({ units, receiver: to, master, ledger: session.facts?.contracts.ledger, token: session.facts?.contracts.settlementToken, signing }));
       if (!yes) return { confirmed: false };
+      assertSameFacts(signing, signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId));
       const r = await session.client(master).withdraw({ amount: units, receiver: to });
       await session.refreshAccount();
       const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find((w) => w.id.toLowerCase() === r.id.toLowerCase());
@@ -130,13 +142,29 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       }
       const session = await trading.connected();
       const master = masterOf(session);
-      const token = session.facts?.contracts.settlementToken;
-      if (!token) throw notConnected(session.deployment);
+      // The pinned token: a transaction goes only to a contract the user confirmed.
+      const token = session.pinnedSpenders().settlementToken;
       const provider = new JsonRpcProvider(rpcConnection(session.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 });
       try {
+        const minted = (await new Contract(token, FAUCET_ABI, provider).getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
+        const yes = await ctx.dialogs.confirm(
+          confirmRequest({
+            capability: 'moves-value',
+            title: 'Devnet faucet',
+            action: 'Send a faucet transaction that mints test tokens to your wallet',
+            confirmLabel: 'Send transaction',
+            amount: { units: minted },
+            receiver: master,
+            token,
+            from: master,
+            chainId: session.deployment.chainId,
+            deploymentName: session.deployment.name,
+            notes: ['One transaction from your wallet on chain; it pays a little gas.'],
+          }),
+        );
+        if (!yes) return { confirmed: false };
         const amount = await ctx.vault.withWallet(master, async (wallet) => {
           const contract = new Contract(token, FAUCET_ABI, wallet.connect(provider));
-          const minted = (await contract.getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
           try {
             const tx = await sendWithGasMargin(contract.getFunction('faucet'));
             // Polled by hand: tx.wait()'s block listeners outlive it and reject once the provider is destroyed below.
@@ -152,7 +180,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           return minted;
         });
         await session.refreshAccount();
-        return { amount: amount.toString() };
+        return { confirmed: true, value: { amount: amount.toString() } };
       } finally {
         provider.destroy();
       }

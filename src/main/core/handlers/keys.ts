@@ -3,6 +3,7 @@ import { getAddress } from 'ethers';
 import type { KeyInfo, KeyRole } from '../../../shared/bridge';
 import type { KeyInfo as VaultKeyInfo, KeyOptions } from '../../vault';
 import { BridgeFailure } from '../../window/bridge-host';
+import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 
 /** The vault's key facts as the window sees them: demo keys of the devnet say so. */
@@ -54,15 +55,19 @@ export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
       const info = findKey(ctx, address);
       // Encrypt first: a wrong or mismatched password is reported before the user is asked anything.
       const keystore = await vault.exportKeystore(info.address, password, passwordAgain);
-      if (ctx.settings.getSettings().confirmations.keyExport) {
-        const yes = await dialogs.confirm({
+      // Always confirmed: whoever holds the file and its password holds the funds.
+      const yes = await dialogs.confirm(
+        confirmRequest({
+          capability: 'moves-value',
           title: 'Export key',
-          message: `Export "${info.label}" (${info.address}) as an encrypted keystore file?`,
-          detail: 'Anyone with the file and its password controls this key and its funds.',
+          action: 'Export this key as an encrypted keystore file',
           confirmLabel: 'Export',
-        });
-        if (!yes) return { confirmed: false };
-      }
+          key: info.address,
+          keyLabel: info.label,
+          notes: ['Anyone with the file and its password controls this key and its funds.'],
+        }),
+      );
+      if (!yes) return { confirmed: false };
       const path = await dialogs.saveFile({
         title: 'Save encrypted keystore',
         defaultName: `keystore-${info.address.slice(2, 10).toLowerCase()}.json`,
@@ -75,12 +80,17 @@ export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
 
     'keys.delete': async ({ address }) => {
       const info = findKey(ctx, address);
-      const yes = await dialogs.confirm({
-        title: 'Delete key',
-        message: `Delete "${info.label}" (${info.address}) from this computer?`,
-        detail: 'The key cannot be recovered unless you have a backup (an exported keystore or its recovery phrase).',
-        confirmLabel: 'Delete key',
-      });
+      const yes = await dialogs.confirm(
+        confirmRequest({
+          capability: 'moves-value',
+          title: 'Delete key',
+          action: 'Delete this key from this computer',
+          confirmLabel: 'Delete key',
+          key: info.address,
+          keyLabel: info.label,
+          notes: ['The key cannot be recovered unless you have a backup (an exported keystore or its recovery phrase).'],
+        }),
+      );
       if (!yes) return { confirmed: false };
       await vault.delete(info.address);
       return { confirmed: true, value: null };

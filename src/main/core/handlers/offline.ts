@@ -1,7 +1,8 @@
 /**
- * offline.sign / describe / submit: one of a fixed set of actions signed with no network over the
- * pinned (or an explicitly given) domain; a payload checked and described in words; and a
- * previously signed payload sent as is.
+ * offline.sign / describe / submit: one of a fixed set of actions signed with no network under the
+ * pinned domain of the selected deployment (never one the window names); a payload checked and
+ * described in words; and a previously signed payload sent as is. Anything but orders and cancels
+ * is confirmed in main's dialog when it is signed and again when it is sent.
  */
 import type { OfflineAction, PayloadDescription, SignedPayload } from '../../../shared/bridge';
 import { signedPayload } from '../../../shared/bridge';
@@ -15,6 +16,7 @@ import {
   makeExchangeDomain,
   parseSignedRequest,
   recoverDigestSigner,
+  toChecksumAddress,
   type Address,
   type ExchangeDomain,
   type Hex,
@@ -27,12 +29,16 @@ import {
   buildSignedOrder,
   buildSignedRevokeAgent,
   buildSignedWithdrawal,
+  toAmount,
   toExchangeError,
   type SignedAction,
   type SigningContext,
 } from '../../exchange';
 import { BridgeFailure } from '../../window/bridge-host';
+import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
+import type { ConfirmRequest } from '../dialogs';
+import { assertSameFacts, signingFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
 
@@ -104,30 +110,108 @@ function parsePayload(value: unknown): SignedPayload {
   return r.data;
 }
 
+/** What main shows before it signs or sends anything offline that is not an order or a cancel. */
+interface OfflineDialogFacts {
+  readonly stage: 'sign' | 'submit';
+  readonly kind: PayloadKind;
+  readonly signer: string;
+  readonly amount?: bigint;
+  readonly receiver?: string;
+  readonly lines: readonly string[];
+  readonly signing: SigningFacts;
+}
+
+const OFFLINE_WHAT: Readonly<Record<PayloadKind, string>> = {
+  orders: 'an order',
+  cancels: 'a cancel',
+  claim: 'a claim',
+  withdrawals: 'a withdrawal',
+  agentsRevoke: 'an agent revocation',
+};
+
+function offlineRequest(f: OfflineDialogFacts): ConfirmRequest {
+  const what = OFFLINE_WHAT[f.kind];
+  return confirmRequest({
+    capability: 'moves-value',
+    title: f.stage === 'sign' ? 'Sign offline' : 'Send a signed request',
+    action: f.stage === 'sign' ? `Sign ${what} for another machine to send` : `Send ${what} signed earlier to the exchange`,
+    confirmLabel: f.stage === 'sign' ? 'Sign' : 'Send',
+    ...(f.amount === undefined ? {} : { amount: { units: f.amount } }),
+    ...(f.receiver === undefined ? {} : { receiver: f.receiver }),
+    from: f.signer,
+    ...f.signing,
+    notes: [
+      ...f.lines,
+      f.stage === 'sign' ? 'Whoever holds the signed file can send it to the exchange.' : 'Once sent, the exchange carries it out.',
+    ],
+  });
+}
+
+/** Orders and cancels stay one step; everything else is confirmed in main's dialog, when signed and when sent. */
+function needsDialog(kind: PayloadKind): boolean {
+  return kind !== 'orders' && kind !== 'cancels';
+}
+
+const KIND_OF: Readonly<Record<OfflineAction['kind'], PayloadKind>> = {
+  order: 'orders',
+  cancelAll: 'cancels',
+  claim: 'claim',
+  withdrawal: 'withdrawals',
+  revokeAgent: 'agentsRevoke',
+};
+
 export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<AreaHandlers<'offline'>, 'offline.sign' | 'offline.describe' | 'offline.submit'> {
   const pinnedFacts = (): DomainFacts | null => {
     const id = ctx.settings.getSettings().selectedDeploymentId;
     const pin = ctx.pinning.pinFor(id);
     return pin ? { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName } : null;
   };
+  const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
+    try {
+      const facts = trading.session().facts;
+      return { ledger: facts?.contracts.ledger, chainId: facts?.chainId };
+    } catch {
+      return { ledger: undefined, chainId: undefined };
+    }
+  };
+  /** The selected deployment's pinned domain, after every check that applies to a signature. */
+  const signingNow = (): SigningFacts => {
+    const current = ctx.settings.getSettings();
+    const deployment = current.deployments.find((d) => d.id === current.selectedDeploymentId);
+    if (!deployment) throw new BridgeFailure('offline.no_domain', 'No deployment is selected, so there is no signing domain: choose one first.');
+    ctx.pinning.assertSigningAllowed(deployment.id);
+    return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), sessionFacts().chainId);
+  };
 
   return {
-    'offline.sign': async ({ signer, domain, action }) => {
+    'offline.sign': async ({ signer, action }) => {
       const key = ctx.vault.list().find((k) => k.address.toLowerCase() === signer.toLowerCase());
       if (!key) throw new BridgeFailure('keys.not_found', `No key for ${signer} is in this vault.`);
-      const pinned = pinnedFacts();
-      const facts = domain ?? pinned;
-      if (!facts) throw new BridgeFailure('offline.no_domain', 'This deployment has no pinned signing domain yet: connect once or give the domain explicitly.');
-      const id = ctx.settings.getSettings().selectedDeploymentId;
-      // The pinned domain is only used while the user trusts it; an explicit one is the user's own choice.
-      if (!domain) ctx.pinning.assertSigningAllowed(id);
-      let ledger: Address | undefined;
-      try {
-        ledger = trading.session().facts?.contracts.ledger;
-      } catch {
-        ledger = undefined;
+      // Only ever the pinned domain of the selected deployment: no argument can name another.
+      const facts = signingNow();
+      const { ledger } = sessionFacts();
+      const kind = KIND_OF[action.kind];
+      if (needsDialog(kind)) {
+        const amount = action.kind === 'withdrawal' ? toAmount(action.amount) : undefined;
+        if (action.kind === 'withdrawal' && !ledger) {
+          throw new BridgeFailure('offline.no_ledger', 'The account ledger of this deployment is not known yet: connect once before signing a withdrawal offline.');
+        }
+        const lines = action.kind === 'claim' ? [`Claim the payout of asset ${action.assetId} epoch ${action.epoch}.`] : action.kind === 'revokeAgent' ? ['Revoke the current agent approval of this account.'] : [];
+        const yes = await ctx.dialogs.confirm(
+          offlineRequest({
+            stage: 'sign',
+            kind,
+            signer: key.address,
+            ...(amount === undefined ? {} : { amount, receiver: action.kind === 'withdrawal' ? (action.receiver ?? key.address) : key.address }),
+            lines: [...lines, ...(action.kind === 'withdrawal' && ledger ? [`The withdrawal names the account ledger ${toChecksumAddress(ledger)}.`] : [])],
+            signing: facts,
+          }),
+        );
+        if (!yes) return { confirmed: false };
+        assertSameFacts(facts, signingNow());
       }
-      const signing: SigningContext = { signer: vaultSigner(ctx.vault, key.address), domain: domainOf(facts) };
+      const domain: DomainFacts = { chainId: facts.chainId, verifyingContract: facts.verifyingContract, domainName: facts.domainName };
+      const signing: SigningContext = { signer: vaultSigner(ctx.vault, key.address), domain: domainOf(domain) };
       let signed: SignedAction<PayloadKind>;
       try {
         signed = await build(signing, action, ledger);
@@ -136,12 +220,15 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
         throw toExchangeError(error);
       }
       return {
-        format: FORMAT,
-        kind: signed.kind,
-        path: REQUEST_KINDS[signed.kind].path,
-        domain: { chainId: facts.chainId, verifyingContract: facts.verifyingContract, domainName: facts.domainName },
-        signedAt: new Date().toISOString(),
-        body: signed.body,
+        confirmed: true,
+        value: {
+          format: FORMAT,
+          kind: signed.kind,
+          path: REQUEST_KINDS[signed.kind].path,
+          domain,
+          signedAt: new Date().toISOString(),
+          body: signed.body,
+        },
       };
     },
 
@@ -185,10 +272,32 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
       if (!pinned || !sameFacts(pinned, checked.domain)) {
         throw new BridgeFailure('offline.domain_mismatch', `This request was signed for a different domain than ${session.deployment.name}, so the exchange would refuse it.`);
       }
+      if (needsDialog(checked.kind)) {
+        const facts = signingNow();
+        let request: Record<string, unknown>;
+        try {
+          request = parseSignedRequest(checked.kind, checked.body) as unknown as Record<string, unknown>;
+        } catch (error) {
+          throw invalid(`The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`);
+        }
+        const action = request[ACTION_KEY[checked.kind]] as Record<string, unknown>;
+        const withdrawal = checked.kind === 'withdrawals';
+        const yes = await ctx.dialogs.confirm(
+          offlineRequest({
+            stage: 'submit',
+            kind: checked.kind,
+            signer: action['signer'] as string,
+            ...(withdrawal ? { amount: action['amount'] as bigint, receiver: action['receiver'] as string } : {}),
+            lines: describeAction(checked.kind, action),
+            signing: facts,
+          }),
+        );
+        if (!yes) return { confirmed: false };
+      }
       const client = new ExchangeClient({ baseUrl: session.deployment.httpUrl, deployment: () => session.signingContext() });
       const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
       await session.refreshAccount();
-      return { status: r.status, summary: `${REQUEST_KINDS[checked.kind].path} answered ${r.status}` };
+      return { confirmed: true, value: { status: r.status, summary: `${REQUEST_KINDS[checked.kind].path} answered ${r.status}` } };
     },
   };
 }

@@ -1,8 +1,8 @@
-/** settings.* and deployments.acceptPin: validated settings and the user's decision on a changed pin. */
+/** settings.*: validated settings (deployments.* live in deployments.ts). */
 import type { PinState } from '../../../shared/bridge';
-import { describePinChange, type Deployment, type Settings } from '../../settings';
-import { BridgeFailure } from '../../window/bridge-host';
+import { describePinChange, factsOf, type Deployment, type Settings } from '../../settings';
 import type { AreaHandlers, CoreContext } from '../context';
+import { protectionHandlers, windowPatch } from './protections';
 
 export function selectedDeployment(settings: Settings): Deployment | null {
   return settings.deployments.find((d) => d.id === settings.selectedDeploymentId) ?? null;
@@ -12,35 +12,21 @@ export function selectedDeployment(settings: Settings): Deployment | null {
 export function pinStateOf(settings: Settings): PinState {
   const id = settings.selectedDeploymentId;
   const pin = settings.pins[id];
-  if (!pin) return { kind: 'unpinned' };
-  const pinned = { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName };
   const observed = settings.pendingPinChanges[id];
+  if (!pin) {
+    if (!observed) return { kind: 'unpinned' };
+    return { kind: 'unconfirmed', observed, sentence: 'Nothing is signed until you confirm the signing domain and token contracts of this deployment.' };
+  }
+  const pinned = factsOf(pin);
   if (!observed) return { kind: 'pinned', ...pinned };
   return { kind: 'changed', pinned, observed, sentence: `The signing domain changed: ${describePinChange(pinned, observed)}.` };
 }
 
-export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings' | 'deployments'> {
-  const { settings, pinning, dialogs } = ctx;
+export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
+  const { settings } = ctx;
   return {
     'settings.get': () => settings.getSettings(),
-    'settings.update': (patch) => settings.updateSettings(patch),
-    'deployments.acceptPin': async () => {
-      const current = settings.getSettings();
-      const deployment = selectedDeployment(current);
-      const pin = deployment ? current.pins[deployment.id] : undefined;
-      const observed = deployment ? current.pendingPinChanges[deployment.id] : undefined;
-      if (!deployment || !pin || !observed) {
-        throw new BridgeFailure('deployments.no_pending_change', 'The signing domain of this deployment has not changed: there is nothing to accept.');
-      }
-      const yes = await dialogs.confirm({
-        title: 'Signing domain changed',
-        message: `The signing domain of ${deployment.name} changed: ${describePinChange(pin, observed)}.`,
-        detail: 'Accept only if the operator announced this change. Everything you sign from now on will be valid only for the new domain.',
-        confirmLabel: 'Accept the new domain',
-      });
-      if (!yes) return { confirmed: false };
-      pinning.acceptPin(deployment.id, observed);
-      return { confirmed: true, value: pinStateOf(settings.getSettings()) };
-    },
+    'settings.update': (patch) => settings.updateSettings(windowPatch(patch)),
+    ...protectionHandlers(ctx),
   };
 }

@@ -3,11 +3,12 @@
  * the selected deployment (or its URLs) change, and carries the account selection across.
  */
 import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
-import type { Settings } from '../../settings';
+import type { Deployment, DomainFacts, Settings } from '../../settings';
 import { BridgeFailure } from '../../window/bridge-host';
 import { unavailable } from '../errors';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
+import { isConfirmed } from '../handlers/deployments';
 import { selectedDeployment } from '../handlers/settings';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
@@ -19,6 +20,8 @@ export interface TradingOptions {
   healthMs?: number;
   /** How long a deposit waits for the exchange to credit it, ms (default 120 s). */
   creditTimeoutMs?: number;
+  /** The built-in devnet's facts as its launcher wrote them (devnet.json): it is pinned with these. */
+  attestedFacts?: (deployment: Deployment) => DomainFacts | null;
 }
 
 export interface TradingHost {
@@ -41,11 +44,18 @@ function sessionKey(s: Settings): string {
 
 export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
   let current: TradingSession | null = null;
+  let unconfirmed: Deployment | null = null;
   let selection = NO_SELECTION;
 
   const host: TradingHost = {
     options,
     session: () => {
+      if (!current && unconfirmed) {
+        throw new BridgeFailure(
+          'deployments.unconfirmed',
+          `${unconfirmed.name} was saved without your confirmation, so the app has not contacted it: confirm it in Settings → Deployments first.`,
+        );
+      }
       if (!current) throw new BridgeFailure('connection.no_deployment', 'No exchange deployment is selected, so there is nothing to trade on.');
       return current;
     },
@@ -71,7 +81,9 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     current?.stop();
     current = null;
     const deployment = selectedDeployment(ctx.settings.getSettings());
-    if (!deployment) return;
+    unconfirmed = deployment && !isConfirmed(deployment) ? deployment : null;
+    // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
+    if (!deployment || unconfirmed) return;
     const session = new TradingSession({
       deployment,
       markets: options.markets(deployment),
@@ -82,6 +94,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       selection,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.healthMs === undefined ? {} : { healthMs: options.healthMs }),
+      ...(options.attestedFacts ? { attestedFacts: options.attestedFacts } : {}),
       onConnectionChange: () => {
         if (current === session) emitConnection();
       },

@@ -32,9 +32,9 @@ export function parseDevnetMarkets(text: string): MarketEntry[] | null {
   return parsed.success ? parsed.data.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })) : null;
 }
 
-/** A fixed list for the devnet deployment only (tests, and the harness). */
+/** A fixed list for the devnet deployment (tests, and the harness); other deployments list their own. */
 export function devnetMarkets(entries: readonly MarketEntry[]): MarketDirectory {
-  return (deployment) => (deployment.builtIn === 'devnet' ? entries : []);
+  return (deployment) => (deployment.builtIn === 'devnet' ? entries : configuredMarkets(deployment));
 }
 
 /** Reads the devnet's markets from its devnet.json each time a session starts (the devnet may restart). */

@@ -6,7 +6,6 @@
 import { JsonRpcProvider, Contract } from 'ethers';
 import type { AccountSelection, BookView, FeedHealth, FillView, MarketSummary, ResolvedEpoch } from '../../../shared/bridge';
 import {
-  DEFAULT_DOMAIN_NAME,
   formatPrice,
   formatSize,
   formatTimeframe,
@@ -19,7 +18,6 @@ import {
 import {
   ExchangeClient,
   ExchangeError,
-  ExchangeHttpError,
   MarketFeed,
   OracleFeed,
   type DeploymentContext,
@@ -30,12 +28,13 @@ import {
 } from '../../exchange';
 import { rpcConnection } from '../../exchange/deposit';
 import type { Logger } from '../../log';
-import type { Deployment, DeploymentPinning } from '../../settings';
+import { describePinChange, type Deployment, type DeploymentPinning, type DomainFacts } from '../../settings';
 import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../trading';
 import type { Vault } from '../../vault';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { EventHub } from '../event-hub';
 import { accountViewOf } from './account-view';
+import { readDeploymentFacts } from './deployment-facts';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import { FeedHealthTracker, socketHealth } from './feed-health';
 import type { MarketEntry } from './market-directory';
@@ -54,6 +53,8 @@ export interface SessionOptions {
   pollMs?: number;
   /** Health probes of HTTP and chain, ms (default 5000). */
   healthMs?: number;
+  /** Facts of the built-in devnet written down by its launcher (devnet.json), to pin it without a dialog. */
+  attestedFacts?: (deployment: Deployment) => DomainFacts | null;
   /** Feed health or pin changed: the host re-sends `connection`. */
   onConnectionChange(): void;
   notify(level: 'info' | 'warning' | 'error', message: string, kind?: 'fill' | 'resolution'): void;
@@ -165,7 +166,7 @@ export class TradingSession {
         await this.#readFacts();
         break;
       } catch (error) {
-        this.#health.http.fail('down', error instanceof ExchangeError ? error.sentence : 'the exchange did not answer');
+        this.#health.http.fail('down', error instanceof ExchangeError ? error.sentence : error instanceof BridgeFailure ? error.message : 'the exchange did not answer');
         this.#o.onConnectionChange();
         await this.#sleep(RETRY_CONNECT_MS);
       }
@@ -209,24 +210,25 @@ export class TradingSession {
   }
 
   async #readFacts(): Promise<void> {
-    const chainId = BigInt(this.deployment.chainId);
     const started = Date.now();
-    const config = await this.reader.getExchangeConfig(chainId);
-    this.#health.http.ok(Date.now() - started, Date.now());
-    let domainName = config.domainName ?? DEFAULT_DOMAIN_NAME;
+    let observed;
     try {
-      domainName = (await this.reader.getExchangeDomain(chainId)).name;
+      // Held to the configured chain id: a server on another chain gets nothing pinned and nothing signed.
+      observed = await readDeploymentFacts(this.reader, this.deployment.httpUrl, this.deployment.chainId);
     } catch (error) {
-      // The domain route is a devnet extension; a deployment without it uses the documented default.
-      if (!(error instanceof ExchangeHttpError && error.status === 404)) throw error;
+      if (error instanceof BridgeFailure) this.#o.pinning.refuse(this.deployment.id, error.message);
+      throw error;
     }
-    this.facts = { chainId: config.chainId, contracts: config.contracts, domainName };
-    const check = this.#o.pinning.checkPin(this.deployment.id, {
-      chainId: config.chainId.toString(),
-      verifyingContract: config.contracts.exchange,
-      domainName,
-    });
+    this.#o.pinning.refuse(this.deployment.id, null);
+    this.#health.http.ok(Date.now() - started, Date.now());
+    this.facts = { chainId: BigInt(observed.facts.chainId), contracts: observed.contracts, domainName: observed.facts.domainName };
+    const attested = this.#o.attestedFacts?.(this.deployment) ?? null;
+    // Only the built-in devnet is pinned without a person, and only with the facts its launcher wrote
+    // down (devnet.json) when there are any; every other first pin waits for main's dialog.
+    const trustFirstUse = this.deployment.builtIn === 'devnet' && (attested === null || describePinChange(attested, observed.facts) === '');
+    const check = this.#o.pinning.checkPin(this.deployment.id, observed.facts, { trustFirstUse });
     if (check.kind === 'changed') this.#o.notify('warning', `The signing domain of ${this.deployment.name} changed: signing is paused until you accept it.`);
+    if (check.kind === 'unconfirmed') this.#o.notify('warning', `Confirm the signing domain and token contracts of ${this.deployment.name} before anything is signed.`);
     this.#o.onConnectionChange();
   }
 
@@ -510,7 +512,7 @@ export class TradingSession {
   }
 
   async #readWalletBalance(owner: Address): Promise<void> {
-    const token = this.facts?.contracts.settlementToken;
+    const token = this.#o.pinning.pinFor(this.deployment.id)?.spenders?.settlementToken;
     if (!token) return;
     try {
       const provider = (this.#provider ??= new JsonRpcProvider(rpcConnection(this.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 }));
@@ -627,6 +629,8 @@ export class TradingSession {
   /** The pinned domain and the ledger: what every signature of this session is made over. */
   signingContext(): DeploymentContext {
     const pin = this.#o.pinning.pinFor(this.deployment.id);
+    // No pin: say why (answered but not confirmed, or another chain) rather than "not connected".
+    if (!pin) this.#o.pinning.assertSigningAllowed(this.deployment.id);
     if (!pin || !this.facts) throw notConnected(this.deployment);
     return {
       domain: makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }),
@@ -650,7 +654,7 @@ export class TradingSession {
         onResponse: this.clock.onResponse,
         signer: vaultSigner(this.#o.vault, address),
         deployment: () => this.signingContext(),
-        beforeSign: () => this.#o.pinning.assertSigningAllowed(this.deployment.id),
+        beforeSign: () => this.assertSigningAllowed(),
         now: () => Date.now() + this.clock.offsetMs,
       });
       this.#clients.set(key, c);
@@ -660,6 +664,22 @@ export class TradingSession {
 
   assertSigningAllowed(): void {
     this.#o.pinning.assertSigningAllowed(this.deployment.id);
+  }
+
+  /**
+   * The contracts a deposit may approve and pay, as the user confirmed them with the pin (never the
+   * exchange's current, unpinned configuration). Throws while signing is not allowed, and when the
+   * deployment published no such contract when it was pinned.
+   */
+  pinnedSpenders(): { depositLedger: Address; settlementToken: Address; permit2: Address } {
+    this.assertSigningAllowed();
+    const spenders = this.#o.pinning.pinFor(this.deployment.id)?.spenders;
+    const { depositLedger, settlementToken, permit2 } = spenders ?? { depositLedger: null, settlementToken: null, permit2: null };
+    if (!depositLedger || !settlementToken || !permit2) {
+      const missing = [!depositLedger && 'deposit ledger', !settlementToken && 'settlement token', !permit2 && 'Permit2'].filter(Boolean).join(', ');
+      throw new BridgeFailure('funds.no_pinned_spenders', `${this.deployment.name} published no ${missing} address when its domain was pinned, so deposits are not possible here.`);
+    }
+    return { depositLedger: depositLedger as Address, settlementToken: settlementToken as Address, permit2: permit2 as Address };
   }
 }
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, MaxUint256, Network, type TransactionReceipt, type Wallet } from 'ethers';
+import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, Network, type TransactionReceipt, type Wallet } from 'ethers';
 import { formatAmount, parseAmount, type Address, type Hex } from '../../../shared/protocol';
 import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
@@ -12,6 +12,12 @@ export interface DepositClientOptions {
   rpcUrl: string;
   expectedChainId: bigint;
   depositLedger: Address;
+  /**
+   * The token and Permit2 addresses the user confirmed (pinned with the deployment's domain, with
+   * `depositLedger`). The ledger's own SETTLEMENT_TOKEN and PERMIT2 must equal them, or nothing is
+   * approved, signed or sent.
+   */
+  pinned?: { settlementToken: Address; permit2: Address };
   wallet: Wallet;
   /** Receipt and confirmation polling interval. */
   pollIntervalMs?: number;
@@ -120,6 +126,20 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
       ledger.getFunction('ACCOUNT_LEDGER')(),
       ledger.getFunction('PERMIT2')(),
     ])) as [Address, Address, Address];
+    const pinned = opts.pinned;
+    if (pinned) {
+      for (const [what, onChain, trusted] of [
+        ['settlement token', settlementToken, pinned.settlementToken],
+        ['Permit2', permit2, pinned.permit2],
+      ] as const) {
+        if (onChain.toLowerCase() !== trusted.toLowerCase()) {
+          throw new DepositError(
+            'SPENDER_MISMATCH',
+            `The deposit ledger names ${onChain} as its ${what}, but the pinned ${what} of this deployment is ${trusted}: nothing was approved or sent.`,
+          );
+        }
+      }
+    }
     const token = new Contract(settlementToken, ERC20_ABI, provider);
     const [decimals, symbol, tokenBalance, ledgerAllowance, permit2Allowance, gasBalance, fees] = await Promise.all([
       token.getFunction('decimals')() as Promise<bigint>,
@@ -194,8 +214,8 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
       if (plan.approve.approvalNeeded) await approve(plan.settlementToken, opts.depositLedger, amount, deadline, emit);
       send = () => sendWithGasMargin(ledger.getFunction('deposit'), amount);
     } else {
-      // Permit2 is approved once without limit, as with the canonical deployment; each deposit is then one signature.
-      if (plan.permit.permit2ApprovalNeeded) await approve(plan.settlementToken, plan.permit2, MaxUint256, deadline, emit);
+      // Exact approval here too: Permit2 never holds a standing allowance beyond what this deposit needs.
+      if (plan.permit.permit2ApprovalNeeded) await approve(plan.settlementToken, plan.permit2, amount, deadline, emit);
       const latest = await provider.getBlock('latest');
       const chainNow = BigInt(latest?.timestamp ?? Math.floor(Date.now() / 1000));
       const permitDeadline = options.permit?.deadline ?? chainNow + BigInt(options.permit?.ttlSeconds ?? DEFAULT_PERMIT_TTL_SECONDS);

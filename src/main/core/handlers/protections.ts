@@ -1,0 +1,90 @@
+/**
+ * The settings that protect the user: confirmations and auto-lock. Making any of them stricter is
+ * immediate; making one weaker (a confirmation off, auto-lock longer or off) happens only after the
+ * user agrees in a dialog owned by main. settings.update cannot touch them, nor deployments or pins.
+ */
+import type { Settings } from '../../settings';
+import { BridgeFailure } from '../../window/bridge-host';
+import { confirmRequest } from '../confirm-text';
+import type { AreaHandlers, CoreContext } from '../context';
+
+/** Top-level settings the window may not change with settings.update, and where they are changed instead. */
+const PROTECTED: Readonly<Record<string, string>> = {
+  confirmations: 'turn confirmations on or off with settings.setConfirmation, which asks you in a dialog of the app before turning one off',
+  autoLockMinutes: 'change auto-lock with settings.setAutoLock, which asks you in a dialog of the app before making it longer or turning it off',
+  deployments: 'deployments are added, edited and removed only through the deployments methods, which ask you in a dialog of the app',
+  selectedDeploymentId: 'a deployment is selected only through the deployments methods, which ask you in a dialog of the app',
+  pins: 'pins are written only by the app after you confirm them in its own dialog',
+  pendingPinChanges: 'pins are written only by the app after you confirm them in its own dialog',
+  version: 'the version belongs to the settings migrations',
+};
+
+/** The patch unchanged when it touches nothing protected; otherwise a refusal naming the first such key. */
+export function windowPatch(patch: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(patch)) {
+    const where = PROTECTED[key];
+    if (where !== undefined) {
+      throw new BridgeFailure('settings.protected', `Setting not saved: ${key} cannot be changed with settings.update; ${where}. Nothing was changed.`);
+    }
+  }
+  return patch;
+}
+
+function autoLockText(minutes: number): string {
+  return minutes > 0 ? `locks after ${minutes} minute${minutes === 1 ? '' : 's'} idle` : 'never locks by itself';
+}
+
+/** Auto-lock gets weaker when it is turned off, or made longer while on. */
+function weakensAutoLock(from: number, to: number): boolean {
+  if (to === from) return false;
+  if (to === 0) return true;
+  return from !== 0 && to > from;
+}
+
+export function protectionHandlers(ctx: CoreContext): Pick<AreaHandlers<'settings'>, 'settings.setConfirmation' | 'settings.setAutoLock'> {
+  const { settings, dialogs } = ctx;
+  const save = (patch: Partial<Settings>): { confirmed: true; value: Settings } => ({ confirmed: true, value: settings.updateSettings(patch) });
+
+  return {
+    'settings.setConfirmation': async ({ name, on }) => {
+      const current = settings.getSettings();
+      if (current.confirmations[name] === on) return { confirmed: true, value: current };
+      if (!on) {
+        const yes = await dialogs.confirm(
+          confirmRequest({
+            capability: 'changes-trust',
+            title: 'Turn off order confirmation',
+            action: 'Send orders without asking first',
+            confirmLabel: 'Turn off',
+            change: {
+              setting: 'Order confirmation',
+              from: 'on: each order, edit and flatten waits for your yes in a dialog of the app',
+              to: 'off: orders, cancels, edits, flattens and claims go out on one keystroke',
+            },
+            notes: ['Withdrawals, agent approvals, key export and on-chain transactions stay confirmed whatever this says.'],
+          }),
+        );
+        if (!yes) return { confirmed: false };
+      }
+      return save({ confirmations: { ...settings.getSettings().confirmations, [name]: on } });
+    },
+
+    'settings.setAutoLock': async (minutes) => {
+      const from = settings.getSettings().autoLockMinutes;
+      if (weakensAutoLock(from, minutes)) {
+        const yes = await dialogs.confirm(
+          confirmRequest({
+            capability: 'changes-trust',
+            title: minutes === 0 ? 'Turn off auto-lock' : 'Lock later',
+            action: minutes === 0 ? 'Never lock the app by itself' : 'Wait longer before locking the app',
+            confirmLabel: minutes === 0 ? 'Turn off auto-lock' : `Lock after ${minutes} minutes`,
+            change: { setting: 'Auto-lock', from: `the app ${autoLockText(from)}`, to: `the app ${autoLockText(minutes)}` },
+            notes: ['While the app is unlocked, anyone at this computer can trade and sign with your keys.'],
+          }),
+        );
+        if (!yes) return { confirmed: false };
+      }
+      return save({ autoLockMinutes: minutes });
+    },
+  };
+}

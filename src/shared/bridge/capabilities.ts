@@ -1,0 +1,109 @@
+/**
+ * The capability class of every bridge method: what the window can achieve by calling it.
+ *
+ *   read           reads state, or changes only local state that can neither move value nor
+ *                  lower a protection (subscriptions, the selected account, adding or renaming a
+ *                  key, locking, unlocking with the password, layout and cosmetic settings).
+ *   trade          signs orders, cancels, cancel-and-replace, claims and agent revocations for the
+ *                  exchange, under the pinned domain of the selected deployment only. One keystroke
+ *                  fast: main asks only when the user wants order confirmations.
+ *   moves-value    can move, sign away, hand out or destroy value: withdrawals, agent approvals,
+ *                  on-chain transactions, key export and deletion, offline signing and submitting
+ *                  of anything but orders and cancels. Never happens without a dialog owned by main.
+ *   changes-trust  lowers a protection or changes what the app trusts: confirmations, auto-lock,
+ *                  the app password, deployments and pins. Never happens without a dialog owned by
+ *                  main when it weakens anything.
+ *
+ * Kept in its own table (not a field of every row of `bridgeMethods`) so branches that add methods
+ * add one line here; `satisfies` makes a method without a class a type error, and the hostile-window
+ * test (test/core/hostile-window.test.ts) fails on one too.
+ */
+import type { BridgeMethod } from '../bridge';
+
+export const CAPABILITY_CLASSES = ['read', 'trade', 'moves-value', 'changes-trust'] as const;
+export type Capability = (typeof CAPABILITY_CLASSES)[number];
+
+export const methodCapabilities = {
+  'app.info': 'read',
+  'app.connection': 'read',
+
+  'lock.status': 'read',
+  'lock.lock': 'read',
+  'lock.unlock': 'read',
+  'lock.setPassword': 'changes-trust',
+  'lock.removePassword': 'changes-trust',
+
+  'keys.list': 'read',
+  'keys.create': 'read',
+  'keys.importPrivateKey': 'read',
+  'keys.importMnemonic': 'read',
+  'keys.importKeystore': 'read',
+  'keys.exportKeystore': 'moves-value',
+  'keys.rename': 'read',
+  'keys.delete': 'moves-value',
+  'keys.devnetAccounts': 'read',
+  'keys.useDevnetAccount': 'read',
+
+  'settings.get': 'read',
+  'settings.update': 'read',
+  'settings.setConfirmation': 'changes-trust',
+  'settings.setAutoLock': 'changes-trust',
+  'deployments.acceptPin': 'changes-trust',
+  'deployments.add': 'changes-trust',
+  'deployments.edit': 'changes-trust',
+  'deployments.select': 'changes-trust',
+  'deployments.remove': 'changes-trust',
+  // Asks only deployments the user confirmed, with the id as a validated decimal.
+  'deployments.inspectMarket': 'read',
+  'deployments.addMarket': 'changes-trust',
+  'deployments.renameMarket': 'changes-trust',
+  // Removing or reordering markets of the list can neither move value nor mislabel a market.
+  'deployments.removeMarket': 'read',
+  'deployments.moveMarket': 'read',
+
+  'markets.list': 'read',
+  'markets.subscribeBook': 'read',
+  'markets.unsubscribeBook': 'read',
+  'markets.resolvedEpochs': 'read',
+  'markets.oracleHistory': 'read',
+
+  'account.select': 'read',
+  'account.get': 'read',
+  'account.exportFills': 'read',
+
+  'orders.quote': 'read',
+  'orders.place': 'trade',
+  'orders.cancel': 'trade',
+  'orders.cancelAll': 'trade',
+  'orders.replace': 'trade',
+  'orders.flatten': 'trade',
+
+  'agents.status': 'read',
+  'agents.approve': 'moves-value',
+  'agents.revoke': 'trade',
+
+  'claims.list': 'read',
+  'claims.claim': 'trade',
+  'claims.claimAll': 'trade',
+
+  'funds.deposit': 'moves-value',
+  'funds.withdraw': 'moves-value',
+  'funds.withdrawals': 'read',
+  'funds.faucet': 'moves-value',
+
+  'offline.sign': 'moves-value',
+  'offline.describe': 'read',
+  'offline.submit': 'moves-value',
+  'offline.saveFile': 'read',
+  'offline.openFile': 'read',
+} as const satisfies Record<BridgeMethod, Capability>;
+
+/** The class of a method; undefined only for a name that is not a bridge method. */
+export function capabilityOf(method: string): Capability | undefined {
+  return Object.hasOwn(methodCapabilities, method) ? (methodCapabilities as Record<string, Capability>)[method] : undefined;
+}
+
+/** Methods whose effect needs the user's answer in a dialog owned by main. */
+export function needsMainDialog(capability: Capability): boolean {
+  return capability === 'moves-value' || capability === 'changes-trust';
+}
