@@ -245,7 +245,8 @@ function expectRefusedOrDeclined(outcome: BridgeOutcome, what: string): void {
     expect(outcome.value, `${what} succeeded instead of being refused`).toEqual({ confirmed: false });
   } else {
     expect(outcome.error.code, what).toMatch(/^[a-z][a-z0-9_]*\.[a-z0-9_.]+$/);
-    expect(outcome.error.message, what).toMatch(/^[A-Z0-9"“].{15,}[.)]$/s);
+    // A sentence, which may end with the exchange's own words in quotes (exchange-words.ts).
+    expect(outcome.error.message, what).toMatch(/^[A-Z0-9"“].{15,}[.)]"?$/s);
   }
 }
 
