@@ -24,7 +24,14 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
   return {
     'account.select': async (selection) => {
       checkKeys(ctx, selection);
-      const session = await trading.connected();
+      const session = trading.session();
+      try {
+        await session.whenConnected();
+      } catch (error) {
+        // Kept for when the exchange answers (the session applies it on connect); the view says why it is empty.
+        session.keepSelection(selection);
+        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+      }
       try {
         await session.select(selection);
         return accountViewOf(session);

@@ -61,7 +61,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     },
     connected: async () => {
       const s = host.session();
-      await s.ready;
+      await s.whenConnected();
       return s;
     },
     selection: () => current?.selection ?? selection,

@@ -122,6 +122,10 @@ export class TradingSession {
   #healthJson = '';
   #stopped = false;
   #provider: JsonRpcProvider | null = null;
+  /** Why the last attempt to reach the exchange failed; null once it answered. */
+  #connectFailure: string | null = null;
+  /** Callers waiting in whenConnected(): told at once when an attempt fails, so none waits on a dead exchange. */
+  readonly #attemptFailed = new Set<(reason: string) => void>();
   readonly ready: Promise<void>;
 
   constructor(opts: SessionOptions) {
@@ -154,6 +158,19 @@ export class TradingSession {
     this.ready = this.#connect();
   }
 
+  /**
+   * Resolves once connected. While the exchange cannot be reached it rejects with the reason instead of
+   * waiting for the retries (which go on): a call the user made must answer, not hang.
+   */
+  whenConnected(): Promise<void> {
+    if (this.#connectFailure !== null) return Promise.reject(unreachable(this.deployment, this.#connectFailure));
+    return new Promise((resolve, reject) => {
+      const fail = (reason: string): void => reject(unreachable(this.deployment, reason));
+      this.#attemptFailed.add(fail);
+      this.ready.then(resolve, reject).finally(() => this.#attemptFailed.delete(fail));
+    });
+  }
+
   get markets(): readonly MarketEntry[] {
     return this.#o.markets;
   }
@@ -164,9 +181,13 @@ export class TradingSession {
     while (!this.#stopped) {
       try {
         await this.#readFacts();
+        this.#connectFailure = null;
         break;
       } catch (error) {
-        this.#health.http.fail('down', error instanceof ExchangeError ? error.sentence : error instanceof BridgeFailure ? error.message : 'the exchange did not answer');
+        const reason = error instanceof ExchangeError ? error.sentence : error instanceof BridgeFailure ? error.message : 'the exchange did not answer';
+        this.#health.http.fail('down', reason);
+        this.#connectFailure = reason;
+        for (const tell of [...this.#attemptFailed]) tell(reason);
         this.#o.onConnectionChange();
         await this.#sleep(RETRY_CONNECT_MS);
       }
@@ -467,6 +488,11 @@ export class TradingSession {
 
   // ---------------------------------------------------------------- account
 
+  /** Remembers the account to trade with while not connected; #connect selects it once the exchange answers. */
+  keepSelection(selection: AccountSelection): void {
+    this.selection = selection;
+  }
+
   async select(selection: AccountSelection): Promise<void> {
     this.selection = selection;
     const master = selection.master;
@@ -681,6 +707,11 @@ export class TradingSession {
     }
     return { depositLedger: depositLedger as Address, settlementToken: settlementToken as Address, permit2: permit2 as Address };
   }
+}
+
+function unreachable(deployment: Deployment, reason: string): BridgeFailure {
+  const because = reason.replace(/[.\s]+$/, '');
+  return new BridgeFailure('connection.unreachable', `Not connected to ${deployment.name}: ${because}. The app keeps trying; nothing was signed or sent.`);
 }
 
 export function notConnected(deployment: Deployment): BridgeFailure {
