@@ -16,7 +16,7 @@ import { connectionView, pinState } from './bridge/health';
 import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
 import { bookView, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
-import { cancelAllArgs, cancelArgs, cancelResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
+import { cancelAllArgs, cancelArgs, cancelResult, closeResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
 import { address, decimalString, label, marketRef } from './bridge/primitives';
 
 export * from './bridge/primitives';
@@ -131,7 +131,7 @@ export const bridgeMethods = {
   'orders.cancel': { args: z.tuple([cancelArgs]), result: cancelResult, summary: 'Cancel one order.' },
   'orders.cancelAll': { args: z.tuple([cancelAllArgs]), result: cancelResult, summary: 'Cancel every order of the account in one market.' },
   'orders.replace': { args: z.tuple([replaceArgs]), result: replaceResult, summary: 'Change the price or size of an order by cancel-and-replace.' },
-  'orders.flatten': { args: z.tuple([flattenArgs]), result: orderResult.nullable(), summary: 'Close the whole position in a market with an IOC order.' },
+  'orders.flatten': { args: z.tuple([flattenArgs]), result: closeResult, summary: 'Close the position in a market (reduce-only IOC limited to the live best price ± the maximum slippage) and say what filled and what is left.' },
 
   'agents.status': { args: z.tuple([]), result: agentStatusView.nullable(), summary: 'The agent approval of the selected master.' },
   'agents.approve': {

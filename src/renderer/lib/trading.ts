@@ -3,7 +3,7 @@
  * sends one intent through the bridge and reports the core's summary as a notice.
  */
 import { writable } from 'svelte/store';
-import type { BookView, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
+import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
 import { levelForStatus, pushNotice } from './notices';
 import { call } from './terminal';
 
@@ -60,10 +60,26 @@ export async function replaceOrder(order: OpenOrderView, price: string, size: st
   return ok;
 }
 
-export async function flatten(market: MarketRef, signAs: SignAs): Promise<void> {
+/** Level of a close's notice: closed is good news, anything left open a warning, a refusal an error. */
+export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 'warning' | 'error' {
+  switch (status) {
+    case 'CLOSED': return 'success';
+    case 'NOTHING_TO_CLOSE': return 'info';
+    case 'REJECTED': return 'error';
+    default: return 'warning';
+  }
+}
+
+/**
+ * Closes the position in a market (Close position button, the row's Close, Shift+F): main limits
+ * it to the live best price ± the maximum slippage and never lets it open the other side. The
+ * notice says what filled, at what average and worst price, and what is left, or that there was
+ * nothing to close.
+ */
+export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result === null) return;
-  pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (result) pushNotice(closeLevel(result.status), result.summary, result.status);
+  return result;
 }
 
 /** Why order entry is off for this book, or null when it may trade. */

@@ -1,6 +1,6 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { MAX_PRICE, MIN_PRICE, formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import { formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
@@ -8,6 +8,7 @@ import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
 import { cancelSummary, orderSummary } from '../session/order-text';
 import type { TradingSession } from '../session/session';
+import { closePosition } from './close-position';
 
 /** The client that signs, and the master it acts for when it is the agent (§9). */
 export interface Actor {
@@ -28,7 +29,7 @@ function sideWord(sell: boolean): string {
   return sell ? 'Sell' : 'Buy';
 }
 
-async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
+export async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
   if (!ctx.settings.getSettings().confirmations.orders) return;
   const symbol = session.market(assetId).symbol;
   const q = quoteOf(t);
@@ -66,7 +67,7 @@ function resultOf(r: NewOrderResponse, t: ParsedTicket, fills: readonly FillView
   return { ...base, summary: orderSummary(base, t.sell, t.price, filledAtOf(fills)) };
 }
 
-interface Placement {
+export interface Placement {
   assetId: bigint;
   epoch: bigint;
   ticket: ParsedTicket;
@@ -74,7 +75,12 @@ interface Placement {
   signAs: SignAs;
 }
 
-async function send(session: TradingSession, p: Placement): Promise<OrderResult> {
+async function sendOrder(session: TradingSession, p: Placement): Promise<OrderResult> {
+  return (await send(session, p)).result;
+}
+
+/** Signs and sends one order; returns its result and the taker fills recorded for it. */
+export async function send(session: TradingSession, p: Placement): Promise<{ result: OrderResult; fills: FillView[] }> {
   const actor = actorFor(session, p.signAs);
   const input = { assetId: p.assetId, epoch: p.epoch, side: p.ticket.sell ? ('sell' as const) : ('buy' as const), price: p.ticket.price, size: p.ticket.size, timeInForce: p.timeInForce };
   const outcome = actor.master ? await actor.client.placeAgentOrder({ ...input, master: actor.master }) : await actor.client.placeOrder(input);
@@ -87,7 +93,7 @@ async function send(session: TradingSession, p: Placement): Promise<OrderResult>
       ? await session.recordTakerFills({ assetId: p.assetId, epoch: p.epoch, orderId: outcome.orderHash, side: input.side, limit: p.ticket.price, filled: response.filled })
       : [];
   await session.refreshAccount();
-  return resultOf(response, p.ticket, fills);
+  return { result: resultOf(response, p.ticket, fills), fills };
 }
 
 function cancelResultOf(outcome: CancelOutcome) {
@@ -96,15 +102,6 @@ function cancelResultOf(outcome: CancelOutcome) {
       ? { status: outcome.response.status, orderIds: outcome.response.orderIds }
       : { status: 'CANCELLED' as const, orderIds: [] as Hex[] };
   return { ...r, summary: cancelSummary(r) };
-}
-
-function flattenSummary(r: OrderResult, sell: boolean, size: bigint): string {
-  if (r.status === 'REJECTED') return `Not flattened: ${r.summary.replace(/^Rejected: /, '')}`;
-  const filled = BigInt(r.filled);
-  const verb = sell ? 'sold' : 'bought';
-  if (filled === 0n) return `Not flattened: no ${sell ? 'bids' : 'offers'} to close against, nothing was ${verb}`;
-  if (filled >= size) return `Flattened: ${verb} ${formatSize(filled)}, the position is closed`;
-  return `Partly flattened: ${verb} ${formatSize(filled)} of ${formatSize(size)}; ${formatSize(size - filled)} is still open`;
 }
 
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
@@ -117,7 +114,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
-      return send(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
+      return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
     },
 
     'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {
@@ -175,20 +172,6 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       return { status: r.status, replacement, summary };
     },
 
-    'orders.flatten': async ({ assetId, epoch, signAs }) => {
-      const session = await trading.connected();
-      const a = BigInt(assetId);
-      const e = BigInt(epoch);
-      await session.refreshAccount(e, a);
-      const inventory = session.account?.inventory(a, e) ?? 0n;
-      if (inventory === 0n) return null;
-      const sell = inventory > 0n;
-      // IOC at the far end of the range: it takes whatever the book offers and never rests.
-      const t: ParsedTicket = { sell, price: sell ? MIN_PRICE : MAX_PRICE, size: sell ? inventory : -inventory };
-      await confirmOrder(ctx, session, a, e, t, 'IOC');
-      const r = await send(session, { assetId: a, epoch: e, ticket: t, timeInForce: 'IOC', signAs });
-      // The order's limit is the far end of the range, not a price it traded at: say what was closed.
-      return { ...r, summary: flattenSummary(r, sell, t.size) };
-    },
+    'orders.flatten': async ({ assetId, epoch, signAs }) => closePosition(ctx, await trading.connected(), BigInt(assetId), BigInt(epoch), signAs),
   };
 }

@@ -70,6 +70,19 @@ export class BookSubscriptions {
     for (const sub of this.#subs.values()) sub.coalescer.push(null);
   }
 
+  /**
+   * The whole live book of a market when one of our subscriptions streams it in sync, else null
+   * (the caller falls back to a fresh snapshot). Levels best first, protocol integers.
+   */
+  liveLevels(assetId: bigint, epoch: bigint): { bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] } | null {
+    for (const sub of this.#subs.values()) {
+      const { store } = sub.sync;
+      if (store.assetId !== assetId || store.epoch !== epoch || sub.sync.health().state !== 'live') continue;
+      return store.view();
+    }
+    return null;
+  }
+
   resyncs(): number {
     let n = 0;
     for (const sub of this.#subs.values()) n += sub.sync.health().resyncs;
