@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { bytes32, decimalString, humanString, marketRef, sideName, signAs, signedDecimalString, timeInForceName } from './primitives';
+import { bytes32, decimalString, humanString, marketRef, sideName, signAs, signedDecimalString, timeInForceName, typedField } from './primitives';
 
 /** An order ticket exactly as the user filled it in: price in cents and size as typed. */
 export const orderTicket = z
   .object({
     ...marketRef.shape,
     side: sideName,
-    price: humanString,
-    size: humanString,
+    price: typedField,
+    size: typedField,
     timeInForce: timeInForceName,
     signAs,
   })
@@ -88,6 +88,8 @@ export const orderQuote = z.object({
   cost: decimalString,
   payoutIfRight: decimalString,
   maxLoss: decimalString,
+  /** When the free balance does not cover the order's collateral: how much is missing (main refuses to sign it). */
+  shortfall: decimalString.optional(),
 });
 
 export type OrderTicket = z.infer<typeof orderTicket>;

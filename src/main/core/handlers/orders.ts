@@ -6,7 +6,9 @@ import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
-import { cancelSummary, orderSummary } from '../session/order-text';
+import { dollars } from '../session/market-name';
+import { shortfallOf, type Shortfall } from '../session/order-funds';
+import { cancelSummary, orderSummary, reasonSentence } from '../session/order-text';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
 
@@ -87,6 +89,7 @@ export async function send(session: TradingSession, p: Placement): Promise<{ res
   const response = outcome.delivery === 'answered' ? outcome.response : duplicateResponse(outcome, p.ticket.size);
   session.account?.trackOrder(outcome.orderHash);
   session.placed.set(outcome.orderHash.toLowerCase(), { size: p.ticket.size, timeInForce: p.timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
+  session.history.placed({ ...input, orderId: outcome.orderHash, signedBy: actor.signedBy, status: response.status, filled: response.filled, reason: historyReason(response, p.timeInForce) });
   // At the prices it traded at where the deployment reports them, else at its limit, flagged.
   const fills =
     response.filled > 0n
@@ -94,6 +97,41 @@ export async function send(session: TradingSession, p: Placement): Promise<{ res
       : [];
   await session.refreshAccount();
   return { result: resultOf(response, p.ticket, fills), fills };
+}
+
+/** The shortfall by the session's last read of the account (null with no session or no balance yet). */
+function shortfallNow(trading: TradingHost, assetId: bigint, epoch: bigint, t: ParsedTicket): Shortfall | null {
+  let session: TradingSession;
+  try {
+    session = trading.session();
+  } catch {
+    return null;
+  }
+  const account = session.account;
+  return shortfallOf(t, account?.balance?.balance ?? null, account?.inventory(assetId, epoch) ?? 0n);
+}
+
+/**
+ * Refuses, before any dialog or signature, an order whose collateral the free balance does not
+ * cover. A stale balance never refuses: it is read again first.
+ */
+async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket): Promise<void> {
+  const check = (): Shortfall | null => shortfallOf(t, session.account?.balance?.balance ?? null, session.account?.inventory(assetId, epoch) ?? 0n);
+  if (!check()) return;
+  await session.refreshAccount(epoch, assetId);
+  const short = check();
+  if (!short) return;
+  throw new BridgeFailure(
+    'orders.insufficient_balance',
+    `Not sent: this order needs ${dollars(short.need)} of collateral and ${dollars(short.free)} is free (${dollars(short.short)} short). Deposit on the Funds screen, or make the order smaller.`,
+  );
+}
+
+/** Why an order ended without filling, in words, for the order history. */
+function historyReason(r: NewOrderResponse, tif: TimeInForceName): string {
+  if (r.status === 'REJECTED') return reasonSentence(r.reason);
+  if (r.status === 'CANCELLED') return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
+  return '';
 }
 
 function cancelResultOf(outcome: CancelOutcome) {
@@ -106,13 +144,18 @@ function cancelResultOf(outcome: CancelOutcome) {
 
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
   return {
-    'orders.quote': (ticket: OrderTicket) => quoteOf(parseTicket(ticket)),
+    'orders.quote': (ticket: OrderTicket) => {
+      const t = parseTicket(ticket);
+      const short = shortfallNow(trading, BigInt(ticket.assetId), BigInt(ticket.epoch), t);
+      return short ? { ...quoteOf(t), shortfall: short.short.toString() } : quoteOf(t);
+    },
 
     'orders.place': async (ticket) => {
       const t = parseTicket(ticket);
       const session = await trading.connected();
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
+      await refuseUncovered(session, assetId, epoch, t);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
       return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
     },
@@ -123,7 +166,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch), orderHash: orderId as Hex };
       const outcome = actor.master ? await actor.client.cancelAgentOrder({ ...input, master: actor.master }) : await actor.client.cancelOrder(input);
       await session.refreshAccount();
-      return cancelResultOf(outcome);
+      const result = cancelResultOf(outcome);
+      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds.length > 0 ? result.orderIds : [orderId]);
+      return result;
     },
 
     'orders.cancelAll': async ({ assetId, epoch, signAs }) => {
@@ -132,7 +177,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch) };
       const outcome = actor.master ? await actor.client.cancelAllAgent({ ...input, master: actor.master }) : await actor.client.cancelAll(input);
       await session.refreshAccount();
-      return cancelResultOf(outcome);
+      const result = cancelResultOf(outcome);
+      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds, 'cancelled with cancel all');
+      return result;
     },
 
     'orders.replace': async ({ assetId, epoch, orderId, price, size, signAs }) => {
@@ -159,7 +206,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
           ? await session.recordTakerFills({ assetId: a, epoch: e, orderId: r.replacement.orderId, side: input.side, limit: t.price, filled: r.replacement.filled })
           : [];
       const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
+      if (r.status !== 'CANCEL_FAILED') session.history.cancelled([orderId], 'replaced by an edit');
       if (replacement) {
+        session.history.placed({ assetId: a, epoch: e, orderId: replacement.orderId, side: input.side, price: t.price, size: t.size, timeInForce, signedBy: actor.signedBy, status: replacement.status, filled: BigInt(replacement.filled), reason: replacement.status === 'REJECTED' ? reasonSentence(replacement.reason) : '' });
         session.account?.trackOrder(replacement.orderId as Hex);
         session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
       }
@@ -171,6 +220,8 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
             : `The order was cancelled but the replacement failed${replacement ? `: ${replacement.summary}` : ''}`;
       return { status: r.status, replacement, summary };
     },
+
+    'orders.history': () => trading.session().history.list(),
 
     'orders.flatten': async ({ assetId, epoch, signAs }) => closePosition(ctx, await trading.connected(), BigInt(assetId), BigInt(epoch), signAs),
   };

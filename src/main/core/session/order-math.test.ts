@@ -40,3 +40,22 @@ describe('order math', () => {
     expect(orderSummary(filled, true, 1_000n, { price: 1_000n, atOrBetter: true })).toBe('Sold 10 at or better than 0.1¢');
   });
 });
+
+describe('tickets as people type them', () => {
+  it('"62.50" is 62.5¢ and "10.00" is 10 contracts', () => {
+    expect(parseTicket({ side: 'buy', price: '62.50', size: '10.00' })).toEqual({ sell: false, price: 625_000n, size: 10_000_000n });
+    expect(parseTicket({ side: 'buy', price: ' 62.5¢ ', size: '1.50' })).toEqual({ sell: false, price: 625_000n, size: 1_500_000n });
+    expect(parseTicket({ side: 'buy', price: '7.', size: '1' }).price).toBe(70_000n);
+  });
+  it('names an empty field in plain words', () => {
+    expect(() => parseTicket({ side: 'buy', price: '', size: '1' })).toThrow(/Enter a price in cents/);
+    expect(() => parseTicket({ side: 'buy', price: '50', size: '  ' })).toThrow(/Enter a size/);
+  });
+  it('holds sizes to the exchange limits: at most 100,000 contracts in steps of 0.01', () => {
+    expect(parseTicket({ side: 'buy', price: '50', size: '100000' }).size).toBe(100_000_000_000n);
+    expect(() => parseTicket({ side: 'buy', price: '50', size: '100000.01' })).toThrow('Size must be 0.01 to 100,000 contracts in steps of 0.01; "100000.01" is not one.');
+    expect(() => parseTicket({ side: 'buy', price: '50', size: '200000' })).toThrow(/100,000/);
+    expect(() => parseTicket({ side: 'buy', price: '50', size: '0.001' })).toThrow(/steps of 0.01/);
+    expect(() => parseTicket({ side: 'buy', price: '62.55', size: '1' })).toThrow('Price must be 0.1¢ to 99.9¢ in steps of 0.1¢; "62.55" is not one.');
+  });
+});

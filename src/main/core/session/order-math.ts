@@ -4,8 +4,10 @@
  * an order can lose is what it costs. Also the position figures the account view shows.
  */
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';
-import { PROTOCOL_SCALE, orderMargin } from '../../../shared/protocol';
+import { ORDER_LIMITS } from '../../../shared/bridge/limits';
+import { MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, orderMargin } from '../../../shared/protocol';
 import { toPrice, toSide, toSize } from '../../exchange';
+import { ExchangeValidationError } from '../../exchange/errors';
 
 export interface ParsedTicket {
   sell: boolean;
@@ -13,9 +15,48 @@ export interface ParsedTicket {
   size: bigint;
 }
 
-/** Parses price (cents) and size (contracts) as typed; throws the exchange's coded sentence. */
+const SIZE_RULE = `Size must be ${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize} contracts in steps of ${ORDER_LIMITS.sizeStep}`;
+const PRICE_RULE = `Price must be ${ORDER_LIMITS.minPriceCents}¢ to ${ORDER_LIMITS.maxPriceCents}¢ in steps of ${ORDER_LIMITS.priceStepCents}¢`;
+
+/**
+ * A decimal as people type it, in the protocol's canonical form: surrounding spaces and a unit
+ * suffix (¢, c) dropped, trailing zeros after the point dropped ("62.50" → "62.5", "10.00" → "10").
+ * Anything else is left for the unit parser to refuse.
+ */
+export function canonicalDecimal(typed: string, unit: RegExp | null = null): string {
+  let v = typed.trim();
+  if (unit) v = v.replace(unit, '').trim();
+  const m = /^([0-9]+)\.([0-9]*)$/.exec(v);
+  if (!m) return v;
+  const frac = m[2]!.replace(/0+$/, '');
+  return frac === '' ? m[1]! : `${m[1]}.${frac}`;
+}
+
+/**
+ * Parses price (cents) and size (contracts) as typed, within the exchange's real limits (at most
+ * 100,000 contracts, steps of 0.01; prices 0.1–99.9¢ in steps of 0.1¢); an empty field is named.
+ */
 export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
-  return { sell: toSide(ticket.side), price: toPrice(ticket.price), size: toSize(ticket.size) };
+  const priceText = canonicalDecimal(ticket.price, /\s*[¢c]$/i);
+  const sizeText = canonicalDecimal(ticket.size);
+  if (priceText === '') throw new ExchangeValidationError('PRICE_MISSING', `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`);
+  if (sizeText === '') throw new ExchangeValidationError('SIZE_MISSING', `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`);
+  let price: bigint;
+  try {
+    price = toPrice(priceText);
+  } catch {
+    throw new ExchangeValidationError('INVALID_PRICE', `${PRICE_RULE}; "${ticket.price.trim().slice(0, 20)}" is not one.`);
+  }
+  let size: bigint | null = null;
+  try {
+    size = toSize(sizeText);
+  } catch {
+    size = null;
+  }
+  if (size === null || size < MIN_SIZE || size > MAX_PRACTICAL_SIZE || size % SIZE_LOT !== 0n) {
+    throw new ExchangeValidationError('INVALID_SIZE', `${SIZE_RULE}; "${ticket.size.trim().slice(0, 20)}" is not one.`);
+  }
+  return { sell: toSide(ticket.side), price, size };
 }
 
 export function quoteOf(t: ParsedTicket): OrderQuote {

@@ -38,7 +38,10 @@ import { accountViewOf } from './account-view';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import { FeedHealthTracker, socketHealth } from './feed-health';
 import type { MarketEntry } from './market-directory';
+import { marketLabel } from './market-name';
 import { OracleHistory } from './oracle-history';
+import { OrderHistory } from './order-history';
+import { TradeTape } from './trade-tape';
 import { vaultSigner } from './vault-signer';
 
 export interface SessionOptions {
@@ -56,6 +59,8 @@ export interface SessionOptions {
   /** Feed health or pin changed: the host re-sends `connection`. */
   onConnectionChange(): void;
   notify(level: 'info' | 'warning' | 'error', message: string, kind?: 'fill' | 'resolution'): void;
+  /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
+  onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
 }
 
 /** What the deployment told us about itself at connect time. */
@@ -103,6 +108,10 @@ export class TradingSession {
   /** When each maker fill arrived, by `orderId:seqId`. */
   readonly fillTimes = new Map<string, number>();
   readonly resolved = new Map<string, ResolvedEpoch>();
+  /** The session's orders and their outcomes (bounded), for the order history. */
+  readonly history: OrderHistory;
+  /** Recent trades of every market from the feed (bounded), for the trades tape and the price chart. */
+  readonly tape = new TradeTape();
   readonly #o: SessionOptions;
   readonly #clients = new Map<string, ExchangeClient>();
   readonly #tops = new Map<string, TopOfBook>();
@@ -126,6 +135,7 @@ export class TradingSession {
     this.#o = opts;
     this.deployment = opts.deployment;
     this.selection = opts.selection;
+    this.history = new OrderHistory({ onChange: (entries) => opts.events.emit('orderHistory', [...entries]) });
     this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
     const feedError = (e: ExchangeError): void => {
       opts.logger.debug('session.feed_error', { code: e.code });
@@ -392,7 +402,11 @@ export class TradingSession {
   #onMarketUpdate(u: MarketUpdate): void {
     if (u.type === 'trade') {
       // The trade event carries the resting order's side; the aggressor took the other one.
-      this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at: Date.now(), sell: !u.data.side });
+      const at = Date.now();
+      this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at, sell: !u.data.side });
+      const print = { assetId: u.assetId.toString(), epoch: u.epoch.toString(), price: u.data.fillPrice.toString(), size: u.data.fill.toString(), side: u.data.side ? ('buy' as const) : ('sell' as const), at, seqId: u.seqId.toString() };
+      this.tape.push(print);
+      this.#o.events.emit('trade', print);
     }
     this.account?.onMarketUpdate(u);
   }
@@ -453,8 +467,9 @@ export class TradingSession {
         if (r) {
           this.#o.events.emit('resolution', r);
           const symbol = this.market(assetId).symbol;
-          this.#o.notify('info', `${symbol} epoch ${previous} resolved ${r.upWon ? 'Up' : 'Down'}; epoch ${current} is trading.`, 'resolution');
+          this.#o.notify('info', `${marketLabel(symbol, assetId, previous)} resolved ${r.upWon ? 'Up' : 'Down'}; #${current} is trading.`, 'resolution');
           await this.refreshAccount(previous, assetId);
+          this.#o.onResolved?.(this, assetId, previous);
           return;
         }
         await this.#sleep(this.#o.pollMs ?? 1_000);
@@ -533,8 +548,9 @@ export class TradingSession {
       liquidity: 'maker',
       at,
     };
+    this.history.filled(fill.orderId, fill.fill);
     this.#o.events.emit('fill', view);
-    this.#o.notify('info', fillSentence(view, this.market(fill.assetId).symbol), 'fill');
+    this.#o.notify('info', fillSentence(view, marketLabel(this.market(fill.assetId).symbol, fill.assetId, fill.epoch)), 'fill');
   }
 
   /**
@@ -666,6 +682,8 @@ export function notConnected(deployment: Deployment): BridgeFailure {
   return new BridgeFailure('connection.not_connected', `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`);
 }
 
-export function fillSentence(f: FillView, symbol: string): string {
-  return `${f.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(BigInt(f.size))} ${symbol} at ${formatPrice(BigInt(f.price))}¢ (filled).`;
+/** A maker fill of a resting order: the one notice a fill gives (`name` is "BTC 1m #3"). */
+export function fillSentence(f: FillView, name: string): string {
+  const n = BigInt(f.size);
+  return `${name}: ${f.side === 'buy' ? 'bought' : 'sold'} ${formatSize(n)} Up contract${n === 1_000_000n ? '' : 's'} at ${formatPrice(BigInt(f.price))}¢ (your resting order filled).`;
 }
