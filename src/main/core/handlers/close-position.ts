@@ -12,6 +12,8 @@ import type { TradingSession } from '../session/session';
 import { confirmOrder, send } from './orders';
 
 const cents = (p: bigint): string => `${formatPrice(p)}¢`;
+/** An average to a hundredth of a cent (half up): "49.09¢", not "49.0943¢". */
+const averageCents = (p: bigint): string => cents(((p + 50n) / 100n) * 100n);
 const contracts = (n: bigint): string => `${formatSize(n)} contract${n === 1000000n ? '' : 's'}`;
 
 /** "BTC 1m #3": the market as a trader names it. */
@@ -65,7 +67,7 @@ export async function closePosition(ctx: CoreContext, session: TradingSession, a
   const filled = BigInt(result.filled);
   const p = priced(fills, plan.sell);
   const verb = plan.sell ? 'sold' : 'bought';
-  const at = p ? ` at ${p.atOrBetter ? 'or better than ' : ''}${cents(p.average)} average (worst ${cents(p.worst)})` : '';
+  const at = p ? ` at ${p.atOrBetter ? 'or better than ' : ''}${averageCents(p.average)} average (worst ${cents(p.worst)})` : '';
   const open = left < 0n ? -left : left;
   const limitWords = `the ${cents(plan.limit)} limit (best ${cents(plan.best)} ${plan.sell ? '−' : '+'} ${cents(slippage)} slippage)`;
   const common = {
