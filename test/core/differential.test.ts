@@ -179,7 +179,7 @@ async function check(step: string): Promise<void> {
           realisedPnl: pos.pnl,
         });
         const top = await bob.getTopOfBook(BigInt(m.assetId), BigInt(m.epoch));
-        const mark = top.bid && top.ask ? (top.bid.price + top.ask.price) / 2n : top.last > 0n ? top.last : null;
+        const mark = top.bid && top.ask ? (top.bid.price + top.ask.price) / 2n : null;
         const f = model.figures(k, mark);
         const shown = view.positions.find((p) => p.assetId === m.assetId && p.epoch === m.epoch);
         if (pos.net === 0n && pos.cost === 0n && pos.pnl === 0n) {

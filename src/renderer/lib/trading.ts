@@ -42,9 +42,12 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
   }
 }
 
-export async function cancelOrder(order: OpenOrderView): Promise<void> {
+/** Cancels one order; true when the exchange cancelled it. */
+export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
   const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
-  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (!result) return false;
+  pushNotice(levelForStatus(result.status), result.summary, result.status);
+  return result.status === 'CANCELLED';
 }
 
 export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {

@@ -22,7 +22,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
     const margin = p.margin < 0n ? -p.margin : p.margin;
     const avg = averagePrice(contracts, margin, short);
     const top = session.topOfBook(p.assetId, p.epoch);
-    const mark = resolved ? null : markPrice(top.bid, top.ask, top.last);
+    const mark = resolved ? null : markPrice(top.bid, top.ask);
     positions.push({
       assetId: p.assetId.toString(),
       epoch: p.epoch.toString(),

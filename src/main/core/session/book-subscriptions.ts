@@ -83,6 +83,16 @@ export class BookSubscriptions {
     return null;
   }
 
+  /** Best bid and ask of a market from a live, in-sync subscription; null when none streams it. */
+  liveTop(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null } | null {
+    for (const sub of this.#subs.values()) {
+      const { store } = sub.sync;
+      if (store.assetId !== assetId || store.epoch !== epoch || sub.sync.health().state !== 'live') continue;
+      return { bid: store.bestBid()?.price ?? null, ask: store.bestAsk()?.price ?? null };
+    }
+    return null;
+  }
+
   resyncs(): number {
     let n = 0;
     for (const sub of this.#subs.values()) n += sub.sync.health().resyncs;

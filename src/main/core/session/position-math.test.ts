@@ -19,9 +19,10 @@ describe('position math', () => {
     expect(unrealisedPnl(1n * C, 500_000n, 499_000n, false)).toBe(-1_000n);
   });
 
-  it('marks at the mid, else the last trade, else nothing', () => {
-    expect(markPrice(600_000n, 700_000n, 1n)).toBe(650_000n);
-    expect(markPrice(null, 700_000n, 500_000n)).toBe(500_000n);
-    expect(markPrice(null, null, null)).toBeNull();
+  it('marks at the mid; with a side missing there is no mark, not the last trade', () => {
+    expect(markPrice(600_000n, 700_000n)).toBe(650_000n);
+    expect(markPrice(null, 700_000n)).toBeNull();
+    expect(markPrice(600_000n, null)).toBeNull();
+    expect(markPrice(null, null)).toBeNull();
   });
 });

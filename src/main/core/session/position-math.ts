@@ -26,10 +26,9 @@ export function unrealisedPnl(contracts: bigint, margin: bigint, mark: bigint, s
 }
 
 /**
- * Mark = the mid when both sides are quoted, else the last trade of the epoch, else none: an empty
- * book is "no quotes", never a made-up 50¢.
+ * Mark = the mid of the best bid and ask. When a side is missing (quotes pulled before expiry) there
+ * is no mark ("no quotes"): a stale last trade or a made-up 50¢ would misstate the position.
  */
-export function markPrice(bestBid: bigint | null, bestAsk: bigint | null, last: bigint | null): bigint | null {
-  if (bestBid !== null && bestAsk !== null) return (bestBid + bestAsk) / 2n;
-  return last;
+export function markPrice(bestBid: bigint | null, bestAsk: bigint | null): bigint | null {
+  return bestBid !== null && bestAsk !== null ? (bestBid + bestAsk) / 2n : null;
 }

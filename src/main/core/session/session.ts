@@ -156,7 +156,11 @@ export class TradingSession {
       feed: this.marketFeed,
       ownLevels: (a, e) => this.ownLevels(a, e),
       last: (a, e) => this.lastTrade(a, e),
-      emit: (subscriptionId, book) => opts.events.emit('book', { subscriptionId, book }),
+      emit: (subscriptionId, book) => {
+        opts.events.emit('book', { subscriptionId, book });
+        // The market list follows the live book (same numbers as the ladder), not only the poll.
+        this.#emitMarketsIfChanged();
+      },
       now: () => Date.now(),
     });
     this.ready = this.#connect();
@@ -336,7 +340,13 @@ export class TradingSession {
     await Promise.all(
       this.#o.markets.map(async (m) => {
         const epoch = this.epochs.current(m.assetId);
+        // A market with a live book needs no poll: its top comes from the book.
         if (epoch === undefined) return;
+        if (this.books.liveTop(m.assetId, epoch)) {
+          // Dropped so that, should the book go down, an old poll answer is not shown as current.
+          this.#tops.delete(m.assetId.toString());
+          return;
+        }
         try {
           this.#tops.set(m.assetId.toString(), await this.reader.getTopOfBook(m.assetId, epoch));
         } catch {
@@ -344,6 +354,10 @@ export class TradingSession {
         }
       }),
     );
+    this.#emitMarketsIfChanged();
+  }
+
+  #emitMarketsIfChanged(): void {
     const list = this.marketList();
     const json = JSON.stringify(list);
     if (json !== this.#marketsJson) {
@@ -360,10 +374,7 @@ export class TradingSession {
       const f = unpackAssetId(m.assetId);
       const start = f.startTime + asset.epoch * f.periodLength;
       const tick = this.oracle.latest(f.id.toString());
-      const top = this.#tops.get(m.assetId.toString());
-      const topFits = top !== undefined && top.epoch === asset.epoch;
-      const last = this.#last.get(`${m.assetId}:${asset.epoch}`);
-      const lastPrice = last?.price ?? (topFits && top.last > 0n ? top.last : null);
+      const q = this.topOfBook(m.assetId, asset.epoch);
       out.push({
         assetId: m.assetId.toString(),
         symbolId: f.id.toString(),
@@ -376,9 +387,10 @@ export class TradingSession {
         strike: asset.strikePrice.toString(),
         oraclePrice: tick?.price ?? null,
         oracleAt: tick?.at ?? null,
-        bestBid: topFits && top.bid ? top.bid.price.toString() : null,
-        bestAsk: topFits && top.ask ? top.ask.price.toString() : null,
-        lastPrice: lastPrice === null ? null : lastPrice.toString(),
+        bestBid: q.bid?.toString() ?? null,
+        bestAsk: q.ask?.toString() ?? null,
+        lastPrice: q.last?.toString() ?? null,
+        quoteSource: q.source,
         resolved: asset.isResolved,
         ledger: asset.ledger,
       });
@@ -386,11 +398,14 @@ export class TradingSession {
     return out;
   }
 
-  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null } {
+  /** Best bid and ask from the live book when one streams this market, else from the last poll. */
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null; source: 'book' | 'poll' } {
     const top = this.#tops.get(assetId.toString());
     const fits = top !== undefined && top.epoch === epoch;
     const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
-    return { bid: fits && top.bid ? top.bid.price : null, ask: fits && top.ask ? top.ask.price : null, last };
+    const live = this.books.liveTop(assetId, epoch);
+    if (live) return { ...live, last, source: 'book' };
+    return { bid: fits && top.bid ? top.bid.price : null, ask: fits && top.ask ? top.ask.price : null, last, source: 'poll' };
   }
 
   lastTrade(assetId: bigint, epoch: bigint): BookView['last'] {
