@@ -13,10 +13,14 @@ import { available, counterparty, freshFundedMaster, noProblems, open, placeFrom
 test.use({ withDevnet: true });
 test.setTimeout(180_000);
 
-/** The notice with this text, in the strip or (when another notice followed it) in the notice log. */
+/** The notice with this text, in the notice area or (when another notice followed it) in the notice log. */
 async function seeNotice(page: Page, text: RegExp): Promise<void> {
-  const strip = page.getByTestId('toast');
-  if (await strip.filter({ hasText: text }).count()) return;
+  try {
+    await expect(page.getByTestId('toast').filter({ hasText: text }).first()).toBeVisible({ timeout: 10_000 });
+    return;
+  } catch {
+    /* replaced by a later notice: read it back from the log */
+  }
   await page.getByTestId('notice-log-button').click();
   await expect(page.getByTestId('notice-entry').filter({ hasText: text }).first()).toBeVisible();
   await page.getByTestId('notice-log-button').click();

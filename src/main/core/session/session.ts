@@ -126,6 +126,7 @@ export class TradingSession {
   readonly #unsubscribe: (() => void)[] = [];
   #oracleLastAt: number | null = null;
   #marketsJson = '';
+  #marksJson = '';
   #healthJson = '';
   #stopped = false;
   #provider: JsonRpcProvider | null = null;
@@ -363,7 +364,18 @@ export class TradingSession {
     if (json !== this.#marketsJson) {
       this.#marketsJson = json;
       this.#o.events.emit('markets', list);
+      this.#emitAccountIfMarksChanged();
     }
+  }
+
+  /** Positions are marked at the top of book: when it moves (or quotes vanish) the account view follows. */
+  #emitAccountIfMarksChanged(): void {
+    if (!this.account) return;
+    const view = accountViewOf(this);
+    const json = JSON.stringify(view.positions.map((p) => [p.assetId, p.epoch, p.markPrice, p.unrealisedPnl]));
+    if (json === this.#marksJson) return;
+    this.#marksJson = json;
+    this.#o.events.emit('account', view);
   }
 
   marketList(): MarketSummary[] {
