@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averagePrice, markPrice, parseTicket, quoteOf, unrealisedPnl } from './order-math';
+import { parseTicket, quoteOf } from './order-math';
 import { orderSummary } from './order-text';
 
 describe('order math', () => {
@@ -16,16 +16,6 @@ describe('order math', () => {
 
   it('refuses prices off the tick with the exchange sentence', () => {
     expect(() => parseTicket({ side: 'buy', price: '62.55', size: '1' })).toThrow(/price|Price/);
-  });
-
-  it('derives average price, mark and unrealised P&L', () => {
-    expect(averagePrice(10_000_000n, 6_250_000n, false)).toBe(625_000n);
-    expect(averagePrice(10_000_000n, 3_750_000n, true)).toBe(625_000n);
-    expect(averagePrice(0n, 0n, false)).toBeNull();
-    expect(markPrice(600_000n, 700_000n, 1n)).toBe(650_000n);
-    expect(markPrice(null, 700_000n, 500_000n)).toBe(500_000n);
-    expect(unrealisedPnl(10_000_000n, 625_000n, 650_000n, false)).toBe(250_000n);
-    expect(unrealisedPnl(10_000_000n, 625_000n, 650_000n, true)).toBe(-250_000n);
   });
 
   it('says what happened in one sentence', () => {
