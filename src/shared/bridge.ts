@@ -175,7 +175,7 @@ export const bridgeEvents = {
   account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
   fill: { payload: fillView, summary: 'One of our orders was filled.' },
   orderHistory: { payload: list(orderHistoryEntry), summary: 'The order history changed (newest first, bounded).' },
-  trade: { payload: tradePrint, summary: 'A trade in one of the markets, from the market feed.' },
+  trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
   resolution: { payload: resolvedEpoch, summary: 'An epoch resolved.' },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
 } as const satisfies Record<string, EventSpec>;

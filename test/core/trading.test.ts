@@ -158,6 +158,8 @@ describe('trading core on a devnet', () => {
   });
 
   it('fills against another account: a taker fill, a maker fill event and a position', async () => {
+    // The window streams this book, so the market's trades also come as events.
+    const sub = await ok<{ subscriptionId: string }>('markets.subscribeBook', { ...eth, depth: 20 });
     await select(bob);
     await ok('orders.place', { ...eth, side: 'sell', price: '45', size: '5', timeInForce: 'GTC', signAs: 'master' });
     await select(alice);
@@ -169,6 +171,7 @@ describe('trading core on a devnet', () => {
       expect(tape[0]).toMatchObject({ price: '450000', size: '5000000', side: 'buy' });
     }, wait);
     expect(of<{ price: string }>('trade').some((p) => p.price === '450000')).toBe(true);
+    expect(await ok('markets.unsubscribeBook', sub.subscriptionId)).toBeNull();
     const view = await ok<{ positions: { size: string; averagePrice: string; payoutIfRight: string }[]; fills: unknown[] }>('account.get');
     expect(view.positions).toEqual([expect.objectContaining({ size: '5000000', averagePrice: '450000', payoutIfRight: '5000000' })]);
     expect(view.fills.length).toBeGreaterThan(0);

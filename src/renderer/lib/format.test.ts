@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   centsInputToPrice,
   fixed,
+  marketLabel,
   formatCountdown,
   formatDistance,
   formatOracle,
@@ -95,6 +96,14 @@ describe('empty sides', () => {
     expect(formatPrice('0')).toBe('—');
     expect(impliedProbability('0', '0')).toBe('no quotes');
     expect(impliedProbability('0', '650000')).toBe('no quotes');
+  });
+});
+
+describe('marketLabel', () => {
+  it('names a market by symbol, timeframe and epoch', () => {
+    const markets = [{ assetId: '123', symbol: 'BTC', timeframe: '1m' }];
+    expect(marketLabel(markets, '123', '3')).toBe('BTC 1m #3');
+    expect(marketLabel(markets, '987654321987', '4')).toBe('98765432… #4');
   });
 });
 

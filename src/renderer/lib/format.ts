@@ -154,6 +154,15 @@ export function formatAge(ms: number | null, now: number): string {
   return `${Math.floor(age / 60_000)}m`;
 }
 
+/**
+ * "BTC 1m #3": the market as a trader names it, for every row, notice and claim. Symbol and
+ * timeframe from the market list; an asset missing from it shows the start of its id.
+ */
+export function marketLabel(markets: readonly { assetId: string; symbol: string; timeframe: string }[], assetId: string, epoch: string): string {
+  const m = markets.find((x) => x.assetId === assetId);
+  return m ? `${m.symbol} ${m.timeframe} #${epoch}` : `${assetId.slice(0, 8)}… #${epoch}`;
+}
+
 /** 6-decimal contracts with their unit: "12 contracts", "1 contract", "0.5 contracts". */
 export function formatContracts(size: string | bigint | null | undefined): string {
   const n = formatSize(size);

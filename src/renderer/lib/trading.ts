@@ -5,7 +5,7 @@
 import { writable } from 'svelte/store';
 import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
 import { levelForStatus, pushNotice } from './notices';
-import { call } from './terminal';
+import { call, marketName } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
 export interface TicketDraft {
@@ -35,7 +35,7 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     if (!result) return false;
     const level = levelForStatus(result.status);
     const withReason = level === 'error' && result.reason && !result.summary.includes(result.reason) ? ` (${result.reason})` : '';
-    pushNotice(level, result.summary + withReason, result.status);
+    pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${result.summary}${withReason}`, result.status);
     return level !== 'error';
   } finally {
     sending.set(false);
@@ -46,20 +46,22 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
 export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
   const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
   if (!result) return false;
-  pushNotice(levelForStatus(result.status), result.summary, result.status);
+  pushNotice(levelForStatus(result.status), `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
   return result.status === 'CANCELLED';
 }
 
 export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (!result) return;
+  const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
+  pushNotice(none ? 'info' : levelForStatus(result.status), `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : result.summary}`, result.status);
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
   const result = await call('orders.replace', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, price, size, signAs: order.signedBy });
   if (!result) return false;
   const ok = result.status === 'SUCCESS';
-  pushNotice(ok ? 'success' : 'error', result.summary, result.status);
+  pushNotice(ok ? 'success' : 'error', `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
   return ok;
 }
 

@@ -93,6 +93,12 @@ export class BookSubscriptions {
     return null;
   }
 
+  /** Whether the window streams this market's book (it then wants its trades too). */
+  watching(assetId: bigint, epoch: bigint): boolean {
+    for (const sub of this.#subs.values()) if (sub.sync.store.assetId === assetId && sub.sync.store.epoch === epoch) return true;
+    return false;
+  }
+
   resyncs(): number {
     let n = 0;
     for (const sub of this.#subs.values()) n += sub.sync.health().resyncs;

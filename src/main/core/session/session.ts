@@ -433,7 +433,8 @@ export class TradingSession {
       this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at, sell: !u.data.side });
       const print = { assetId: u.assetId.toString(), epoch: u.epoch.toString(), price: u.data.fillPrice.toString(), size: u.data.fill.toString(), side: u.data.side ? ('buy' as const) : ('sell' as const), at, seqId: u.seqId.toString() };
       this.tape.push(print);
-      this.#o.events.emit('trade', print);
+      // Only the markets the window shows: every market's trades would flood the bridge for nothing.
+      if (this.books.watching(u.assetId, u.epoch)) this.#o.events.emit('trade', print);
     }
     this.account?.onMarketUpdate(u);
   }
