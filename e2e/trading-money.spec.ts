@@ -67,8 +67,16 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   expect(bids.map((l) => [l.price, l.size])).toEqual([[10_000n, 100_000_000n]]);
   await shot(app, 'trading-money-thin-close');
 
-  // Sell the rest into the 1¢ bid on purpose: 19.80 paid, 3.00 + 0.15 back: a $16.65 loss.
-  await placeFromTicket(app, 'sell', '1', '15', 'IOC');
+  // Sell the rest into the 1¢ bid on purpose: 19.80 paid, 3.00 + 0.15 back: a $16.65 loss. The
+  // ticket says it closes 15 for $0.15 and needs no collateral (not "Cost $14.85").
+  const ticket = app.getByTestId('ticket');
+  await ticket.getByRole('radio', { name: /Sell Up/ }).click();
+  await ticket.getByLabel('Price (¢)').fill('1');
+  await ticket.getByLabel('Size', { exact: true }).fill('15');
+  await ticket.getByLabel('Time in force').selectOption('IOC');
+  await expect(ticket.getByTestId('quote-closes')).toHaveText('15 contracts · +$0.15');
+  await expect(ticket.getByTestId('quote-cost')).toHaveText('$0.00');
+  await ticket.getByTestId('place-order').click();
   await expect(position).toContainText('Closed');
   await expect(position).toContainText('closed');
   const realised = position.locator('td').nth(6);

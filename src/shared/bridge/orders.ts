@@ -88,6 +88,12 @@ export const orderQuote = z.object({
   cost: decimalString,
   payoutIfRight: decimalString,
   maxLoss: decimalString,
+  /**
+   * Contracts of this order that close the position it trades against (a sell of a long, a buy of
+   * a short): they need no collateral and bring in `proceeds` if they fill. Absent when none.
+   */
+  closing: decimalString.optional(),
+  proceeds: decimalString.optional(),
   /** When the free balance does not cover the order's collateral: how much is missing (main refuses to sign it). */
   shortfall: decimalString.optional(),
 });

@@ -34,11 +34,12 @@ function sideWord(sell: boolean): string {
 export async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
   if (!ctx.settings.getSettings().confirmations.orders) return;
   const symbol = session.market(assetId).symbol;
-  const q = quoteOf(t);
+  const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
+  const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatAmount(BigInt(q.proceeds ?? '0'))}. ` : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
     message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
-    detail: `It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
+    detail: `${closes}It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
     confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
   });
   if (!yes) throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
@@ -100,6 +101,15 @@ export async function send(session: TradingSession, p: Placement): Promise<{ res
 }
 
 /** The shortfall by the session's last read of the account (null with no session or no balance yet). */
+/** The selected account's position in a market as last read (0 when none or not connected). */
+function inventoryNow(trading: TradingHost, assetId: bigint, epoch: bigint): bigint {
+  try {
+    return trading.session().account?.inventory(assetId, epoch) ?? 0n;
+  } catch {
+    return 0n;
+  }
+}
+
 function shortfallNow(trading: TradingHost, assetId: bigint, epoch: bigint, t: ParsedTicket): Shortfall | null {
   let session: TradingSession;
   try {
@@ -146,8 +156,11 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
   return {
     'orders.quote': (ticket: OrderTicket) => {
       const t = parseTicket(ticket);
-      const short = shortfallNow(trading, BigInt(ticket.assetId), BigInt(ticket.epoch), t);
-      return short ? { ...quoteOf(t), shortfall: short.short.toString() } : quoteOf(t);
+      const assetId = BigInt(ticket.assetId);
+      const epoch = BigInt(ticket.epoch);
+      const short = shortfallNow(trading, assetId, epoch, t);
+      const q = quoteOf(t, inventoryNow(trading, assetId, epoch));
+      return short ? { ...q, shortfall: short.short.toString() } : q;
     },
 
     'orders.place': async (ticket) => {

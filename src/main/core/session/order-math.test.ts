@@ -14,6 +14,24 @@ describe('order math', () => {
     expect(quoteOf(parseTicket({ side: 'sell', price: '62.5', size: '10' })).cost).toBe('3750000');
   });
 
+  it('quotes the part that closes the position as proceeds, with no collateral and no payout', () => {
+    // Long 15: selling 15 at 1¢ closes it for $0.15; it costs nothing and can lose nothing more.
+    expect(quoteOf(parseTicket({ side: 'sell', price: '1', size: '15' }), 15_000_000n)).toEqual({
+      price: '10000',
+      size: '15000000',
+      cost: '0',
+      payoutIfRight: '0',
+      maxLoss: '0',
+      closing: '15000000',
+      proceeds: '150000',
+    });
+    // Selling 20 against a long of 15: 15 close, 5 open a short at 99¢ of collateral each.
+    expect(quoteOf(parseTicket({ side: 'sell', price: '1', size: '20' }), 15_000_000n)).toMatchObject({ cost: '4950000', payoutIfRight: '5000000', closing: '15000000', proceeds: '150000' });
+    // Short 4: a buy at 60¢ closes it for 4 × 40¢; a buy while long closes nothing.
+    expect(quoteOf(parseTicket({ side: 'buy', price: '60', size: '4' }), -4_000_000n)).toMatchObject({ cost: '0', closing: '4000000', proceeds: '1600000' });
+    expect(quoteOf(parseTicket({ side: 'buy', price: '60', size: '4' }), 4_000_000n).closing).toBeUndefined();
+  });
+
   it('refuses prices off the tick with the exchange sentence', () => {
     expect(() => parseTicket({ side: 'buy', price: '62.55', size: '1' })).toThrow(/price|Price/);
   });

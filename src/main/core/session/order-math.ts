@@ -59,8 +59,20 @@ export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>
   return { sell: toSide(ticket.side), price, size };
 }
 
-export function quoteOf(t: ParsedTicket): OrderQuote {
-  const cost = orderMargin(t.sell, t.size, t.price);
-  const payoutIfRight = (t.size * PROTOCOL_SCALE) / PROTOCOL_SCALE;
-  return { price: t.price.toString(), size: t.size.toString(), cost: cost.toString(), payoutIfRight: payoutIfRight.toString(), maxLoss: cost.toString() };
+/**
+ * With the position it trades against (`inventory`, signed): the part of a sell that closes a long
+ * (or of a buy that closes a short) costs no collateral and brings in its proceeds (a long sells at
+ * the price, a short buys back at 1 − price); only the rest opens a position, costs its margin, pays
+ * if right and can lose what it cost.
+ */
+export function quoteOf(t: ParsedTicket, inventory = 0n): OrderQuote {
+  const held = t.sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n;
+  const closing = t.size < held ? t.size : held;
+  const opening = t.size - closing;
+  const cost = orderMargin(t.sell, opening, t.price);
+  const payoutIfRight = (opening * PROTOCOL_SCALE) / PROTOCOL_SCALE;
+  const quote: OrderQuote = { price: t.price.toString(), size: t.size.toString(), cost: cost.toString(), payoutIfRight: payoutIfRight.toString(), maxLoss: cost.toString() };
+  if (closing === 0n) return quote;
+  const proceeds = (closing * (t.sell ? t.price : PROTOCOL_SCALE - t.price)) / PROTOCOL_SCALE;
+  return { ...quote, closing: closing.toString(), proceeds: proceeds.toString() };
 }
