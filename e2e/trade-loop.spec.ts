@@ -116,6 +116,12 @@ test('cancel all, close position, row close, order history; one notice per fill,
   await expect(ticket.getByTestId('ticket-limits')).toContainText('0.01–100,000 contracts');
   await ticket.getByLabel('Size', { exact: true }).fill('100000.01');
   await expect(ticket.getByRole('alert')).toContainText('Size must be 0.01 to 100,000 contracts in steps of 0.01');
+  // An empty field is named in plain words, and the ticket keeps what was typed.
+  await ticket.getByLabel('Size', { exact: true }).fill('2');
+  await ticket.getByLabel('Price (¢)').fill('');
+  await ticket.getByTestId('place-order').click();
+  await expect(strip).toContainText('Enter a price in cents (0.1 to 99.9), e.g. 62.5.');
+  await expect(ticket.getByLabel('Size', { exact: true })).toHaveValue('2');
   await ticket.getByLabel('Size', { exact: true }).fill('1000');
   await ticket.getByLabel('Price (¢)').fill('99');
   await ticket.getByRole('button', { name: 'Deposit on Funds' }).click();

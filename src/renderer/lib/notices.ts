@@ -3,7 +3,7 @@
  * fill of a resting order or a resolution). The newest is shown in the status bar's notice strip,
  * which covers nothing; every notice is kept in a bounded log the user can read back.
  */
-import { derived, writable } from 'svelte/store';
+import { writable } from 'svelte/store';
 
 export interface Toast {
   readonly id: number;
@@ -24,8 +24,6 @@ export const noticeLog = writable<Toast[]>([]);
 export const currentNotice = writable<Toast | null>(null);
 /** Notices the user has not opened the log to read since they arrived. */
 export const unreadNotices = writable(0);
-/** Kept for components that list what is on screen (the strip shows at most one). */
-export const toasts = derived(currentNotice, (n) => (n ? [n] : []));
 
 let nextId = 1;
 let timer: ReturnType<typeof setTimeout> | null = null;
