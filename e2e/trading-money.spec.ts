@@ -130,3 +130,43 @@ test('cancel-last ×3 cancels the three newest orders; Escape leaves a field; a 
   await expect(orders).toContainText('No open orders.');
   await noProblems(app, problems);
 });
+
+test('the ticket\'s cost never blanks while its inputs stay the same, however the book moves; the header is the ladder\'s book', async ({ app, devnet, problems }) => {
+  const net = await devnet.get();
+  await setPassword(app);
+  await freshFundedMaster(app, net, 100n);
+  const market = await tradeOn(app);
+  const ref = { assetId: BigInt(market.assetId), epoch: BigInt(market.epoch) };
+  const other = await counterparty(net, 500n);
+  const ticket = app.getByTestId('ticket');
+  await ticket.getByLabel('Price (¢)').fill('40');
+  await ticket.getByLabel('Size', { exact: true }).fill('3');
+  await expect(ticket.getByTestId('quote-cost')).toHaveText('$1.20');
+  // Every frame from here: the cost shown, and whether the header's bid is the ladder's best bid.
+  await app.evaluate(() => {
+    const w = globalThis as unknown as { __costs: string[]; __stop: boolean; document: { querySelector(s: string): { textContent: string | null } | null }; requestAnimationFrame(f: () => void): void };
+    w.__costs = [];
+    w.__stop = false;
+    const tick = (): void => {
+      w.__costs.push(w.document.querySelector('[data-testid="quote-cost"]')?.textContent?.trim() ?? '');
+      if (!w.__stop) w.requestAnimationFrame(tick);
+    };
+    tick();
+  });
+  for (let i = 0; i < 12; i++) {
+    const bid = 450_000n + BigInt(i % 4) * 10_000n;
+    await other.client.cancelAll(ref);
+    await other.client.placeOrder({ ...ref, side: 'buy', price: bid, size: '5', timeInForce: 'GTC' });
+    await other.client.placeOrder({ ...ref, side: 'sell', price: bid + 50_000n, size: '5', timeInForce: 'GTC' });
+    await expect(app.getByTestId('header-bid')).toHaveText(`${bid / 10_000n}.0¢`);
+    await expect(app.getByTestId('market-header').getByTestId('header-quotes')).toHaveAttribute('data-source', 'book');
+  }
+  const costs = await app.evaluate(() => {
+    const w = globalThis as unknown as { __costs: string[]; __stop: boolean };
+    w.__stop = true;
+    return w.__costs;
+  });
+  expect(costs.length).toBeGreaterThan(0);
+  expect(costs.filter((c) => c !== '$1.20')).toEqual([]);
+  await noProblems(app, problems);
+});
