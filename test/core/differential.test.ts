@@ -179,7 +179,9 @@ async function check(step: string): Promise<void> {
           realisedPnl: pos.pnl,
         });
         const top = await bob.getTopOfBook(BigInt(m.assetId), BigInt(m.epoch));
-        const mark = top.bid && top.ask ? (top.bid.price + top.ask.price) / 2n : null;
+        // An empty side comes as a level priced 0: no quote.
+        const [bid, ask] = [top.bid?.price ?? 0n, top.ask?.price ?? 0n];
+        const mark = bid > 0n && ask > 0n ? (bid + ask) / 2n : null;
         const f = model.figures(k, mark);
         const shown = view.positions.find((p) => p.assetId === m.assetId && p.epoch === m.epoch);
         if (pos.net === 0n && pos.cost === 0n && pos.pnl === 0n) {
@@ -408,6 +410,9 @@ describe(`differential: terminal = exchange = recomputation from fills (seed ${S
     expect(model.position(key(eth)).pnl).toBe(-78_400_000n);
     const loss = (await ok<AccountView>('account.get')).positions.find((p) => p.assetId === eth.assetId)!;
     expect(loss.realisedPnl).toBe('-78400000');
+    // So far ETH was marked from the once-a-second poll (an emptied book included); from here it
+    // streams a live book, as on the trade screen, and is marked from it. BTC stays on the poll.
+    await ok('markets.subscribeBook', { ...eth, depth: 50 });
 
     // A long closed at a gain, part by hand and the rest with Close position; then a short the same way.
     await bobOrder(eth, 'sell', 470_000n, 10n * C, 'GTC');

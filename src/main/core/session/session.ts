@@ -417,7 +417,9 @@ export class TradingSession {
     const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
     const live = this.books.liveTop(assetId, epoch);
     if (live) return { ...live, last, source: 'book' };
-    return { bid: fits && top.bid ? top.bid.price : null, ask: fits && top.ask ? top.ask.price : null, last, source: 'poll' };
+    // An empty side may come as a level priced 0: that is no quote, not a price of 0.
+    const side = (l: TopOfBook['bid'] | undefined): bigint | null => (fits && l && l.price > 0n ? l.price : null);
+    return { bid: side(top?.bid), ask: side(top?.ask), last, source: 'poll' };
   }
 
   lastTrade(assetId: bigint, epoch: bigint): BookView['last'] {
