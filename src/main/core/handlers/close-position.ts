@@ -4,10 +4,11 @@
  * is the position's, re-read and clipped right before signing so a close never opens the other side.
  */
 import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
-import { formatPrice, formatSize, formatTimeframe, parsePrice, unpackAssetId } from '../../../shared/protocol';
+import { formatPrice, formatSize, parsePrice } from '../../../shared/protocol';
 import { MAX_BOOK_DEPTH } from '../../exchange/read-client';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../session/close-plan';
+import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 import { confirmOrder, send } from './orders';
 
@@ -15,12 +16,6 @@ const cents = (p: bigint): string => `${formatPrice(p)}¢`;
 /** An average to a hundredth of a cent (half up): "49.09¢", not "49.0943¢". */
 const averageCents = (p: bigint): string => cents(((p + 50n) / 100n) * 100n);
 const contracts = (n: bigint): string => `${formatSize(n)} contract${n === 1000000n ? '' : 's'}`;
-
-/** "BTC 1m #3": the market as a trader names it. */
-export function marketName(session: TradingSession, assetId: bigint, epoch: bigint): string {
-  const symbol = session.markets.find((m) => m.assetId === assetId)?.symbol ?? assetId.toString();
-  return `${symbol} ${formatTimeframe(unpackAssetId(assetId).periodLength)} #${epoch}`;
-}
 
 async function bookOf(session: TradingSession, assetId: bigint, epoch: bigint): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
   const live = session.books.liveLevels(assetId, epoch);
@@ -39,7 +34,7 @@ function priced(fills: readonly FillView[], sell: boolean): { average: bigint; w
 }
 
 export async function closePosition(ctx: CoreContext, session: TradingSession, a: bigint, e: bigint, signAs: SignAs): Promise<CloseResult> {
-  const name = marketName(session, a, e);
+  const name = marketLabel(session.markets.find((m) => m.assetId === a)?.symbol ?? a.toString(), a, e);
   const slippage = parsePrice(ctx.settings.getSettings().maxSlippageCents);
   const base = { orderId: null, side: null, requested: '0', filled: '0', averagePrice: null, worstPrice: null, pricesAreLimits: false, bestPrice: null, limitPrice: null, maxSlippage: slippage.toString() };
   await session.refreshAccount(e, a);
