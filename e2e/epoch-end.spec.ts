@@ -21,7 +21,7 @@ test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by t
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
-  const market = await tradeOn(app, (m) => m.symbol === 'BTC', 12_000);
+  const market = await tradeOn(app, (m) => m.symbol === 'BTC', 15_000);
   const ref = { assetId: BigInt(market.assetId), epoch: BigInt(market.epoch) };
   const other = await counterparty(net, 100n);
 
