@@ -145,7 +145,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     await page.goto(renderer.url);
     await page.getByTestId('connection-status').and(page.locator('[data-state="connected"]')).waitFor({ timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Trade' }).click();
-    await page.getByTestId('ladder').locator('[data-price]').nth(30).waitFor();
+    // The ladder shows as many rows as fit its box (fewer at laptop heights).
+    await page.getByTestId('ladder').locator('[data-price]').first().waitFor();
     const subDeadline = Date.now() + 15_000;
     while (subscriptionId === null || (await page.getByTestId('book-blocked').count()) > 0) {
       if (Date.now() > subDeadline) throw new Error('the ladder never got a live book');

@@ -55,14 +55,20 @@ test('the trade layout is kept across restarts', async ({ app, core, problems })
   await app.getByTestId('oracle-chart').scrollIntoViewIfNeeded();
   await app.screenshot({ path: resolve(SCREENS_DIR, 'terminal-trade-lower.png') });
   const splitter = app.getByRole('separator', { name: 'Markets column width' });
-  await expect(splitter).toHaveAttribute('aria-valuenow', '330');
+  await expect(splitter).toHaveAttribute('aria-valuenow', '320');
   await splitter.focus();
   await app.keyboard.press('ArrowRight');
   await app.keyboard.press('ArrowRight');
-  await expect(splitter).toHaveAttribute('aria-valuenow', '362');
+  await expect(splitter).toHaveAttribute('aria-valuenow', '352');
+  // The orders and positions panel's height: up makes it taller.
+  const tables = app.getByRole('separator', { name: 'Orders and positions height' });
+  await expect(tables).toHaveAttribute('aria-valuenow', '210');
+  await tables.focus();
+  await app.keyboard.press('ArrowUp');
+  await expect(tables).toHaveAttribute('aria-valuenow', '226');
   await expect
     .poll(async () => ((await invokeInPage(app, 'settings.get')).value as { layout: { panelSizes: Record<string, number> } }).layout.panelSizes)
-    .toEqual({ 'trade.markets': 362 });
+    .toEqual({ 'trade.markets': 352, 'trade.tables': 226 });
 
   await core.restartCore();
   await app.reload();
@@ -71,7 +77,8 @@ test('the trade layout is kept across restarts', async ({ app, core, problems })
   await lock.getByLabel('App password').fill(PASSWORD);
   await lock.getByRole('button', { name: 'Unlock' }).click();
   await open(app, 'Trade', 'Trade');
-  await expect(app.getByRole('separator', { name: 'Markets column width' })).toHaveAttribute('aria-valuenow', '362');
+  await expect(app.getByRole('separator', { name: 'Markets column width' })).toHaveAttribute('aria-valuenow', '352');
+  await expect(app.getByRole('separator', { name: 'Orders and positions height' })).toHaveAttribute('aria-valuenow', '226');
   expect(await violations(app)).toEqual([]);
   expect(problems).toEqual([]);
 });

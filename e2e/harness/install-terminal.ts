@@ -118,12 +118,20 @@ export async function installTerminal(page: Page, client: HarnessClient): Promis
       } catch {
         return; // aborted, or the server is gone
       }
-      for (const { seq, event, payload } of batch) {
-        after = seq;
-        await page
-          .evaluate(([name, e, p]) => (globalThis as unknown as Record<string, (e: string, p: unknown) => void>)[name]!(e, p), [DELIVER, event, payload] as const)
-          .catch(() => undefined); // page navigating or closed: the event is for a page that is gone
-      }
+      if (batch.length === 0) continue;
+      after = batch.at(-1)!.seq;
+      // One round trip per batch, in order: a devnet with bots sends more events than one
+      // page.evaluate each can carry, and a pump that falls behind loses them off the server's buffer.
+      const deliveries = batch.map(({ event, payload }) => [event, payload] as const);
+      await page
+        .evaluate(
+          ([name, list]) => {
+            const deliver = (globalThis as unknown as Record<string, (e: string, p: unknown) => void>)[name]!;
+            for (const [e, p] of list) deliver(e, p);
+          },
+          [DELIVER, deliveries] as const,
+        )
+        .catch(() => undefined); // page navigating or closed: the events are for a page that is gone
     }
   })();
   return {

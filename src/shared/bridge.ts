@@ -11,19 +11,22 @@
 import { z } from 'zod';
 import { SettingsSchema } from './settings-schema';
 import { accountSelection, accountView, fillView } from './bridge/account';
+import { orderHistoryEntry, tradePrint } from './bridge/activity';
 import { agentStatusView, claimableEpoch, claimResult, depositArgs, depositProgress, depositResult, withdrawArgs, withdrawalView } from './bridge/funds';
 import { connectionView, pinState } from './bridge/health';
 import { configuredMarket, deploymentDraft, deploymentEdit, deploymentRef, deploymentResult, inspectedMarket, marketAdd, marketLookup, marketMove, marketRemove, marketRename } from './bridge/deployments';
 import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
 import { bookView, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
-import { cancelAllArgs, cancelArgs, cancelResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
+import { cancelAllArgs, cancelArgs, cancelResult, closeResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
 import { address, decimalString, label, marketRef } from './bridge/primitives';
 
 export * from './bridge/primitives';
 export * from './bridge/keys';
 export * from './bridge/markets';
 export * from './bridge/account';
+export * from './bridge/activity';
+export * from './bridge/limits';
 export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
@@ -138,6 +141,7 @@ export const bridgeMethods = {
   'markets.unsubscribeBook': { args: z.tuple([z.string().min(1).max(100)]), result: none, summary: 'Stop streaming a book.' },
   'markets.resolvedEpochs': { args: z.tuple([decimalString]), result: list(resolvedEpoch), summary: 'Recently resolved epochs of an asset.' },
   'markets.oracleHistory': { args: z.tuple([decimalString]), result: list(oracleTick), summary: 'Recent oracle prices of a symbol, for the chart.' },
+  'markets.trades': { args: z.tuple([marketRef]), result: list(tradePrint), summary: 'Recent trades of one market from its feed, newest first (bounded).' },
 
   'account.select': { args: z.tuple([accountSelection]), result: accountView, summary: 'Choose the master key (and agent) the terminal trades with.' },
   'account.get': { args: z.tuple([]), result: accountView, summary: 'Balances, positions, open orders and own fills of the selected account.' },
@@ -147,8 +151,9 @@ export const bridgeMethods = {
   'orders.place': { args: z.tuple([orderTicket]), result: orderResult, summary: 'Sign and send an order built from the ticket.' },
   'orders.cancel': { args: z.tuple([cancelArgs]), result: cancelResult, summary: 'Cancel one order.' },
   'orders.cancelAll': { args: z.tuple([cancelAllArgs]), result: cancelResult, summary: 'Cancel every order of the account in one market.' },
+  'orders.history': { args: z.tuple([]), result: list(orderHistoryEntry), summary: 'Orders sent this session and their outcome (open, filled, cancelled, rejected), newest first (bounded).' },
   'orders.replace': { args: z.tuple([replaceArgs]), result: replaceResult, summary: 'Change the price or size of an order by cancel-and-replace.' },
-  'orders.flatten': { args: z.tuple([flattenArgs]), result: orderResult.nullable(), summary: 'Close the whole position in a market with an IOC order.' },
+  'orders.flatten': { args: z.tuple([flattenArgs]), result: closeResult, summary: 'Close the position in a market (reduce-only IOC limited to the live best price ± the maximum slippage) and say what filled and what is left.' },
 
   'agents.status': { args: z.tuple([]), result: agentStatusView.nullable(), summary: 'The agent approval of the selected master.' },
   'agents.approve': {
@@ -186,6 +191,8 @@ export const bridgeEvents = {
   oracle: { payload: oracleTick, summary: 'A new oracle price.' },
   account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
   fill: { payload: fillView, summary: 'One of our orders was filled.' },
+  orderHistory: { payload: list(orderHistoryEntry), summary: 'The order history changed (newest first, bounded).' },
+  trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
   resolution: { payload: resolvedEpoch, summary: 'An epoch resolved.' },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
 } as const satisfies Record<string, EventSpec>;

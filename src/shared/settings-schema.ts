@@ -138,6 +138,12 @@ const HumanSizeSchema = z
   .regex(/^(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,18})?$/, { message: 'must be a decimal number such as 10 or 2.5' })
   .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' });
 
+export const DEFAULT_MAX_SLIPPAGE_CENTS = '5';
+export const MaxSlippageSchema = z
+  .string()
+  .regex(/^(?:[1-9][0-9]?|0)(?:\.[0-9])?$/, { message: 'must be a number of cents such as 5 or 2.5' })
+  .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
+
 export const SettingsSchema = z
   .strictObject({
     version: z.literal(SETTINGS_VERSION),
@@ -173,6 +179,16 @@ export const SettingsSchema = z
     }),
     /** Minutes of inactivity before the vault locks; 0 disables. */
     autoLockMinutes: z.number().int().min(0).max(24 * 60),
+    /**
+     * How far from the live best price a closing (flatten) or market-style order may trade, in
+     * cents (0.1–99.9, one decimal). Older settings files get the default.
+     */
+    maxSlippageCents: MaxSlippageSchema.default(DEFAULT_MAX_SLIPPAGE_CENTS),
+    /**
+     * Claim each newly resolved epoch with something to claim as soon as it resolves (a claim only
+     * pays the account, so this is a plain preference). Off by default; older files get the default.
+     */
+    autoClaim: z.boolean().default(false),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -217,5 +233,7 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     notifications: { fills: true, resolutions: true },
     layout: { panelSizes: {}, selectedMarket: null },
     autoLockMinutes: 15,
+    maxSlippageCents: DEFAULT_MAX_SLIPPAGE_CENTS,
+    autoClaim: false,
   };
 }

@@ -41,6 +41,11 @@ interface Order {
   summary: string;
   filled: string;
 }
+interface Close {
+  status: string;
+  orderId: string | null;
+  summary: string;
+}
 interface Position {
   assetId: string;
   epoch: string;
@@ -174,17 +179,19 @@ describe('more of the trading core on a devnet', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
-  it('flattens a long position with an IOC against resting bids, and does nothing without a position', async () => {
+  it('flattens a long position with a limited IOC against resting bids, and says so when there is nothing to close', async () => {
     const position = async (): Promise<Position | undefined> =>
       (await ok<{ positions: Position[] }>('account.get')).positions.find((p) => p.assetId === eth.assetId && p.epoch === eth.epoch);
     expect((await position())?.size).toBe('3500000');
     expect((await bobOrder(eth, 'buy', 420_000n, 10n * C, 'GTC')).status).toBe('ACCEPTED');
 
-    const flat = await ok<Order & { remaining: string }>('orders.flatten', { ...eth, signAs: 'master' });
-    expect(flat).toMatchObject({ status: 'FILLED', filled: '3500000', remaining: '0', summary: 'Flattened: sold 3.5, the position is closed' });
+    const flat = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
+    // Best bid 42¢, default slippage 5¢: limited at 37¢, filled at the 42¢ bid.
+    expect(flat).toMatchObject({ status: 'CLOSED', side: 'sell', requested: '3500000', filled: '3500000', remaining: '0', averagePrice: '420000', worstPrice: '420000', bestPrice: '420000', limitPrice: '370000', maxSlippage: '50000' });
+    expect(flat.summary).toBe(`Closed ETH 1h #${eth.epoch}: sold 3.5 contracts at 42¢ average (worst 42¢); the position is closed.`);
     const after = await position();
     expect(after === undefined || after.size === '0').toBe(true);
-    // Its fill is at the 42¢ bid it hit, not at the IOC's 0.1¢ limit: in the list and in the fill event.
+    // Its fill is at the 42¢ bid it hit: in the list and in the fill event.
     const flatFills = (await ok<{ fills: Fill[] }>('account.get')).fills.filter((f) => f.orderId === flat.orderId);
     expect(flatFills.map((f) => [f.side, f.price, f.size, f.liquidity])).toEqual([['sell', '420000', '3500000', 'taker']]);
     expect(flatFills[0]!.priceIsLimit).toBeUndefined();
@@ -193,11 +200,11 @@ describe('more of the trading core on a devnet', () => {
     const bids = (await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids;
     expect(bids.map((l) => [l.price, l.size])).toEqual([[420_000n, 6_500_000n]]);
 
-    // No position: null, and no order is even prepared (an order confirmation would need a scripted answer).
+    // No position: it says so, and no order is even prepared (an order confirmation would need a scripted answer).
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
     const shown = t.dialogs.shown.length;
     try {
-      expect(await ok('orders.flatten', { ...eth, signAs: 'master' })).toBeNull();
+      expect(await ok('orders.flatten', { ...eth, signAs: 'master' })).toMatchObject({ status: 'NOTHING_TO_CLOSE', orderId: null, filled: '0', remaining: '0', summary: `Nothing to close: no position in ETH 1h #${eth.epoch}.` });
     } finally {
       t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
     }
@@ -205,6 +212,40 @@ describe('more of the trading core on a devnet', () => {
     expect((await ok<{ openOrders: unknown[] }>('account.get')).openOrders).toEqual([]);
     expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids.map((l) => l.size)).toEqual([6_500_000n]);
     await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
+  });
+
+  it('flattening into a thin book stops at the limit (a stray 1¢ bid is left alone) and says what is left; a short closes by buying', async () => {
+    const size = async (): Promise<string> => (await ok<{ positions: Position[] }>('account.get')).positions.find((p) => p.assetId === eth.assetId && p.epoch === eth.epoch)?.size ?? '0';
+    expect((await bobOrder(eth, 'sell', 600_000n, 5n * C, 'GTC')).status).toBe('ACCEPTED');
+    expect((await ok<Order>('orders.place', { ...eth, side: 'buy', price: '60', size: '5', timeInForce: 'IOC', signAs: 'master' })).status).toBe('FILLED');
+    expect(await size()).toBe('5000000');
+    expect((await bobOrder(eth, 'buy', 550_000n, 2n * C, 'GTC')).status).toBe('ACCEPTED');
+    expect((await bobOrder(eth, 'buy', 10_000n, 100n * C, 'GTC')).status).toBe('ACCEPTED');
+    t.settings.updateSettings({ maxSlippageCents: '2.5' });
+    try {
+      const part = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
+      expect(part).toMatchObject({ status: 'PARTIALLY_CLOSED', requested: '5000000', filled: '2000000', remaining: '3000000', averagePrice: '550000', worstPrice: '550000', limitPrice: '525000' });
+      expect(part.summary).toBe(`Partly closed ETH 1h #${eth.epoch}: sold 2 contracts at 55¢ average (worst 55¢), stopped at the 52.5¢ limit (best 55¢ − 2.5¢ slippage); 3 contracts still open.`);
+      // The stray 1¢ bid is untouched: it was below the limit.
+      expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids.map((l) => [l.price, l.size])).toEqual([[10_000n, 100n * C]]);
+      expect(await size()).toBe('3000000');
+      await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
+      const none = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
+      expect(none).toMatchObject({ status: 'NO_LIQUIDITY', orderId: null, remaining: '3000000' });
+      expect(none.summary).toBe(`Nothing closed: no bids in ETH 1h #${eth.epoch} to close against; 3 contracts still open.`);
+      // Sell 3 more than held: a short of 3 whose close buys, never more than 3.
+      expect((await bobOrder(eth, 'buy', 500_000n, 6n * C, 'GTC')).status).toBe('ACCEPTED');
+      expect((await ok<Order>('orders.place', { ...eth, side: 'sell', price: '50', size: '6', timeInForce: 'IOC', signAs: 'master' })).status).toBe('FILLED');
+      expect(await size()).toBe('-3000000');
+      expect((await bobOrder(eth, 'sell', 510_000n, 20n * C, 'GTC')).status).toBe('ACCEPTED');
+      const short = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
+      expect(short).toMatchObject({ status: 'CLOSED', side: 'buy', requested: '3000000', filled: '3000000', remaining: '0', averagePrice: '510000', limitPrice: '535000' });
+      expect(await size()).toBe('0');
+      expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).asks.map((l) => [l.price, l.size])).toEqual([[510_000n, 17n * C]]);
+    } finally {
+      t.settings.updateSettings({ maxSlippageCents: '5' });
+      await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
+    }
   });
 
   it('records an IOC buy above the resting ask at the ask\'s price, in the list, the fill event, the summary and the CSV', async () => {

@@ -55,7 +55,7 @@ beforeAll(async () => {
   btcAsset = entries[0]!.assetId.toString();
   t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
   events = [];
-  for (const event of ['notice', 'connection', 'markets', 'book', 'oracle', 'account', 'fill', 'resolution', 'deposit'] as const) {
+  for (const event of ['notice', 'connection', 'markets', 'book', 'oracle', 'account', 'fill', 'resolution', 'deposit', 'orderHistory', 'trade'] as const) {
     t.core.on(event, (payload) => events.push({ event, payload }));
   }
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
@@ -134,20 +134,44 @@ describe('trading core on a devnet', () => {
     expect(open).toEqual([expect.objectContaining({ price: '310000', remaining: '3000000' })]);
     await ok('orders.cancelAll', { ...eth, signAs: 'master' });
 
-    const rejected = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '99', size: '100000', timeInForce: 'GTC', signAs: 'master' });
+    // An order the free balance cannot cover is refused in main before anything is signed, with the shortfall.
+    expect(await err('orders.place', { ...eth, side: 'buy', price: '99', size: '100000', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({
+      code: 'orders.insufficient_balance',
+      message: expect.stringMatching(/^Not sent: this order needs \$99,000\.00 of collateral and \$[\d,.]+ is free \(\$[\d,.]+ short\)\. Deposit on the Funds screen/) as string,
+    });
+    // One the exchange refuses comes back as a normal result.
+    await ok('orders.place', { ...eth, side: 'sell', price: '60', size: '1', timeInForce: 'GTC', signAs: 'master' });
+    const rejected = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '60', size: '1', timeInForce: 'ALO', signAs: 'master' });
     expect(rejected.status).toBe('REJECTED');
-    expect(rejected.summary).toMatch(/^Rejected: not enough collateral \(MARGIN\)/);
+    expect(rejected.summary).toMatch(/^Rejected: a post-only order would have crossed the book \(ALO\)/);
+    await ok('orders.cancelAll', { ...eth, signAs: 'master' });
+    // The order history has every outcome, newest placed first.
+    const history = await ok<{ orderId: string; outcome: string; reason: string; price: string }[]>('orders.history');
+    expect(history[0]).toMatchObject({ orderId: rejected.orderId, outcome: 'rejected', reason: 'a post-only order would have crossed the book (ALO)' });
+    expect(history[1]).toMatchObject({ outcome: 'cancelled', reason: 'cancelled with cancel all', price: '600000' });
+    expect(history.find((h) => h.orderId === first.orderId)).toMatchObject({ outcome: 'cancelled', reason: 'replaced by an edit' });
+    expect(history.filter((h) => h.reason === 'cancelled with cancel all').length).toBeGreaterThanOrEqual(3);
+    expect(of<unknown[]>('orderHistory').at(-1)).toEqual(history);
     expect(await err('orders.place', { ...eth, side: 'buy', price: '40.05', size: '1', timeInForce: 'GTC', signAs: 'master' })).toMatchObject({
       code: expect.stringMatching(/^exchange\./) as string,
     });
   });
 
   it('fills against another account: a taker fill, a maker fill event and a position', async () => {
+    // The window streams this book, so the market's trades also come as events.
+    const sub = await ok<{ subscriptionId: string }>('markets.subscribeBook', { ...eth, depth: 20 });
     await select(bob);
     await ok('orders.place', { ...eth, side: 'sell', price: '45', size: '5', timeInForce: 'GTC', signAs: 'master' });
     await select(alice);
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45', size: '5', timeInForce: 'IOC', signAs: 'master' });
     expect(taken).toMatchObject({ status: 'FILLED', summary: 'Bought 5 at 45¢' });
+    // The trade is on the market's tape, from the feed.
+    await vi.waitFor(async () => {
+      const tape = await ok<{ price: string; size: string; side: string }[]>('markets.trades', eth);
+      expect(tape[0]).toMatchObject({ price: '450000', size: '5000000', side: 'buy' });
+    }, wait);
+    expect(of<{ price: string }>('trade').some((p) => p.price === '450000')).toBe(true);
+    expect(await ok('markets.unsubscribeBook', sub.subscriptionId)).toBeNull();
     const view = await ok<{ positions: { size: string; averagePrice: string; payoutIfRight: string }[]; fills: unknown[] }>('account.get');
     expect(view.positions).toEqual([expect.objectContaining({ size: '5000000', averagePrice: '450000', payoutIfRight: '5000000' })]);
     expect(view.fills.length).toBeGreaterThan(0);
@@ -235,7 +259,7 @@ describe('trading core on a devnet', () => {
     }, wait);
     const claimed = await ok<{ status: string; amount: string; summary: string }>('claims.claim', market);
     expect(claimed).toMatchObject({ status: 'CLAIMED', amount: '2000000' });
-    expect(claimed.summary).toMatch(/^Claimed 2 from BTC epoch/);
+    expect(claimed.summary).toMatch(/^Claimed \$2\.00 from BTC \d+[smhdw] #\d+$/);
     expect(winner === alice || winner === bob).toBe(true);
     await select(alice);
   }, 60_000);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   centsInputToPrice,
   fixed,
+  marketLabel,
   formatCountdown,
   formatDistance,
   formatOracle,
@@ -10,6 +11,8 @@ import {
   formatSize,
   formatUsd,
   impliedProbability,
+  formatContracts,
+  pnlTone,
   priceToCentsInput,
   stepPrice,
 } from './format';
@@ -73,11 +76,11 @@ describe('sizes and money', () => {
 });
 
 describe('market figures', () => {
-  it('takes the implied probability from the mid, one side or the last trade', () => {
-    expect(impliedProbability('600000', '650000', null)).toBe('62.5%');
-    expect(impliedProbability(null, '650000', null)).toBe('65.0%');
-    expect(impliedProbability(null, null, '420000')).toBe('42.0%');
-    expect(impliedProbability(null, null, null)).toBe('—');
+  it('takes the implied probability from the mid; a missing side is "no quotes", not a stale last trade', () => {
+    expect(impliedProbability('600000', '650000')).toBe('62.5%');
+    expect(impliedProbability(null, '650000')).toBe('no quotes');
+    expect(impliedProbability('350000', null)).toBe('no quotes');
+    expect(impliedProbability(null, null)).toBe('no quotes');
   });
 
   it('counts down in minutes and seconds', () => {
@@ -91,7 +94,35 @@ describe('market figures', () => {
 describe('empty sides', () => {
   it('treats a zero top-of-book price as no price', () => {
     expect(formatPrice('0')).toBe('—');
-    expect(impliedProbability('0', '0', null)).toBe('—');
-    expect(impliedProbability('0', '650000', '0')).toBe('65.0%');
+    expect(impliedProbability('0', '0')).toBe('no quotes');
+    expect(impliedProbability('0', '650000')).toBe('no quotes');
+  });
+});
+
+describe('marketLabel', () => {
+  it('names a market by symbol, timeframe and epoch', () => {
+    const markets = [{ assetId: '123', symbol: 'BTC', timeframe: '1m' }];
+    expect(marketLabel(markets, '123', '3')).toBe('BTC 1m #3');
+    expect(marketLabel(markets, '987654321987', '4')).toBe('98765432… #4');
+  });
+});
+
+describe('units and tone', () => {
+  it('says contracts', () => {
+    expect(formatContracts('12000000')).toBe('12 contracts');
+    expect(formatContracts('1000000')).toBe('1 contract');
+    expect(formatContracts('500000')).toBe('0.5 contracts');
+    expect(formatContracts(null)).toBe('—');
+  });
+
+  it('colours a P&L by what is shown: a loss that rounds to $0.00 is neither red nor "−$0.00"', () => {
+    expect(pnlTone('-16110000')).toBe('down');
+    expect(pnlTone('3800000')).toBe('up');
+    expect(pnlTone('-4999')).toBe('');
+    expect(formatSignedUsd('-4999')).toBe('$0.00');
+    expect(pnlTone('-5000')).toBe('down');
+    expect(formatSignedUsd('-5000')).toBe('−$0.01');
+    expect(pnlTone('0')).toBe('');
+    expect(pnlTone(null)).toBe('');
   });
 });

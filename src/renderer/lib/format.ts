@@ -115,13 +115,14 @@ export function formatDistance(oracle: string | null, strike: string): { text: s
   return { text: `${arrow} ${money}${percent}`, direction };
 }
 
-/** The market's implied probability that Up wins: mid of best bid and ask, else one side, else last trade. */
-export function impliedProbability(bid: string | null, ask: string | null, lastTrade: string | null): string {
-  const [bestBid, bestAsk, last] = [priceOrNull(bid), priceOrNull(ask), priceOrNull(lastTrade)];
-  let price: bigint | null = null;
-  if (bestBid !== null && bestAsk !== null) price = (BigInt(bestBid) + BigInt(bestAsk)) / 2n;
-  else price = bestBid !== null ? BigInt(bestBid) : bestAsk !== null ? BigInt(bestAsk) : last !== null ? BigInt(last) : null;
-  return price === null ? '—' : `${fixed(price, 4, 1)}%`;
+/**
+ * The market's implied probability that Up wins: the mid of best bid and ask. With a side missing
+ * (quotes pulled before expiry) it is "no quotes", not one side's price or a stale last trade.
+ */
+export function impliedProbability(bid: string | null, ask: string | null): string {
+  const [bestBid, bestAsk] = [priceOrNull(bid), priceOrNull(ask)];
+  if (bestBid === null || bestAsk === null) return 'no quotes';
+  return `${fixed((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
 
 /** Milliseconds left → "4:05", "1:02:03"; "0:00" once past. */
@@ -151,4 +152,31 @@ export function formatAge(ms: number | null, now: number): string {
   if (age < 10_000) return `${(Math.floor(age / 100) / 10).toFixed(1)}s`;
   if (age < 120_000) return `${Math.floor(age / 1000)}s`;
   return `${Math.floor(age / 60_000)}m`;
+}
+
+/**
+ * "BTC 1m #3": the market as a trader names it, for every row, notice and claim. Symbol and
+ * timeframe from the market list; an asset missing from it shows the start of its id.
+ */
+export function marketLabel(markets: readonly { assetId: string; symbol: string; timeframe: string }[], assetId: string, epoch: string): string {
+  const m = markets.find((x) => x.assetId === assetId);
+  return m ? `${m.symbol} ${m.timeframe} #${epoch}` : `${assetId.slice(0, 8)}… #${epoch}`;
+}
+
+/** 6-decimal contracts with their unit: "12 contracts", "1 contract", "0.5 contracts". */
+export function formatContracts(size: string | bigint | null | undefined): string {
+  const n = formatSize(size);
+  return n === '—' ? n : `${n} ${n === '1' ? 'contract' : 'contracts'}`;
+}
+
+/**
+ * The colour of a P&L from what is shown: "up" or "down" only when the amount rounds to at least a
+ * cent, so a loss shown as "$0.00" is not red (and never "−$0.00").
+ */
+export function pnlTone(amount: string | bigint | null | undefined): 'up' | 'down' | '' {
+  if (amount === null || amount === undefined) return '';
+  const v = toBig(amount);
+  const abs = v < 0n ? -v : v;
+  if ((abs + 5_000n) / 10_000n === 0n) return '';
+  return v < 0n ? 'down' : 'up';
 }

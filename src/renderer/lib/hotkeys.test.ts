@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOTKEYS } from '../../shared/settings-schema';
-import { comboFromEvent, isTypingTarget, matchHotkey } from './hotkeys';
+import { LastOrderCanceller, comboFromEvent, isTypingTarget, joinTimeInForce, leavesField, matchHotkey } from './hotkeys';
 
 const key = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {}) => ({
   key: k,
@@ -33,5 +33,46 @@ describe('hotkeys', () => {
     expect(isTypingTarget({ tagName: 'DIV', isContentEditable: true })).toBe(true);
     expect(matchHotkey(DEFAULT_HOTKEYS, key('1'), { tagName: 'TEXTAREA' })).toBeNull();
     expect(matchHotkey(DEFAULT_HOTKEYS, key('1'), { tagName: 'BUTTON' })).toBe('sizePreset1');
+  });
+
+  it('Escape in a field leaves the field instead of firing a hotkey; elsewhere it is a hotkey', () => {
+    expect(leavesField(key('Escape'), { tagName: 'INPUT' })).toBe(true);
+    expect(leavesField(key('Escape'), { tagName: 'SELECT' })).toBe(true);
+    expect(matchHotkey(DEFAULT_HOTKEYS, key('Escape'), { tagName: 'INPUT' })).toBeNull();
+    expect(leavesField(key('Escape'), { tagName: 'DIV' })).toBe(false);
+    expect(leavesField(key('Escape', { shiftKey: true }), { tagName: 'INPUT' })).toBe(false);
+    expect(leavesField(key('a'), { tagName: 'INPUT' })).toBe(false);
+    expect(matchHotkey(DEFAULT_HOTKEYS, key('Escape'), { tagName: 'DIV' })).toBe('cancelAllInMarket');
+  });
+
+  it('joins with the ticket\'s resting time in force: post-only stays post-only, IOC/FOK join as GTC', () => {
+    expect(joinTimeInForce('ALO')).toBe('ALO');
+    expect(joinTimeInForce('GTC')).toBe('GTC');
+    expect(joinTimeInForce('IOC')).toBe('GTC');
+    expect(joinTimeInForce('FOK')).toBe('GTC');
+  });
+
+  it('cancel-last pressed three times takes the three newest open orders of the market, not one thrice', () => {
+    const m = { assetId: '1', epoch: '7' };
+    const order = (orderId: string, placedAt: number, epoch = '7') => ({ orderId, assetId: '1', epoch, placedAt });
+    const open = [order('0xa', 1), order('0xb', 4), order('0xc', 3), order('0xd', 2), order('0xe', 9, '6')];
+    const c = new LastOrderCanceller();
+    // The account view has not changed between presses (cancels not answered yet).
+    expect([c.take(open, m), c.take(open, m), c.take(open, m)].map((o) => o?.orderId)).toEqual(['0xb', '0xc', '0xd']);
+    expect(c.take(open, m)?.orderId).toBe('0xa');
+    expect(c.take(open, m)).toBeNull();
+  });
+
+  it('a failed cancel makes the order eligible again; orders that left are forgotten', () => {
+    const m = { assetId: '1', epoch: '7' };
+    const a = { orderId: '0xA', assetId: '1', epoch: '7', placedAt: 1 };
+    const b = { orderId: '0xb', assetId: '1', epoch: '7', placedAt: 2 };
+    const c = new LastOrderCanceller();
+    expect(c.take([a, b], m)?.orderId).toBe('0xb');
+    c.done('0xb', false);
+    expect(c.take([a, b], m)?.orderId).toBe('0xb');
+    // b was cancelled and left; a is next, then nothing.
+    expect(c.take([a], m)?.orderId).toBe('0xA');
+    expect(c.take([a], m)).toBeNull();
   });
 });

@@ -46,3 +46,53 @@ export function matchHotkey(
   }
   return null;
 }
+
+/**
+ * Escape pressed in a field leaves the field (the caller blurs it), so the hotkeys work again; it
+ * is not also the "cancel all" hotkey.
+ */
+export function leavesField(event: KeyLike, target: TargetLike | null): boolean {
+  return event.key === 'Escape' && !event.ctrlKey && !event.altKey && !event.shiftKey && !event.metaKey && isTypingTarget(target);
+}
+
+/**
+ * The time in force of a join (an order resting at the best bid or ask): the prepared ticket's when
+ * it is a resting kind (GTC, or ALO for post-only), else GTC. The ticket itself is never changed.
+ */
+export function joinTimeInForce(ticketTif: 'GTC' | 'IOC' | 'FOK' | 'ALO'): 'GTC' | 'ALO' {
+  return ticketTif === 'ALO' ? 'ALO' : 'GTC';
+}
+
+export interface CancellableOrder {
+  readonly orderId: string;
+  readonly assetId: string;
+  readonly epoch: string;
+  readonly placedAt: number;
+}
+
+/**
+ * "Cancel my last order", pressed again before the first cancel is answered, takes the next newest
+ * order: an order whose cancel is on its way is skipped until it either leaves the open orders or its
+ * cancel fails.
+ */
+export class LastOrderCanceller {
+  readonly #pending = new Set<string>();
+
+  /** The newest open order of the market not already being cancelled (marked as being cancelled), or null. */
+  take<T extends CancellableOrder>(orders: readonly T[], market: { assetId: string; epoch: string }): T | null {
+    const open = new Set(orders.map((o) => o.orderId.toLowerCase()));
+    for (const id of this.#pending) if (!open.has(id)) this.#pending.delete(id);
+    let newest: T | null = null;
+    for (const o of orders) {
+      if (o.assetId !== market.assetId || o.epoch !== market.epoch || this.#pending.has(o.orderId.toLowerCase())) continue;
+      if (!newest || o.placedAt > newest.placedAt) newest = o;
+    }
+    if (newest) this.#pending.add(newest.orderId.toLowerCase());
+    return newest;
+  }
+
+  /** The cancel was answered: a failed one makes the order eligible again. */
+  done(orderId: string, cancelled: boolean): void {
+    if (!cancelled) this.#pending.delete(orderId.toLowerCase());
+  }
+}

@@ -1,4 +1,8 @@
-/** In-app notices (toasts): results of actions, with the core's sentence. */
+/**
+ * Notices: one per event (a result of the user's action, or a message from the core such as a
+ * fill of a resting order or a resolution). The newest is shown in the status bar's notice strip,
+ * which covers nothing; every notice is kept in a bounded log the user can read back.
+ */
 import { writable } from 'svelte/store';
 
 export interface Toast {
@@ -7,21 +11,38 @@ export interface Toast {
   readonly message: string;
   /** A short machine status shown as a tag, e.g. "REJECTED". */
   readonly status?: string;
+  readonly at: number;
 }
 
-export const toasts = writable<Toast[]>([]);
+/** How long a notice stays in the strip: routine news briefly, problems until read. */
+export const NOTICE_LIFETIME_MS: Readonly<Record<Toast['level'], number>> = { info: 4000, success: 5000, warning: 12000, error: 20000 };
+export const NOTICE_LOG_LIMIT = 200;
+
+/** Every notice, newest first, bounded. */
+export const noticeLog = writable<Toast[]>([]);
+/** The notice in the strip, or null once it has lived its time or was dismissed. */
+export const currentNotice = writable<Toast | null>(null);
+/** Notices the user has not opened the log to read since they arrived. */
+export const unreadNotices = writable(0);
+
 let nextId = 1;
-const LIFETIME_MS = 8000;
-const MAX_SHOWN = 5;
+let timer: ReturnType<typeof setTimeout> | null = null;
 
 export function pushNotice(level: Toast['level'], message: string, status?: string): void {
-  const toast: Toast = status === undefined ? { id: nextId++, level, message } : { id: nextId++, level, message, status };
-  toasts.update((list) => [...list, toast].slice(-MAX_SHOWN));
-  setTimeout(() => dismissNotice(toast.id), LIFETIME_MS);
+  const toast: Toast = status === undefined ? { id: nextId++, level, message, at: Date.now() } : { id: nextId++, level, message, status, at: Date.now() };
+  noticeLog.update((log) => [toast, ...log].slice(0, NOTICE_LOG_LIMIT));
+  unreadNotices.update((n) => n + 1);
+  currentNotice.set(toast);
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => dismissNotice(toast.id), NOTICE_LIFETIME_MS[level]);
 }
 
 export function dismissNotice(id: number): void {
-  toasts.update((list) => list.filter((t) => t.id !== id));
+  currentNotice.update((n) => (n?.id === id ? null : n));
+}
+
+export function markNoticesRead(): void {
+  unreadNotices.set(0);
 }
 
 /** Order statuses read as good, partial or bad news. */

@@ -15,11 +15,13 @@ import type {
   KeyInfo,
   LockStatus,
   MarketSummary,
+  OrderHistoryEntry,
 } from '../../shared/bridge';
 import type { Settings } from '../../shared/settings-schema';
 import { BridgeCallError, type BridgeClient } from './bridge';
-import { formatPrice, formatSize } from './format';
+import { marketLabel } from './format';
 import { pushNotice } from './notices';
+import type { SectionId } from './sections';
 
 export const connectionView = writable<ConnectionView | null>(null);
 export const settings = writable<Settings | null>(null);
@@ -29,6 +31,10 @@ export const keys = writable<KeyInfo[]>([]);
 export const lock = writable<LockStatus | null>(null);
 export const agentStatus = writable<AgentStatusView | null>(null);
 export const claims = writable<ClaimableEpoch[]>([]);
+/** Orders sent this session and their outcomes, newest first (bounded in main). */
+export const orderHistory = writable<OrderHistoryEntry[]>([]);
+/** The section the app should show next (a link such as "Go to Funds"); App follows and clears it. */
+export const requestedSection = writable<SectionId | null>(null);
 /** The asset id shown on the trade screen; its current epoch follows the market list. */
 export const selectedAsset = writable<string | null>(null);
 /** Wall clock in ms, ticking every second, for countdowns and feed ages. */
@@ -75,16 +81,28 @@ export async function quietly<M extends BridgeMethod>(method: M, ...args: Bridge
   }
 }
 
+/** "BTC 1m #3" for a market of the list (the asset id's start when it is not listed). */
+export function marketName(assetId: string, epoch: string): string {
+  return marketLabel(get(markets), assetId, epoch);
+}
+
 export async function refreshAccount(): Promise<void> {
-  const [view, agent, claimable] = await Promise.all([quietly('account.get'), quietly('agents.status'), quietly('claims.list')]);
+  const [view, agent, claimable, history] = await Promise.all([quietly('account.get'), quietly('agents.status'), quietly('claims.list'), quietly('orders.history')]);
+  if (history) orderHistory.set(history);
   if (view) account.set(view);
   agentStatus.set(agent);
   if (claimable) claims.set(claimable);
 }
 
+/** True once the key list has been read (a first launch shows its next steps only then). */
+export const keysLoaded = writable(false);
+
 export async function refreshKeys(): Promise<void> {
   const list = await quietly('keys.list');
-  if (list) keys.set(list);
+  if (list) {
+    keys.set(list);
+    keysLoaded.set(true);
+  }
 }
 
 /** Saves one part of the settings; the core answers with the whole validated object. */
@@ -115,20 +133,11 @@ export function startTerminal(bridge: BridgeClient): () => void {
       lock.set(v);
       if (!v.locked) void refreshAccount();
     }),
-    bridge.on('resolution', (r) => {
-      void quietly('claims.list').then((c) => c && claims.set(c));
-      if (get(settings)?.notifications.resolutions) {
-        const symbol = get(markets).find((m) => m.assetId === r.assetId)?.symbol ?? 'Market';
-        pushNotice('info', `${symbol} epoch ${r.epoch} resolved: ${r.upWon ? '▲ Up' : '▼ Down'} won.`);
-      }
-    }),
-    // Desktop notifications need a permission the sandboxed window is always denied, so fills
-    // and resolutions are announced in the window.
-    bridge.on('fill', (f) => {
-      if (!get(settings)?.notifications.fills) return;
-      const symbol = get(markets).find((m) => m.assetId === f.assetId)?.symbol ?? 'Market';
-      pushNotice('success', `${f.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(f.size)} ${symbol} Up at ${formatPrice(f.price)} (${f.liquidity}).`, 'FILL');
-    }),
+    // One notice per event: the core announces fills of resting orders and resolutions (as the
+    // user's notification settings allow); a taker fill is told by its order's own result.
+    bridge.on('notice', (n) => pushNotice(n.level, n.message)),
+    bridge.on('resolution', () => void quietly('claims.list').then((c) => c && claims.set(c))),
+    bridge.on('orderHistory', (h) => orderHistory.set(h)),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
   // every few seconds) in case the core's own refresh has not arrived yet.

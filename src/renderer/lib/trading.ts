@@ -3,9 +3,9 @@
  * sends one intent through the bridge and reports the core's summary as a notice.
  */
 import { writable } from 'svelte/store';
-import type { BookView, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
+import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
 import { levelForStatus, pushNotice } from './notices';
-import { call } from './terminal';
+import { call, marketName } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
 export interface TicketDraft {
@@ -35,35 +35,56 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     if (!result) return false;
     const level = levelForStatus(result.status);
     const withReason = level === 'error' && result.reason && !result.summary.includes(result.reason) ? ` (${result.reason})` : '';
-    pushNotice(level, result.summary + withReason, result.status);
+    pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${result.summary}${withReason}`, result.status);
     return level !== 'error';
   } finally {
     sending.set(false);
   }
 }
 
-export async function cancelOrder(order: OpenOrderView): Promise<void> {
+/** Cancels one order; true when the exchange cancelled it. */
+export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
   const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
-  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (!result) return false;
+  pushNotice(levelForStatus(result.status), `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
+  return result.status === 'CANCELLED';
 }
 
 export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result) pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (!result) return;
+  const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
+  pushNotice(none ? 'info' : levelForStatus(result.status), `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : result.summary}`, result.status);
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
   const result = await call('orders.replace', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, price, size, signAs: order.signedBy });
   if (!result) return false;
   const ok = result.status === 'SUCCESS';
-  pushNotice(ok ? 'success' : 'error', result.summary, result.status);
+  pushNotice(ok ? 'success' : 'error', `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
   return ok;
 }
 
-export async function flatten(market: MarketRef, signAs: SignAs): Promise<void> {
+/** Level of a close's notice: closed is good news, anything left open a warning, a refusal an error. */
+export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 'warning' | 'error' {
+  switch (status) {
+    case 'CLOSED': return 'success';
+    case 'NOTHING_TO_CLOSE': return 'info';
+    case 'REJECTED': return 'error';
+    default: return 'warning';
+  }
+}
+
+/**
+ * Closes the position in a market (Close position button, the row's Close, Shift+F): main limits
+ * it to the live best price ± the maximum slippage and never lets it open the other side. The
+ * notice says what filled, at what average and worst price, and what is left, or that there was
+ * nothing to close.
+ */
+export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result === null) return;
-  pushNotice(levelForStatus(result.status), result.summary, result.status);
+  if (result) pushNotice(closeLevel(result.status), result.summary, result.status);
+  return result;
 }
 
 /** Why order entry is off for this book, or null when it may trade. */

@@ -66,6 +66,7 @@ export const methodCapabilities = {
   'markets.unsubscribeBook': 'read',
   'markets.resolvedEpochs': 'read',
   'markets.oracleHistory': 'read',
+  'markets.trades': 'read',
 
   'account.select': 'read',
   'account.get': 'read',
@@ -77,6 +78,7 @@ export const methodCapabilities = {
   'orders.cancelAll': 'trade',
   'orders.replace': 'trade',
   'orders.flatten': 'trade',
+  'orders.history': 'read',
 
   'agents.status': 'read',
   'agents.approve': 'moves-value',

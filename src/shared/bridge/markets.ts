@@ -44,6 +44,11 @@ export const marketSummary = z.object({
   bestBid: decimalString.nullable(),
   bestAsk: decimalString.nullable(),
   lastPrice: decimalString.nullable(),
+  /**
+   * Where bid and ask come from: `book` = the live book we stream for it (the same numbers as the
+   * ladder), `poll` = the once-a-second HTTP top of book, a fallback for markets without a live book.
+   */
+  quoteSource: z.enum(['book', 'poll']),
   resolved: z.boolean(),
   ledger: address,
 });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { bytes32, decimalString, humanString, marketRef, sideName, signAs, timeInForceName } from './primitives';
+import { bytes32, decimalString, humanString, marketRef, sideName, signAs, signedDecimalString, timeInForceName, typedField } from './primitives';
 
 /** An order ticket exactly as the user filled it in: price in cents and size as typed. */
 export const orderTicket = z
   .object({
     ...marketRef.shape,
     side: sideName,
-    price: humanString,
-    size: humanString,
+    price: typedField,
+    size: typedField,
     timeInForce: timeInForceName,
     signAs,
   })
@@ -44,8 +44,42 @@ export const replaceResult = z.object({
   summary: z.string(),
 });
 
-/** Closes the whole position in a market with an IOC order against the book. */
+/**
+ * Closes the position in a market (reduce-only): an IOC for at most the position's size, limited to
+ * the live best opposite price moved by the maximum slippage in settings (`maxSlippageCents`).
+ */
 export const flattenArgs = z.object({ ...marketRef.shape, signAs }).strict();
+
+/** What a close did: exactly what filled, at what average and worst price, and what is still open. */
+export const closeResult = z.object({
+  status: z.enum([
+    /** No position: nothing was sent. */
+    'NOTHING_TO_CLOSE',
+    /** No opposite orders (other than our own) to close against: nothing was sent. */
+    'NO_LIQUIDITY',
+    'CLOSED',
+    /** Part filled before the limit; the rest is still open. */
+    'PARTIALLY_CLOSED',
+    /** Sent, nothing filled within the limit. */
+    'NOT_FILLED',
+    'REJECTED',
+  ]),
+  orderId: bytes32.nullable(),
+  side: sideName.nullable(),
+  /** Contracts the closing order asked for (the position's size when sent). */
+  requested: decimalString,
+  filled: decimalString,
+  /** The position left open afterwards, signed (positive long Up). */
+  remaining: signedDecimalString,
+  averagePrice: decimalString.nullable(),
+  worstPrice: decimalString.nullable(),
+  /** True when the exchange did not report fill prices: average and worst are the limit, at or better. */
+  pricesAreLimits: z.boolean(),
+  bestPrice: decimalString.nullable(),
+  limitPrice: decimalString.nullable(),
+  maxSlippage: decimalString,
+  summary: z.string(),
+});
 
 /** What the ticket shows before sending: computed by main with the protocol's exact rules. */
 export const orderQuote = z.object({
@@ -54,6 +88,14 @@ export const orderQuote = z.object({
   cost: decimalString,
   payoutIfRight: decimalString,
   maxLoss: decimalString,
+  /**
+   * Contracts of this order that close the position it trades against (a sell of a long, a buy of
+   * a short): they need no collateral and bring in `proceeds` if they fill. Absent when none.
+   */
+  closing: decimalString.optional(),
+  proceeds: decimalString.optional(),
+  /** When the free balance does not cover the order's collateral: how much is missing (main refuses to sign it). */
+  shortfall: decimalString.optional(),
 });
 
 export type OrderTicket = z.infer<typeof orderTicket>;
@@ -61,3 +103,4 @@ export type OrderResult = z.infer<typeof orderResult>;
 export type CancelResult = z.infer<typeof cancelResult>;
 export type ReplaceResult = z.infer<typeof replaceResult>;
 export type OrderQuote = z.infer<typeof orderQuote>;
+export type CloseResult = z.infer<typeof closeResult>;

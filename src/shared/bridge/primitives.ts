@@ -12,6 +12,8 @@ export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20
 export const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x-prefixed 32-byte hash');
 /** Human input exactly as typed: main parses it with the protocol's unit rules. */
 export const humanString = z.string().trim().min(1).max(64);
+/** A ticket field as typed, possibly empty: main names a missing value in words rather than refusing the call. */
+export const typedField = z.string().max(64);
 export const label = z.string().trim().min(1).max(64);
 export const isoTime = z.string().min(1);
 export const unixMs = z.number().int().nonnegative();

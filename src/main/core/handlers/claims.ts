@@ -1,9 +1,10 @@
 /** claims.*: resolved epochs with something to claim, and the claims themselves (signed by the master). */
 import type { ClaimableEpoch, ClaimResult } from '../../../shared/bridge';
-import { formatAmount, type Address } from '../../../shared/protocol';
+import type { Address } from '../../../shared/protocol';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers } from '../context';
 import type { TradingHost } from '../session/host';
+import { dollars, marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 
 function masterOf(session: TradingSession): Address {
@@ -24,7 +25,7 @@ async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
   return out;
 }
 
-async function claimOne(session: TradingSession, assetId: bigint, epoch: bigint): Promise<ClaimResult> {
+export async function claimOne(session: TradingSession, assetId: bigint, epoch: bigint): Promise<ClaimResult> {
   const master = masterOf(session);
   const symbol = session.market(assetId).symbol;
   const amount = (await session.reader.getClaimable(assetId, epoch, master)).claimable;
@@ -32,12 +33,13 @@ async function claimOne(session: TradingSession, assetId: bigint, epoch: bigint)
   session.claimable.delete(`${assetId}:${epoch}`);
   await session.refreshAccount(epoch, assetId);
   const ok = r.status === 'CLAIMED';
+  const name = marketLabel(symbol, assetId, epoch);
   return {
     assetId: assetId.toString(),
     epoch: epoch.toString(),
     status: r.status,
     amount: ok ? amount.toString() : '0',
-    summary: ok ? `Claimed ${formatAmount(amount)} from ${symbol} epoch ${epoch}` : `Nothing claimed from ${symbol} epoch ${epoch}: it is not resolved or holds nothing`,
+    summary: ok ? `Claimed ${dollars(amount)} from ${name}` : `Nothing claimed from ${name}: it is not resolved or holds nothing`,
   };
 }
 

@@ -16,5 +16,6 @@ export function marketsHandlers(trading: TradingHost): AreaHandlers<'markets'> {
     },
     'markets.resolvedEpochs': async (assetId) => (await trading.connected()).resolvedEpochs(BigInt(assetId)),
     'markets.oracleHistory': (symbolId) => trading.session().oracle.list(symbolId),
+    'markets.trades': ({ assetId, epoch }) => trading.session().tape.recent(assetId, epoch),
   };
 }

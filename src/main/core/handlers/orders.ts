@@ -1,13 +1,16 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { MAX_PRICE, MIN_PRICE, formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import { formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
-import { cancelSummary, orderSummary } from '../session/order-text';
+import { dollars } from '../session/market-name';
+import { shortfallOf, type Shortfall } from '../session/order-funds';
+import { cancelSummary, orderSummary, reasonSentence } from '../session/order-text';
 import type { TradingSession } from '../session/session';
+import { closePosition } from './close-position';
 
 /** The client that signs, and the master it acts for when it is the agent (§9). */
 export interface Actor {
@@ -28,14 +31,15 @@ function sideWord(sell: boolean): string {
   return sell ? 'Sell' : 'Buy';
 }
 
-async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
+export async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
   if (!ctx.settings.getSettings().confirmations.orders) return;
   const symbol = session.market(assetId).symbol;
-  const q = quoteOf(t);
+  const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
+  const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatAmount(BigInt(q.proceeds ?? '0'))}. ` : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
     message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
-    detail: `It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
+    detail: `${closes}It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
     confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
   });
   if (!yes) throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
@@ -66,7 +70,7 @@ function resultOf(r: NewOrderResponse, t: ParsedTicket, fills: readonly FillView
   return { ...base, summary: orderSummary(base, t.sell, t.price, filledAtOf(fills)) };
 }
 
-interface Placement {
+export interface Placement {
   assetId: bigint;
   epoch: bigint;
   ticket: ParsedTicket;
@@ -74,20 +78,70 @@ interface Placement {
   signAs: SignAs;
 }
 
-async function send(session: TradingSession, p: Placement): Promise<OrderResult> {
+async function sendOrder(session: TradingSession, p: Placement): Promise<OrderResult> {
+  return (await send(session, p)).result;
+}
+
+/** Signs and sends one order; returns its result and the taker fills recorded for it. */
+export async function send(session: TradingSession, p: Placement): Promise<{ result: OrderResult; fills: FillView[] }> {
   const actor = actorFor(session, p.signAs);
   const input = { assetId: p.assetId, epoch: p.epoch, side: p.ticket.sell ? ('sell' as const) : ('buy' as const), price: p.ticket.price, size: p.ticket.size, timeInForce: p.timeInForce };
   const outcome = actor.master ? await actor.client.placeAgentOrder({ ...input, master: actor.master }) : await actor.client.placeOrder(input);
   const response = outcome.delivery === 'answered' ? outcome.response : duplicateResponse(outcome, p.ticket.size);
   session.account?.trackOrder(outcome.orderHash);
   session.placed.set(outcome.orderHash.toLowerCase(), { size: p.ticket.size, timeInForce: p.timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
+  session.history.placed({ ...input, orderId: outcome.orderHash, signedBy: actor.signedBy, status: response.status, filled: response.filled, reason: historyReason(response, p.timeInForce) });
   // At the prices it traded at where the deployment reports them, else at its limit, flagged.
   const fills =
     response.filled > 0n
       ? await session.recordTakerFills({ assetId: p.assetId, epoch: p.epoch, orderId: outcome.orderHash, side: input.side, limit: p.ticket.price, filled: response.filled })
       : [];
   await session.refreshAccount();
-  return resultOf(response, p.ticket, fills);
+  return { result: resultOf(response, p.ticket, fills), fills };
+}
+
+/** The shortfall by the session's last read of the account (null with no session or no balance yet). */
+/** The selected account's position in a market as last read (0 when none or not connected). */
+function inventoryNow(trading: TradingHost, assetId: bigint, epoch: bigint): bigint {
+  try {
+    return trading.session().account?.inventory(assetId, epoch) ?? 0n;
+  } catch {
+    return 0n;
+  }
+}
+
+function shortfallNow(trading: TradingHost, assetId: bigint, epoch: bigint, t: ParsedTicket): Shortfall | null {
+  let session: TradingSession;
+  try {
+    session = trading.session();
+  } catch {
+    return null;
+  }
+  const account = session.account;
+  return shortfallOf(t, account?.balance?.balance ?? null, account?.inventory(assetId, epoch) ?? 0n);
+}
+
+/**
+ * Refuses, before any dialog or signature, an order whose collateral the free balance does not
+ * cover. A stale balance never refuses: it is read again first.
+ */
+async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket): Promise<void> {
+  const check = (): Shortfall | null => shortfallOf(t, session.account?.balance?.balance ?? null, session.account?.inventory(assetId, epoch) ?? 0n);
+  if (!check()) return;
+  await session.refreshAccount(epoch, assetId);
+  const short = check();
+  if (!short) return;
+  throw new BridgeFailure(
+    'orders.insufficient_balance',
+    `Not sent: this order needs ${dollars(short.need)} of collateral and ${dollars(short.free)} is free (${dollars(short.short)} short). Deposit on the Funds screen, or make the order smaller.`,
+  );
+}
+
+/** Why an order ended without filling, in words, for the order history. */
+function historyReason(r: NewOrderResponse, tif: TimeInForceName): string {
+  if (r.status === 'REJECTED') return reasonSentence(r.reason);
+  if (r.status === 'CANCELLED') return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
+  return '';
 }
 
 function cancelResultOf(outcome: CancelOutcome) {
@@ -98,26 +152,25 @@ function cancelResultOf(outcome: CancelOutcome) {
   return { ...r, summary: cancelSummary(r) };
 }
 
-function flattenSummary(r: OrderResult, sell: boolean, size: bigint): string {
-  if (r.status === 'REJECTED') return `Not flattened: ${r.summary.replace(/^Rejected: /, '')}`;
-  const filled = BigInt(r.filled);
-  const verb = sell ? 'sold' : 'bought';
-  if (filled === 0n) return `Not flattened: no ${sell ? 'bids' : 'offers'} to close against, nothing was ${verb}`;
-  if (filled >= size) return `Flattened: ${verb} ${formatSize(filled)}, the position is closed`;
-  return `Partly flattened: ${verb} ${formatSize(filled)} of ${formatSize(size)}; ${formatSize(size - filled)} is still open`;
-}
-
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
   return {
-    'orders.quote': (ticket: OrderTicket) => quoteOf(parseTicket(ticket)),
+    'orders.quote': (ticket: OrderTicket) => {
+      const t = parseTicket(ticket);
+      const assetId = BigInt(ticket.assetId);
+      const epoch = BigInt(ticket.epoch);
+      const short = shortfallNow(trading, assetId, epoch, t);
+      const q = quoteOf(t, inventoryNow(trading, assetId, epoch));
+      return short ? { ...q, shortfall: short.short.toString() } : q;
+    },
 
     'orders.place': async (ticket) => {
       const t = parseTicket(ticket);
       const session = await trading.connected();
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
+      await refuseUncovered(session, assetId, epoch, t);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
-      return send(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
+      return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
     },
 
     'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {
@@ -126,7 +179,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch), orderHash: orderId as Hex };
       const outcome = actor.master ? await actor.client.cancelAgentOrder({ ...input, master: actor.master }) : await actor.client.cancelOrder(input);
       await session.refreshAccount();
-      return cancelResultOf(outcome);
+      const result = cancelResultOf(outcome);
+      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds.length > 0 ? result.orderIds : [orderId]);
+      return result;
     },
 
     'orders.cancelAll': async ({ assetId, epoch, signAs }) => {
@@ -135,7 +190,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch) };
       const outcome = actor.master ? await actor.client.cancelAllAgent({ ...input, master: actor.master }) : await actor.client.cancelAll(input);
       await session.refreshAccount();
-      return cancelResultOf(outcome);
+      const result = cancelResultOf(outcome);
+      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds, 'cancelled with cancel all');
+      return result;
     },
 
     'orders.replace': async ({ assetId, epoch, orderId, price, size, signAs }) => {
@@ -162,7 +219,9 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
           ? await session.recordTakerFills({ assetId: a, epoch: e, orderId: r.replacement.orderId, side: input.side, limit: t.price, filled: r.replacement.filled })
           : [];
       const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
+      if (r.status !== 'CANCEL_FAILED') session.history.cancelled([orderId], 'replaced by an edit');
       if (replacement) {
+        session.history.placed({ assetId: a, epoch: e, orderId: replacement.orderId, side: input.side, price: t.price, size: t.size, timeInForce, signedBy: actor.signedBy, status: replacement.status, filled: BigInt(replacement.filled), reason: replacement.status === 'REJECTED' ? reasonSentence(replacement.reason) : '' });
         session.account?.trackOrder(replacement.orderId as Hex);
         session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
       }
@@ -175,20 +234,8 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       return { status: r.status, replacement, summary };
     },
 
-    'orders.flatten': async ({ assetId, epoch, signAs }) => {
-      const session = await trading.connected();
-      const a = BigInt(assetId);
-      const e = BigInt(epoch);
-      await session.refreshAccount(e, a);
-      const inventory = session.account?.inventory(a, e) ?? 0n;
-      if (inventory === 0n) return null;
-      const sell = inventory > 0n;
-      // IOC at the far end of the range: it takes whatever the book offers and never rests.
-      const t: ParsedTicket = { sell, price: sell ? MIN_PRICE : MAX_PRICE, size: sell ? inventory : -inventory };
-      await confirmOrder(ctx, session, a, e, t, 'IOC');
-      const r = await send(session, { assetId: a, epoch: e, ticket: t, timeInForce: 'IOC', signAs });
-      // The order's limit is the far end of the range, not a price it traded at: say what was closed.
-      return { ...r, summary: flattenSummary(r, sell, t.size) };
-    },
+    'orders.history': () => trading.session().history.list(),
+
+    'orders.flatten': async ({ assetId, epoch, signAs }) => closePosition(ctx, await trading.connected(), BigInt(assetId), BigInt(epoch), signAs),
   };
 }

@@ -1,7 +1,7 @@
 /** The selected account as the window sees it: balances, positions with P&L, open orders and own fills. */
 import type { AccountView, OpenOrderView, PositionView } from '../../../shared/bridge';
 import type { TradingSession } from './session';
-import { averagePrice, markPrice, unrealisedPnl } from './order-math';
+import { averagePrice, markPrice, unrealisedPnl } from './position-math';
 
 const toMs = (ts: number): number => (ts < 100_000_000_000 ? ts * 1000 : ts);
 
@@ -22,7 +22,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
     const margin = p.margin < 0n ? -p.margin : p.margin;
     const avg = averagePrice(contracts, margin, short);
     const top = session.topOfBook(p.assetId, p.epoch);
-    const mark = resolved ? null : markPrice(top.bid, top.ask, top.last);
+    const mark = resolved ? null : markPrice(top.bid, top.ask);
     positions.push({
       assetId: p.assetId.toString(),
       epoch: p.epoch.toString(),
@@ -31,7 +31,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
       averagePrice: avg?.toString() ?? null,
       markPrice: mark?.toString() ?? null,
       margin: margin.toString(),
-      unrealisedPnl: avg !== null && mark !== null ? unrealisedPnl(contracts, avg, mark, short).toString() : null,
+      unrealisedPnl: contracts > 0n && mark !== null ? unrealisedPnl(contracts, margin, mark, short).toString() : null,
       realisedPnl: p.realisedPnl.toString(),
       // Each contract of the winning side pays 10^6 units, i.e. its size (§4.2).
       payoutIfRight: contracts.toString(),

@@ -70,6 +70,35 @@ export class BookSubscriptions {
     for (const sub of this.#subs.values()) sub.coalescer.push(null);
   }
 
+  /**
+   * The whole live book of a market when one of our subscriptions streams it in sync, else null
+   * (the caller falls back to a fresh snapshot). Levels best first, protocol integers.
+   */
+  liveLevels(assetId: bigint, epoch: bigint): { bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] } | null {
+    for (const sub of this.#subs.values()) {
+      const { store } = sub.sync;
+      if (store.assetId !== assetId || store.epoch !== epoch || sub.sync.health().state !== 'live') continue;
+      return store.view();
+    }
+    return null;
+  }
+
+  /** Best bid and ask of a market from a live, in-sync subscription; null when none streams it. */
+  liveTop(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null } | null {
+    for (const sub of this.#subs.values()) {
+      const { store } = sub.sync;
+      if (store.assetId !== assetId || store.epoch !== epoch || sub.sync.health().state !== 'live') continue;
+      return { bid: store.bestBid()?.price ?? null, ask: store.bestAsk()?.price ?? null };
+    }
+    return null;
+  }
+
+  /** Whether the window streams this market's book (it then wants its trades too). */
+  watching(assetId: bigint, epoch: bigint): boolean {
+    for (const sub of this.#subs.values()) if (sub.sync.store.assetId === assetId && sub.sync.store.epoch === epoch) return true;
+    return false;
+  }
+
   resyncs(): number {
     let n = 0;
     for (const sub of this.#subs.values()) n += sub.sync.health().resyncs;

@@ -8,8 +8,10 @@ import { BridgeFailure } from '../../window/bridge-host';
 import { unavailable } from '../errors';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
+import { claimOne } from '../handlers/claims';
 import { isConfirmed } from '../handlers/deployments';
 import { selectedDeployment } from '../handlers/settings';
+import { AutoClaimer } from './auto-claim';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
 
@@ -84,7 +86,19 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     unconfirmed = deployment && !isConfirmed(deployment) ? deployment : null;
     // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
     if (!deployment || unconfirmed) return;
-    const session = new TradingSession({
+    const autoClaim = new AutoClaimer({
+      enabled: () => ctx.settings.getSettings().autoClaim && current === session && session.selection.master !== null,
+      claimable: async (assetId, epoch) => {
+        const master = session.selection.master;
+        return master ? (await session.reader.getClaimable(assetId, epoch, master as `0x${string}`)).claimable : 0n;
+      },
+      claim: (assetId, epoch) => claimOne(session, assetId, epoch),
+      notify: (level, message) => {
+        if (current === session) ctx.events.emit('notice', { level, message: message.slice(0, 500) });
+      },
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    const session: TradingSession = new TradingSession({
       deployment,
       markets: options.markets(deployment),
       vault: ctx.vault,
@@ -98,6 +112,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       onConnectionChange: () => {
         if (current === session) emitConnection();
       },
+      onResolved: (_s, assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
       notify: (level, message, kind) => {
         if (current !== session) return;
         const n = ctx.settings.getSettings().notifications;

@@ -1,11 +1,13 @@
 /**
  * The ticket's numbers with the protocol's exact margin rules (§4.2): a BUY costs size × price / 10^6,
  * a SELL size × (10^6 − price) / 10^6; the winning side is paid size × 10^6 / 10^6 = size; the most
- * an order can lose is what it costs. Also the position figures the account view shows.
+ * an order can lose is what it costs. The position figures are in position-math.ts.
  */
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';
-import { PROTOCOL_SCALE, orderMargin } from '../../../shared/protocol';
+import { ORDER_LIMITS } from '../../../shared/bridge/limits';
+import { MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, orderMargin } from '../../../shared/protocol';
 import { toPrice, toSide, toSize } from '../../exchange';
+import { ExchangeValidationError } from '../../exchange/errors';
 
 export interface ParsedTicket {
   sell: boolean;
@@ -13,35 +15,64 @@ export interface ParsedTicket {
   size: bigint;
 }
 
-/** Parses price (cents) and size (contracts) as typed; throws the exchange's coded sentence. */
-export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
-  return { sell: toSide(ticket.side), price: toPrice(ticket.price), size: toSize(ticket.size) };
-}
+const SIZE_RULE = `Size must be ${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize} contracts in steps of ${ORDER_LIMITS.sizeStep}`;
+const PRICE_RULE = `Price must be ${ORDER_LIMITS.minPriceCents}¢ to ${ORDER_LIMITS.maxPriceCents}¢ in steps of ${ORDER_LIMITS.priceStepCents}¢`;
 
-export function quoteOf(t: ParsedTicket): OrderQuote {
-  const cost = orderMargin(t.sell, t.size, t.price);
-  const payoutIfRight = (t.size * PROTOCOL_SCALE) / PROTOCOL_SCALE;
-  return { price: t.price.toString(), size: t.size.toString(), cost: cost.toString(), payoutIfRight: payoutIfRight.toString(), maxLoss: cost.toString() };
+/**
+ * A decimal as people type it, in the protocol's canonical form: surrounding spaces and a unit
+ * suffix (¢, c) dropped, trailing zeros after the point dropped ("62.50" → "62.5", "10.00" → "10").
+ * Anything else is left for the unit parser to refuse.
+ */
+export function canonicalDecimal(typed: string, unit: RegExp | null = null): string {
+  let v = typed.trim();
+  if (unit) v = v.replace(unit, '').trim();
+  const m = /^([0-9]+)\.([0-9]*)$/.exec(v);
+  if (!m) return v;
+  const frac = m[2]!.replace(/0+$/, '');
+  return frac === '' ? m[1]! : `${m[1]}.${frac}`;
 }
 
 /**
- * Average entry price of a position from its collateral: a long Up holds size × p, a short
- * size × (1 − p). Exact for a single fill, the collateral-weighted mean for several.
+ * Parses price (cents) and size (contracts) as typed, within the exchange's real limits (at most
+ * 100,000 contracts, steps of 0.01; prices 0.1–99.9¢ in steps of 0.1¢); an empty field is named.
  */
-export function averagePrice(contracts: bigint, margin: bigint, short: boolean): bigint | null {
-  if (contracts <= 0n) return null;
-  const perContract = (margin * PROTOCOL_SCALE) / contracts;
-  return short ? PROTOCOL_SCALE - perContract : perContract;
+export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
+  const priceText = canonicalDecimal(ticket.price, /\s*[¢c]$/i);
+  const sizeText = canonicalDecimal(ticket.size);
+  if (priceText === '') throw new ExchangeValidationError('PRICE_MISSING', `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`);
+  if (sizeText === '') throw new ExchangeValidationError('SIZE_MISSING', `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`);
+  let price: bigint;
+  try {
+    price = toPrice(priceText);
+  } catch {
+    throw new ExchangeValidationError('INVALID_PRICE', `${PRICE_RULE}; "${ticket.price.trim().slice(0, 20)}" is not one.`);
+  }
+  let size: bigint | null = null;
+  try {
+    size = toSize(sizeText);
+  } catch {
+    size = null;
+  }
+  if (size === null || size < MIN_SIZE || size > MAX_PRACTICAL_SIZE || size % SIZE_LOT !== 0n) {
+    throw new ExchangeValidationError('INVALID_SIZE', `${SIZE_RULE}; "${ticket.size.trim().slice(0, 20)}" is not one.`);
+  }
+  return { sell: toSide(ticket.side), price, size };
 }
 
-/** Unrealised P&L at `mark`: longs gain when the price rises, shorts when it falls. */
-export function unrealisedPnl(contracts: bigint, average: bigint, mark: bigint, short: boolean): bigint {
-  const move = short ? average - mark : mark - average;
-  return (contracts * move) / PROTOCOL_SCALE;
-}
-
-/** Mark = the book's mid when both sides exist, else the last trade. */
-export function markPrice(bestBid: bigint | null, bestAsk: bigint | null, last: bigint | null): bigint | null {
-  if (bestBid !== null && bestAsk !== null) return (bestBid + bestAsk) / 2n;
-  return last;
+/**
+ * With the position it trades against (`inventory`, signed): the part of a sell that closes a long
+ * (or of a buy that closes a short) costs no collateral and brings in its proceeds (a long sells at
+ * the price, a short buys back at 1 − price); only the rest opens a position, costs its margin, pays
+ * if right and can lose what it cost.
+ */
+export function quoteOf(t: ParsedTicket, inventory = 0n): OrderQuote {
+  const held = t.sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n;
+  const closing = t.size < held ? t.size : held;
+  const opening = t.size - closing;
+  const cost = orderMargin(t.sell, opening, t.price);
+  const payoutIfRight = (opening * PROTOCOL_SCALE) / PROTOCOL_SCALE;
+  const quote: OrderQuote = { price: t.price.toString(), size: t.size.toString(), cost: cost.toString(), payoutIfRight: payoutIfRight.toString(), maxLoss: cost.toString() };
+  if (closing === 0n) return quote;
+  const proceeds = (closing * (t.sell ? t.price : PROTOCOL_SCALE - t.price)) / PROTOCOL_SCALE;
+  return { ...quote, closing: closing.toString(), proceeds: proceeds.toString() };
 }

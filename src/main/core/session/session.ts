@@ -38,7 +38,10 @@ import { readDeploymentFacts } from './deployment-facts';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import { FeedHealthTracker, socketHealth } from './feed-health';
 import type { MarketEntry } from './market-directory';
+import { marketLabel } from './market-name';
 import { OracleHistory } from './oracle-history';
+import { OrderHistory } from './order-history';
+import { TradeTape } from './trade-tape';
 import { vaultSigner } from './vault-signer';
 
 export interface SessionOptions {
@@ -58,6 +61,8 @@ export interface SessionOptions {
   /** Feed health or pin changed: the host re-sends `connection`. */
   onConnectionChange(): void;
   notify(level: 'info' | 'warning' | 'error', message: string, kind?: 'fill' | 'resolution'): void;
+  /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
+  onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
 }
 
 /** What the deployment told us about itself at connect time. */
@@ -105,6 +110,10 @@ export class TradingSession {
   /** When each maker fill arrived, by `orderId:seqId`. */
   readonly fillTimes = new Map<string, number>();
   readonly resolved = new Map<string, ResolvedEpoch>();
+  /** The session's orders and their outcomes (bounded), for the order history. */
+  readonly history: OrderHistory;
+  /** Recent trades of every market from the feed (bounded), for the trades tape and the price chart. */
+  readonly tape = new TradeTape();
   readonly #o: SessionOptions;
   readonly #clients = new Map<string, ExchangeClient>();
   readonly #tops = new Map<string, TopOfBook>();
@@ -119,6 +128,7 @@ export class TradingSession {
   readonly #unsubscribe: (() => void)[] = [];
   #oracleLastAt: number | null = null;
   #marketsJson = '';
+  #marksJson = '';
   #healthJson = '';
   #stopped = false;
   #provider: JsonRpcProvider | null = null;
@@ -132,6 +142,7 @@ export class TradingSession {
     this.#o = opts;
     this.deployment = opts.deployment;
     this.selection = opts.selection;
+    this.history = new OrderHistory({ onChange: (entries) => opts.events.emit('orderHistory', [...entries]) });
     this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
     const feedError = (e: ExchangeError): void => {
       opts.logger.debug('session.feed_error', { code: e.code });
@@ -152,7 +163,11 @@ export class TradingSession {
       feed: this.marketFeed,
       ownLevels: (a, e) => this.ownLevels(a, e),
       last: (a, e) => this.lastTrade(a, e),
-      emit: (subscriptionId, book) => opts.events.emit('book', { subscriptionId, book }),
+      emit: (subscriptionId, book) => {
+        opts.events.emit('book', { subscriptionId, book });
+        // The market list follows the live book (same numbers as the ladder), not only the poll.
+        this.#emitMarketsIfChanged();
+      },
       now: () => Date.now(),
     });
     this.ready = this.#connect();
@@ -350,7 +365,13 @@ export class TradingSession {
     await Promise.all(
       this.#o.markets.map(async (m) => {
         const epoch = this.epochs.current(m.assetId);
+        // A market with a live book needs no poll: its top comes from the book.
         if (epoch === undefined) return;
+        if (this.books.liveTop(m.assetId, epoch)) {
+          // Dropped so that, should the book go down, an old poll answer is not shown as current.
+          this.#tops.delete(m.assetId.toString());
+          return;
+        }
         try {
           this.#tops.set(m.assetId.toString(), await this.reader.getTopOfBook(m.assetId, epoch));
         } catch {
@@ -358,12 +379,27 @@ export class TradingSession {
         }
       }),
     );
+    this.#emitMarketsIfChanged();
+  }
+
+  #emitMarketsIfChanged(): void {
     const list = this.marketList();
     const json = JSON.stringify(list);
     if (json !== this.#marketsJson) {
       this.#marketsJson = json;
       this.#o.events.emit('markets', list);
+      this.#emitAccountIfMarksChanged();
     }
+  }
+
+  /** Positions are marked at the top of book: when it moves (or quotes vanish) the account view follows. */
+  #emitAccountIfMarksChanged(): void {
+    if (!this.account) return;
+    const view = accountViewOf(this);
+    const json = JSON.stringify(view.positions.map((p) => [p.assetId, p.epoch, p.markPrice, p.unrealisedPnl]));
+    if (json === this.#marksJson) return;
+    this.#marksJson = json;
+    this.#o.events.emit('account', view);
   }
 
   marketList(): MarketSummary[] {
@@ -374,10 +410,7 @@ export class TradingSession {
       const f = unpackAssetId(m.assetId);
       const start = f.startTime + asset.epoch * f.periodLength;
       const tick = this.oracle.latest(f.id.toString());
-      const top = this.#tops.get(m.assetId.toString());
-      const topFits = top !== undefined && top.epoch === asset.epoch;
-      const last = this.#last.get(`${m.assetId}:${asset.epoch}`);
-      const lastPrice = last?.price ?? (topFits && top.last > 0n ? top.last : null);
+      const q = this.topOfBook(m.assetId, asset.epoch);
       out.push({
         assetId: m.assetId.toString(),
         symbolId: f.id.toString(),
@@ -390,9 +423,10 @@ export class TradingSession {
         strike: asset.strikePrice.toString(),
         oraclePrice: tick?.price ?? null,
         oracleAt: tick?.at ?? null,
-        bestBid: topFits && top.bid ? top.bid.price.toString() : null,
-        bestAsk: topFits && top.ask ? top.ask.price.toString() : null,
-        lastPrice: lastPrice === null ? null : lastPrice.toString(),
+        bestBid: q.bid?.toString() ?? null,
+        bestAsk: q.ask?.toString() ?? null,
+        lastPrice: q.last?.toString() ?? null,
+        quoteSource: q.source,
         resolved: asset.isResolved,
         ledger: asset.ledger,
       });
@@ -400,11 +434,16 @@ export class TradingSession {
     return out;
   }
 
-  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null } {
+  /** Best bid and ask from the live book when one streams this market, else from the last poll. */
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null; source: 'book' | 'poll' } {
     const top = this.#tops.get(assetId.toString());
     const fits = top !== undefined && top.epoch === epoch;
     const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
-    return { bid: fits && top.bid ? top.bid.price : null, ask: fits && top.ask ? top.ask.price : null, last };
+    const live = this.books.liveTop(assetId, epoch);
+    if (live) return { ...live, last, source: 'book' };
+    // An empty side may come as a level priced 0: that is no quote, not a price of 0.
+    const side = (l: TopOfBook['bid'] | undefined): bigint | null => (fits && l && l.price > 0n ? l.price : null);
+    return { bid: side(top?.bid), ask: side(top?.ask), last, source: 'poll' };
   }
 
   lastTrade(assetId: bigint, epoch: bigint): BookView['last'] {
@@ -416,7 +455,12 @@ export class TradingSession {
   #onMarketUpdate(u: MarketUpdate): void {
     if (u.type === 'trade') {
       // The trade event carries the resting order's side; the aggressor took the other one.
-      this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at: Date.now(), sell: !u.data.side });
+      const at = Date.now();
+      this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at, sell: !u.data.side });
+      const print = { assetId: u.assetId.toString(), epoch: u.epoch.toString(), price: u.data.fillPrice.toString(), size: u.data.fill.toString(), side: u.data.side ? ('buy' as const) : ('sell' as const), at, seqId: u.seqId.toString() };
+      this.tape.push(print);
+      // Only the markets the window shows: every market's trades would flood the bridge for nothing.
+      if (this.books.watching(u.assetId, u.epoch)) this.#o.events.emit('trade', print);
     }
     this.account?.onMarketUpdate(u);
   }
@@ -477,8 +521,9 @@ export class TradingSession {
         if (r) {
           this.#o.events.emit('resolution', r);
           const symbol = this.market(assetId).symbol;
-          this.#o.notify('info', `${symbol} epoch ${previous} resolved ${r.upWon ? 'Up' : 'Down'}; epoch ${current} is trading.`, 'resolution');
+          this.#o.notify('info', `${marketLabel(symbol, assetId, previous)} resolved ${r.upWon ? 'Up' : 'Down'}; #${current} is trading.`, 'resolution');
           await this.refreshAccount(previous, assetId);
+          this.#o.onResolved?.(this, assetId, previous);
           return;
         }
         await this.#sleep(this.#o.pollMs ?? 1_000);
@@ -562,8 +607,9 @@ export class TradingSession {
       liquidity: 'maker',
       at,
     };
+    this.history.filled(fill.orderId, fill.fill);
     this.#o.events.emit('fill', view);
-    this.#o.notify('info', fillSentence(view, this.market(fill.assetId).symbol), 'fill');
+    this.#o.notify('info', fillSentence(view, marketLabel(this.market(fill.assetId).symbol, fill.assetId, fill.epoch)), 'fill');
   }
 
   /**
@@ -718,6 +764,8 @@ export function notConnected(deployment: Deployment): BridgeFailure {
   return new BridgeFailure('connection.not_connected', `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`);
 }
 
-export function fillSentence(f: FillView, symbol: string): string {
-  return `${f.side === 'buy' ? 'Bought' : 'Sold'} ${formatSize(BigInt(f.size))} ${symbol} at ${formatPrice(BigInt(f.price))}¢ (filled).`;
+/** A maker fill of a resting order: the one notice a fill gives (`name` is "BTC 1m #3"). */
+export function fillSentence(f: FillView, name: string): string {
+  const n = BigInt(f.size);
+  return `${name}: ${f.side === 'buy' ? 'bought' : 'sold'} ${formatSize(n)} Up contract${n === 1_000_000n ? '' : 's'} at ${formatPrice(BigInt(f.price))}¢ (your resting order filled).`;
 }

@@ -1,0 +1,87 @@
+/**
+ * The trading loop fits the screen: at 1360×860 and 1920×1080 the ladder, ticket, both charts and
+ * the orders/positions tables are inside the viewport without scrolling; at 1280×720 nothing is
+ * cut off; at 1024×700 nothing is off screen sideways. Both themes, a devnet with bots, one resting
+ * order of our own so the tables have a row. Screenshots: test-results/screens/layout-*.png.
+ */
+import { resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, SCREENS_DIR, test } from './harness/fixture';
+import { freshFundedMaster, noProblems, placeFromTicket, setPassword, tradeOn } from './harness/flows';
+
+test.use({ withDevnet: true, devnetOptions: { bots: 2 } });
+test.setTimeout(180_000);
+
+interface Size {
+  width: number;
+  height: number;
+  /** Every key element wholly inside the viewport (no vertical scrolling needed). */
+  allVisible: boolean;
+}
+const SIZES: Size[] = [
+  { width: 1024, height: 700, allVisible: false },
+  { width: 1280, height: 720, allVisible: true },
+  { width: 1360, height: 860, allVisible: true },
+  { width: 1920, height: 1080, allVisible: true },
+];
+
+async function box(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const b = await locator.boundingBox();
+  expect(b, 'element is laid out').not.toBeNull();
+  return b!;
+}
+
+/** The element's box lies inside the viewport: sideways always, vertically when `vertical`. */
+async function inside(page: Page, name: string, locator: Locator, vertical: boolean): Promise<void> {
+  const v = page.viewportSize()!;
+  const b = await box(locator);
+  expect(b.x, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
+  expect(b.x + b.width, `${name} ends inside the window (${v.width}×${v.height})`).toBeLessThanOrEqual(v.width + 0.5);
+  if (vertical) {
+    expect(b.y, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
+    expect(b.y + b.height, `${name} ends above the bottom (${v.width}×${v.height})`).toBeLessThanOrEqual(v.height + 0.5);
+  }
+}
+
+test('the trading loop fits the screen at laptop and desktop sizes, in both themes', async ({ app, devnet, problems }) => {
+  const net = await devnet.get();
+  await setPassword(app);
+  await freshFundedMaster(app, net, 200n);
+  await tradeOn(app);
+  await placeFromTicket(app, 'buy', '2', '3');
+  await expect(app.getByTestId('open-orders')).toContainText('2.0¢');
+
+  const keyElements = (): [string, Locator][] => [
+    ['ladder', app.getByTestId('ladder')],
+    ['ticket', app.getByTestId('ticket')],
+    ['Buy button', app.getByTestId('place-order')],
+    ['Cancel all / Close position', app.getByTestId('trade-actions')],
+    ['contract chart', app.getByTestId('contract-chart')],
+    ['oracle chart', app.getByTestId('oracle-chart')],
+    ['account summary', app.getByTestId('balance')],
+    ['open orders', app.getByTestId('open-orders').locator('tbody tr').first()],
+    ['notice strip', app.getByTestId('notice-strip')],
+  ];
+
+  for (const theme of ['dark', 'light'] as const) {
+    const toggle = app.getByRole('button', { name: theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme' });
+    // The toggle names the other theme: it is there when this theme is on.
+    await expect(toggle).toBeVisible();
+    for (const size of SIZES) {
+      await app.setViewportSize({ width: size.width, height: size.height });
+      // The ladder refits its rows to the height it has.
+      await expect(app.getByTestId('ladder').locator('[data-price]').first()).toBeVisible();
+      await app.screenshot({ path: resolve(SCREENS_DIR, `layout-${size.width}x${size.height}-${theme}.png`) });
+      for (const [name, locator] of keyElements()) await inside(app, name, locator, size.allVisible);
+      // No sideways scrolling anywhere in the main area.
+      const overflow = await app.locator('main.main').evaluate((el) => {
+        // The e2e tsconfig has no DOM library: the two widths the check needs.
+        const box = el as unknown as { scrollWidth: number; clientWidth: number };
+        return box.scrollWidth - box.clientWidth;
+      });
+      expect(overflow, `main area scrolls sideways at ${size.width}×${size.height}`).toBeLessThanOrEqual(0);
+    }
+    if (theme === 'dark') await toggle.click();
+  }
+  await noProblems(app, problems);
+});
