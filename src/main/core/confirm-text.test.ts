@@ -20,10 +20,10 @@ describe('confirm-text', () => {
       domainName: 'Service Exchange',
       deploymentName: 'Local devnet',
     });
-    expect(r).toMatchObject({ title: 'Withdraw', message: 'Withdraw from the exchange: 12.5?', confirmLabel: 'Withdraw' });
+    expect(r).toMatchObject({ title: 'Withdraw', message: 'Withdraw from the exchange: $12.50?', confirmLabel: 'Withdraw' });
     expect(r.detail.split('\n').slice(0, 9)).toEqual([
       'Action: Withdraw from the exchange',
-      'Amount: 12.5 (12500000 base units)',
+      'Amount: $12.50 (12500000 base units)',
       `Receiver: ${CHECKSUMMED}`,
       `Token: ${CHECKSUMMED}`,
       `From account: ${CHECKSUMMED}`,

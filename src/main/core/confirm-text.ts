@@ -6,13 +6,16 @@
  * quoted, cleaned of control and direction characters, and labelled as such, so it can never pass
  * for the app's own words or forge another line.
  */
-import { formatAmount, toChecksumAddress } from '../../shared/protocol';
+import { formatAmount, formatDollars, toChecksumAddress } from '../../shared/protocol';
 import type { ConfirmRequest } from './dialogs';
 
 export interface AmountFact {
   /** Protocol units (6 decimals). */
   readonly units: bigint;
-  /** The token's symbol as its contract or the exchange reports it (shown quoted as such). */
+  /**
+   * The token's symbol as its contract or the exchange reports it (shown quoted as such). Without one
+   * the amount is the exchange's dollars (its settlement token), shown as "$12.50" like everywhere else.
+   */
   readonly symbol?: string;
 }
 
@@ -81,9 +84,13 @@ export function fullAddress(address: string): string {
   return toChecksumAddress(address);
 }
 
+/** "$12.50", or "12.5 “USDC”" when a token reported its own symbol: every amount carries its unit. */
+function amountWithUnit(amount: AmountFact): string {
+  return amount.symbol === undefined ? formatDollars(amount.units) : `${formatAmount(amount.units)} ${quoted(amount.symbol)}`;
+}
+
 export function amountText(amount: AmountFact): string {
-  const symbol = amount.symbol === undefined ? '' : ` ${quoted(amount.symbol)}`;
-  return `${formatAmount(amount.units)}${symbol} (${amount.units} base units)`;
+  return `${amountWithUnit(amount)} (${amount.units} base units)`;
 }
 
 /** The dialog request for one action, every fact on its own labelled line. */
@@ -116,7 +123,6 @@ export function confirmRequest(facts: ConfirmFacts): ConfirmRequest {
       : 'This changes what the app trusts. Confirm only if you asked for it.';
   const notes = facts.notes && facts.notes.length > 0 ? ['', ...facts.notes] : [];
   const detail = [...lines, ...notes, '', kind].join('\n');
-  const symbol = facts.amount?.symbol === undefined ? '' : ` ${quoted(facts.amount.symbol)}`;
-  const amount = facts.amount ? `: ${formatAmount(facts.amount.units)}${symbol}` : '';
+  const amount = facts.amount ? `: ${amountWithUnit(facts.amount)}` : '';
   return { title: facts.title, message: `${facts.action}${amount}?`, detail, confirmLabel: facts.confirmLabel };
 }

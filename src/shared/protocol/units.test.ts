@@ -12,6 +12,7 @@ import {
   UnitsError,
   buyMargin,
   formatAmount,
+  formatDollars,
   formatPrice,
   formatSize,
   parseAmount,
@@ -111,5 +112,24 @@ describe('round trips', () => {
 
   it('buy + sell margin equals size for on-lot, on-tick orders', () => {
     fc.assert(fc.property(onLot, onTick, (s, p) => buyMargin(s, p) + sellMargin(s, p) === s));
+  });
+});
+
+describe('formatDollars', () => {
+  it('shows exchange dollars with their unit, two decimals at least and never rounded', () => {
+    expect(formatDollars(0n)).toBe('$0.00');
+    expect(formatDollars(12_500_000n)).toBe('$12.50');
+    expect(formatDollars(1_234_567_890n)).toBe('$1,234.56789');
+    expect(formatDollars(1n)).toBe('$0.000001');
+    expect(formatDollars(1_000_000_000_000n)).toBe('$1,000,000.00');
+  });
+
+  it('is the exact amount: the same digits as formatAmount once the unit and separators are removed', () => {
+    const digits = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_AMOUNT }), (units) => {
+        expect(digits(formatDollars(units).slice(1).replaceAll(',', ''))).toBe(digits(formatAmount(units)));
+      }),
+    );
   });
 });

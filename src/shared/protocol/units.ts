@@ -75,6 +75,15 @@ export function formatAmount(amount: bigint): string {
   return formatFixed(checkFormattable(amount, 'INVALID_AMOUNT', 'Amount'), 6);
 }
 
+/**
+ * Exchange dollars (6 decimals) exactly, with their unit: 12500000n → "$12.50", 1234567890n →
+ * "$1,234.56789". At least two decimals, never rounded: what a confirmation shows is what is signed.
+ */
+export function formatDollars(amount: bigint): string {
+  const [whole = '0', fraction = ''] = formatAmount(amount).split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(2, '0')}`;
+}
+
 function ceilDiv(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b;
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { DepositProgress, WithdrawalView } from '../../../shared/bridge';
-import { formatAmount, toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
+import { formatDollars, toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
 import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../exchange';
@@ -88,7 +88,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
             confirmations: 1,
             onProgress: (p) => {
               txHash = p.txHash ?? txHash;
-              progress(p.stage, p.confirmations, p.required, `Deposit of ${formatAmount(units)}: ${p.stage}`);
+              progress(p.stage, p.confirmations, p.required, `Deposit of ${formatDollars(units)}: ${p.stage}`);
             },
           }),
         );
@@ -102,7 +102,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       void (async () => {
         const credited = await waitForCredit(session, master, before, units, trading.options.creditTimeoutMs ?? 120_000);
         if (credited) {
-          progress('credited', 1, 1, `${formatAmount(units)} is now on your exchange balance.`);
+          progress('credited', 1, 1, `${formatDollars(units)} is now on your exchange balance.`);
           await session.refreshAccount();
         } else {
           ctx.events.emit('notice', { level: 'warning', message: `The deposit ${result.txHash} is on chain but the exchange has not credited it yet.` });

@@ -9,7 +9,7 @@ import { signedPayload } from '../../../shared/bridge';
 import {
   REQUEST_KINDS,
   ZERO_HASH,
-  formatAmount,
+  formatDollars,
   formatPrice,
   formatSize,
   hashAction,
@@ -98,7 +98,7 @@ function describeAction(kind: PayloadKind, a: Record<string, unknown>): string[]
     case 'claim':
       return [`Claim the payout of ${market()}`];
     case 'withdrawals':
-      return [`Withdraw ${formatAmount(big('amount'))} to ${String(a['receiver'])}`, `Account ledger ${String(a['ledger'])}`];
+      return [`Withdraw ${formatDollars(big('amount'))} to ${String(a['receiver'])}`, `Account ledger ${String(a['ledger'])}`];
     case 'agentsRevoke':
       return ['Revoke the current agent approval'];
   }

@@ -1,6 +1,6 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { formatAmount, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import { formatDollars, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
@@ -35,11 +35,11 @@ export async function confirmOrder(ctx: CoreContext, session: TradingSession, as
   if (!ctx.settings.getSettings().confirmations.orders) return;
   const symbol = session.market(assetId).symbol;
   const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
-  const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatAmount(BigInt(q.proceeds ?? '0'))}. ` : '';
+  const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. ` : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
     message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
-    detail: `${closes}It costs ${formatAmount(BigInt(q.cost))} and pays ${formatAmount(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatAmount(BigInt(q.maxLoss))}.`,
+    detail: `${closes}It costs ${formatDollars(BigInt(q.cost))} and pays ${formatDollars(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatDollars(BigInt(q.maxLoss))}.`,
     confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
   });
   if (!yes) throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
