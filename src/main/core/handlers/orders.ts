@@ -168,6 +168,8 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const session = await trading.connected();
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
+      // Why nothing can be signed (a pin to confirm, another chain) comes before what the order lacks.
+      session.signingContext();
       await refuseUncovered(session, assetId, epoch, t);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
       return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
