@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { devnetClient } from '../../src/devnet/bot';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { seededRandom } from '../../src/devnet/prng';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import type { ExchangeClient, OwnFillRecord } from '../../src/main/exchange';
@@ -30,18 +31,8 @@ const TICK = 1_000n;
 const CREDIT = 1_000n * C;
 const wait = { timeout: 40_000, interval: 100 };
 
-/** mulberry32: a tiny seeded PRNG, so a sequence replays exactly from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+// The devnet's seeded PRNG (mulberry32): a sequence replays exactly from its seed.
+const random = seededRandom(SEED);
 const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
 /** 0.01 to `max` contracts, on the 0.01 lot. */
