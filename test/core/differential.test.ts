@@ -11,15 +11,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { devnetClient } from '../../src/devnet/bot';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { seededRandom } from '../../src/devnet/prng';
+import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import type { ExchangeClient, OwnFillRecord } from '../../src/main/exchange';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { AccountView, CloseResult, OrderResult, ReplaceResult } from '../../src/shared/bridge';
 import type { Address } from '../../src/shared/protocol';
-import { startTempDevnet, type TempDevnet } from '../devnet-kit';
+import type { TempDevnet } from '../devnet-kit';
 import { coreCalls, type RecordedEvent } from './core-calls';
+import { createTradingCore, startTradingDevnet } from './trading-devnet';
 import { FillModel, type ModelFill } from './fill-model';
 
 const SEED = Number(process.env['DIFF_SEED'] ?? 20261123);
@@ -30,18 +30,8 @@ const TICK = 1_000n;
 const CREDIT = 1_000n * C;
 const wait = { timeout: 40_000, interval: 100 };
 
-/** mulberry32: a tiny seeded PRNG, so a sequence replays exactly from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+// The devnet's seeded PRNG (mulberry32): a sequence replays exactly from its seed.
+const random = seededRandom(SEED);
 const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
 /** 0.01 to `max` contracts, on the 0.01 lot. */
@@ -359,24 +349,10 @@ async function randomStep(m: Market): Promise<string> {
 // ------------------------------------------------------------------ setup
 
 beforeAll(async () => {
-  temp = await startTempDevnet('core-differential-', {
-    bots: 0,
-    demoAccounts: 2,
-    blockTimeMs: 500,
-    markets: (nowSec) => {
-      // A flat BTC path: every epoch resolves at its strike, where Up wins.
-      const BTC = { ...DEVNET_SYMBOLS.BTC, volatility: 0 };
-      const { ETH } = DEVNET_SYMBOLS;
-      return {
-        symbols: [BTC, ETH],
-        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT), periodLength: SHORT }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
-      };
-    },
-  });
+  // A flat BTC path: every epoch resolves at its strike, where Up wins.
+  temp = await startTradingDevnet('core-differential-', { demoAccounts: 2, btcEpochSeconds: SHORT, flatBtc: true });
   devnet = temp.devnet;
-  const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  btcAsset = entries[0]!.assetId.toString();
-  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  ({ core: t, btcAsset } = await createTradingCore(devnet));
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
   alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address as Address;
   bob = devnetClient(devnet, devnet.accounts[1]!.privateKey, { timeoutMs: 10_000, doctor: false });

@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { startTempDevnet, type TempDevnet } from '../devnet-kit';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import type { TempDevnet } from '../devnet-kit';
+import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { type ExchangeClient } from '../../src/main/exchange';
 import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
 import { coreCalls, type RecordedEvent } from './core-calls';
+import { createTradingCore, startTradingDevnet } from './trading-devnet';
 import { devnetClient } from '../../src/devnet/bot';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
@@ -89,25 +88,11 @@ async function freshBtcEpoch(after?: string): Promise<Market> {
 const exchangeBalance = async (): Promise<bigint> => (await bob.getBalance(alice as Address)).balance;
 
 beforeAll(async () => {
-  temp = await startTempDevnet('core-trading-extra-', {
-    bots: 0,
-    demoAccounts: 2,
-    blockTimeMs: 500,
-    markets: (nowSec) => {
-      // A flat BTC path: every epoch resolves at its strike, and at or above the strike Up wins.
-      const BTC = { ...DEVNET_SYMBOLS.BTC, volatility: 0 };
-      const { ETH } = DEVNET_SYMBOLS;
-      return {
-        symbols: [BTC, ETH],
-        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT), periodLength: SHORT }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
-      };
-    },
-  });
+  // A flat BTC path: every epoch resolves at its strike, and at or above the strike Up wins.
+  temp = await startTradingDevnet('core-trading-extra-', { demoAccounts: 2, btcEpochSeconds: SHORT, flatBtc: true });
   devnet = temp.devnet;
   dir = temp.dir;
-  const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  btcAsset = entries[0]!.assetId.toString();
-  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  ({ core: t, btcAsset } = await createTradingCore(devnet));
   events = [];
   for (const event of ['notice', 'connection', 'fill', 'resolution'] as const) {
     t.core.on(event, (payload) => events.push({ event, payload }));

@@ -3,12 +3,11 @@
 // claims, offline signing and the pin-change block — all through core.invoke like the window.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { startTempDevnet, type TempDevnet } from '../devnet-kit';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import type { TempDevnet } from '../devnet-kit';
+import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import { coreCalls, type RecordedEvent } from './core-calls';
+import { createTradingCore, startTradingDevnet } from './trading-devnet';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };
@@ -38,22 +37,9 @@ interface Order {
 }
 
 beforeAll(async () => {
-  temp = await startTempDevnet('core-trading-', {
-    bots: 0,
-    demoAccounts: 3,
-    blockTimeMs: 500,
-    markets: (nowSec) => {
-      const { BTC, ETH } = DEVNET_SYMBOLS;
-      return {
-        symbols: [BTC, ETH],
-        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT), periodLength: SHORT }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
-      };
-    },
-  });
+  temp = await startTradingDevnet('core-trading-', { demoAccounts: 3, btcEpochSeconds: SHORT });
   devnet = temp.devnet;
-  const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  btcAsset = entries[0]!.assetId.toString();
-  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  ({ core: t, btcAsset } = await createTradingCore(devnet));
   events = [];
   for (const event of ['notice', 'connection', 'markets', 'book', 'oracle', 'account', 'fill', 'resolution', 'deposit', 'orderHistory', 'trade'] as const) {
     t.core.on(event, (payload) => events.push({ event, payload }));

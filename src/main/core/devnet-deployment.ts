@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { devnetDeploymentAt, NO_DEPLOYMENT, type Deployment, type DomainFacts, type SettingsService } from '../settings';
+import { parseDevnetJson } from './devnet-file';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const devnetFileSchema = z.object({
@@ -30,15 +31,8 @@ export interface RunningDevnet {
 
 /** Parses devnet.json; null when it is missing or not what the devnet writes. */
 export function parseDevnetFile(text: string): (RunningDevnet & { pid: number }) | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = devnetFileSchema.safeParse(json);
-  if (!parsed.success) return null;
-  const f = parsed.data;
+  const f = parseDevnetJson(text, devnetFileSchema);
+  if (!f) return null;
   return {
     pid: f.pid,
     deployment: devnetDeploymentAt(f),

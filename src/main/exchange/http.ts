@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { readBoundedBody } from './bounded-body';
 import { ExchangeAbortError, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, ExchangeValidationError } from './errors';
 import { cleanExchangeText, refusalSentence } from './exchange-words';
 
@@ -177,42 +178,30 @@ export class HttpCore {
       req.on('response', (res) => {
         const receivedAt = Date.now();
         const limit = this.maxResponseBytes;
-        const tooLarge = () => finish(new ExchangeResponseTooLargeError(method, shownPath, limit));
         res.on('error', (e) => finish(new ExchangeTransportError(method, shownPath, e)));
-        // A declared length over the limit is refused before a byte of the body is read.
-        const declared = Number(res.headers['content-length'] ?? 0);
-        if (declared > limit) {
-          tooLarge();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let received = 0;
-        res.on('data', (c: Buffer) => {
-          if (settled) return;
-          received += c.length;
-          if (received > limit) tooLarge();
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          if (settled) return;
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text;
-          if (text !== '') {
-            try {
-              body = JSON.parse(text);
-            } catch {
-              body = text;
+        readBoundedBody(res, limit, {
+          settled: () => settled,
+          tooLarge: () => finish(new ExchangeResponseTooLargeError(method, shownPath, limit)),
+          body: (bytes) => {
+            const text = bytes.toString('utf8');
+            let body: unknown = text;
+            if (text !== '') {
+              try {
+                body = JSON.parse(text);
+              } catch {
+                body = text;
+              }
             }
-          }
-          const status = res.statusCode ?? 0;
-          this.#onResponse?.({ sentAt, receivedAt, date: res.headers.date, body });
-          if (status >= 200 && status < 300) finish(undefined, { status, body });
-          else {
-            const { code, sentence } = errorCodeOf(status, body);
-            const header: string | string[] | undefined = res.headers['retry-after'];
-            const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(typeof header === 'string' ? header : header?.[0], receivedAt) : undefined;
-            finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath, retryAfterMs));
-          }
+            const status = res.statusCode ?? 0;
+            this.#onResponse?.({ sentAt, receivedAt, date: res.headers.date, body });
+            if (status >= 200 && status < 300) finish(undefined, { status, body });
+            else {
+              const { code, sentence } = errorCodeOf(status, body);
+              const header: string | string[] | undefined = res.headers['retry-after'];
+              const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(typeof header === 'string' ? header : header?.[0], receivedAt) : undefined;
+              finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath, retryAfterMs));
+            }
+          },
         });
       });
       req.end(bodyText);

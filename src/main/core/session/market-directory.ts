@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Deployment } from '../../settings';
+import { parseDevnetJson } from '../devnet-file';
 
 export interface MarketEntry {
   readonly assetId: bigint;
@@ -22,14 +23,7 @@ const devnetFileSchema = z.object({
 
 /** Parses the `markets` list of a devnet.json text; null when it has none. */
 export function parseDevnetMarkets(text: string): MarketEntry[] | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = devnetFileSchema.safeParse(json);
-  return parsed.success ? parsed.data.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })) : null;
+  return parseDevnetJson(text, devnetFileSchema)?.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })) ?? null;
 }
 
 /** A fixed list for the devnet deployment (tests, and the harness); other deployments list their own. */

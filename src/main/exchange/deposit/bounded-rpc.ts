@@ -5,6 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { FetchRequest, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrlResponse } from 'ethers';
+import { readBoundedBody } from '../bounded-body';
 import { formatBytes } from '../errors';
 
 /** The most of one JSON-RPC answer main will hold. */
@@ -58,25 +59,15 @@ export function boundedGetUrl(maxBytes = MAX_RPC_RESPONSE_BYTES): FetchGetUrlFun
           fail(new RpcTransportError('RPC_ENCODING_REFUSED', `The chain RPC sent a ${encoding}-encoded answer, which was not asked for.`));
           return;
         }
-        const tooLarge = () => fail(new RpcTransportError('RPC_RESPONSE_TOO_LARGE', `The chain RPC's answer was larger than ${formatBytes(maxBytes)}; it was not read.`));
-        if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
-          tooLarge();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let received = 0;
-        res.on('data', (c: Buffer) => {
-          if (settled) return;
-          received += c.length;
-          if (received > maxBytes) tooLarge();
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ statusCode: status, statusMessage: res.statusMessage ?? '', headers, body: received === 0 ? null : new Uint8Array(Buffer.concat(chunks)) });
+        readBoundedBody(res, maxBytes, {
+          settled: () => settled,
+          tooLarge: () => fail(new RpcTransportError('RPC_RESPONSE_TOO_LARGE', `The chain RPC's answer was larger than ${formatBytes(maxBytes)}; it was not read.`)),
+          body: (bytes) => {
+            settled = true;
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ statusCode: status, statusMessage: res.statusMessage ?? '', headers, body: bytes.length === 0 ? null : new Uint8Array(bytes) });
+          },
         });
       });
       request.end(body === null ? undefined : Buffer.from(body));
