@@ -86,12 +86,14 @@ export function marketName(assetId: string, epoch: string): string {
   return marketLabel(get(markets), assetId, epoch);
 }
 
+/** Each figure is shown as soon as it arrives: a slow read (claims walk past epochs) never holds back the balance. */
 export async function refreshAccount(): Promise<void> {
-  const [view, agent, claimable, history] = await Promise.all([quietly('account.get'), quietly('agents.status'), quietly('claims.list'), quietly('orders.history')]);
-  if (history) orderHistory.set(history);
-  if (view) account.set(view);
-  agentStatus.set(agent);
-  if (claimable) claims.set(claimable);
+  await Promise.all([
+    quietly('account.get').then((view) => view && account.set(view)),
+    quietly('agents.status').then((agent) => agentStatus.set(agent)),
+    quietly('claims.list').then((claimable) => claimable && claims.set(claimable)),
+    quietly('orders.history').then((history) => history && orderHistory.set(history)),
+  ]);
 }
 
 /** True once the key list has been read (a first launch shows its next steps only then). */

@@ -8,6 +8,9 @@ import { FetchRequest, type FetchCancelSignal, type FetchGetUrlFunc, type GetUrl
 import { readBoundedBody } from '../bounded-body';
 import { formatBytes } from '../errors';
 
+/** How long one JSON-RPC request may take (the exchange client's own limit). */
+export const RPC_TIMEOUT_MS = 15_000;
+
 /** The most of one JSON-RPC answer main will hold. */
 export const MAX_RPC_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -77,6 +80,8 @@ export function boundedGetUrl(maxBytes = MAX_RPC_RESPONSE_BYTES): FetchGetUrlFun
 /** The connection for `new JsonRpcProvider(rpcConnection(url), …)`: bounded, uncompressed. */
 export function rpcConnection(url: string, maxBytes = MAX_RPC_RESPONSE_BYTES): FetchRequest {
   const req = new FetchRequest(url);
+  // ethers waits 5 minutes by default; a read behind a user's action gives up like the exchange client does.
+  req.timeout = RPC_TIMEOUT_MS;
   req.allowGzip = false;
   req.getUrlFunc = boundedGetUrl(maxBytes);
   return req;
