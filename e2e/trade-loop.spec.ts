@@ -9,7 +9,8 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, invokeInPage, test } from './harness/fixture';
 import { counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn } from './harness/flows';
 
-test.use({ withDevnet: true });
+// Exact fills and money: a book no other spec has left orders in.
+test.use({ withDevnet: true, devnetOptions: { ownBook: 'trade-loop' } });
 test.setTimeout(180_000);
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -10,7 +10,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './harness/fixture';
 import { available, counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn, USD } from './harness/flows';
 
-test.use({ withDevnet: true });
+// Exact fills and money: a book no other spec has left orders in.
+test.use({ withDevnet: true, devnetOptions: { ownBook: 'trading-money' } });
 test.setTimeout(180_000);
 
 /** The notice with this text, in the notice area or (when another notice followed it) in the notice log. */

@@ -21,6 +21,11 @@ export interface HarnessDevnetOptions {
   markets?: StartDevnetOptions['markets'];
   /** Demo accounts offered to the core (default 4). */
   demoAccounts?: number;
+  /**
+   * A devnet of this spec's own, named for it: specs whose money assertions need a book no other
+   * spec has left orders in set it (Playwright starts a worker, so a devnet, per distinct value).
+   */
+  ownBook?: string;
 }
 
 /** One BTC market whose epochs last `periodSec` seconds (claim flows: an epoch resolves within the test). */
@@ -33,7 +38,7 @@ export function shortMarkets(periodSec: number): (genesisSec: bigint) => MarketC
 }
 
 export async function startHarnessDevnet(options: HarnessDevnetOptions = {}): Promise<HarnessDevnetHandle> {
-  const dir = await mkdtemp(join(tmpdir(), 'e2e-devnet-'));
+  const dir = await mkdtemp(join(tmpdir(), `e2e-devnet-${options.ownBook ?? 'shared'}-`));
   const handle = await startDevnet({
     dataDir: dir,
     fresh: true,
