@@ -7,17 +7,11 @@ import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
+import { APP_CONTENT_TYPES } from '../src/main/window/app-protocol';
 import { PRODUCTION_CSP } from '../src/main/window/csp';
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.map': 'application/json',
-};
+// The types app:// serves, plus source maps (which only DevTools fetch).
+const CONTENT_TYPES: Readonly<Record<string, string>> = { ...APP_CONTENT_TYPES, '.map': 'application/json' };
 
 export interface StaticServer {
   readonly url: string;

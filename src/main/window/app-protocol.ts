@@ -27,7 +27,7 @@ export const APP_SCHEME_PRIVILEGES = {
 } as const;
 
 /** Content types of what the renderer build emits; anything else is refused. */
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
+export const APP_CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -75,7 +75,7 @@ export function resolveAppRequest(rawUrl: string, root: string): AppRequestTarge
   const segments = path.split('/').filter((s) => s !== '');
   if (segments.some((s) => s === '..' || s === '.')) return refuse(403, 'dot segment');
   const relativePath = segments.length === 0 ? 'index.html' : segments.join('/');
-  const contentType = CONTENT_TYPES[extname(relativePath).toLowerCase()];
+  const contentType = APP_CONTENT_TYPES[extname(relativePath).toLowerCase()];
   if (!contentType) return refuse(404, 'not a type the app serves');
 
   const rootReal = safeRealpath(resolve(root));

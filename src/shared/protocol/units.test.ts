@@ -124,6 +124,14 @@ describe('formatDollars', () => {
     expect(formatDollars(1_000_000_000_000n)).toBe('$1,000,000.00');
   });
 
+  it('writes dollars with cents, exactly, and a loss with its minus', () => {
+    expect(formatDollars(3_800_000n)).toBe('$3.80');
+    expect(formatDollars(0n)).toBe('$0.00');
+    expect(formatDollars(1_234n)).toBe('$0.001234');
+    expect(formatDollars(-16_110_000n)).toBe('-$16.11');
+    expect(formatDollars(1_234_567_000_000n)).toBe('$1,234,567.00');
+  });
+
   it('is the exact amount: the same digits as formatAmount once the unit and separators are removed', () => {
     const digits = (text: string): string => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
     fc.assert(

@@ -76,12 +76,14 @@ export function formatAmount(amount: bigint): string {
 }
 
 /**
- * Exchange dollars (6 decimals) exactly, with their unit: 12500000n → "$12.50", 1234567890n →
- * "$1,234.56789". At least two decimals, never rounded: what a confirmation shows is what is signed.
+ * Exchange dollars (6 decimals) exactly, with their unit, for sentences and confirmations:
+ * 12500000n → "$12.50", 1234567890n → "$1,234.56789", -16110000n → "-$16.11". At least two
+ * decimals, never rounded: what a confirmation shows is what is signed.
  */
 export function formatDollars(amount: bigint): string {
-  const [whole = '0', fraction = ''] = formatAmount(amount).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(2, '0')}`;
+  const sign = amount < 0n ? '-' : '';
+  const [whole = '0', fraction = ''] = formatAmount(amount < 0n ? -amount : amount).split('.');
+  return `${sign}$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(2, '0')}`;
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

@@ -1,10 +1,10 @@
 /** claims.*: resolved epochs with something to claim, and the claims themselves (signed by the master). */
 import type { ClaimableEpoch, ClaimResult } from '../../../shared/bridge';
-import type { Address } from '../../../shared/protocol';
+import { formatDollars, type Address } from '../../../shared/protocol';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers } from '../context';
 import type { TradingHost } from '../session/host';
-import { dollars, marketLabel } from '../session/market-name';
+import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 
 function masterOf(session: TradingSession): Address {
@@ -39,7 +39,7 @@ export async function claimOne(session: TradingSession, assetId: bigint, epoch: 
     epoch: epoch.toString(),
     status: r.status,
     amount: ok ? amount.toString() : '0',
-    summary: ok ? `Claimed ${dollars(amount)} from ${name}` : `Nothing claimed from ${name}: it is not resolved or holds nothing`,
+    summary: ok ? `Claimed ${formatDollars(amount)} from ${name}` : `Nothing claimed from ${name}: it is not resolved or holds nothing`,
   };
 }
 

@@ -6,7 +6,6 @@ import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
-import { dollars } from '../session/market-name';
 import { shortfallOf, type Shortfall } from '../session/order-funds';
 import { cancelSummary, orderSummary, reasonSentence } from '../session/order-text';
 import type { TradingSession } from '../session/session';
@@ -133,7 +132,7 @@ async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: 
   if (!short) return;
   throw new BridgeFailure(
     'orders.insufficient_balance',
-    `Not sent: this order needs ${dollars(short.need)} of collateral and ${dollars(short.free)} is free (${dollars(short.short)} short). Deposit on the Funds screen, or make the order smaller.`,
+    `Not sent: this order needs ${formatDollars(short.need)} of collateral and ${formatDollars(short.free)} is free (${formatDollars(short.short)} short). Deposit on the Funds screen, or make the order smaller.`,
   );
 }
 
@@ -169,7 +168,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
       // Why nothing can be signed (a pin to confirm, another chain) comes before what the order lacks.
-      session.signingContext();
+      session.assertCanSign();
       await refuseUncovered(session, assetId, epoch, t);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
       return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });

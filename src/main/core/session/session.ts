@@ -698,6 +698,11 @@ export class TradingSession {
 
   // ---------------------------------------------------------------- signing
 
+  /** Throws why nothing can be signed now (a pin to confirm or accept, another chain, not connected). */
+  assertCanSign(): void {
+    this.signingContext();
+  }
+
   /** The pinned domain and the ledger: what every signature of this session is made over. */
   signingContext(): DeploymentContext {
     const pin = this.#o.pinning.pinFor(this.deployment.id);
