@@ -45,8 +45,10 @@ const importBoundaries = {
   meta: {
     type: 'problem',
     docs: { description: 'Keep relative imports inside the process boundaries of DESIGN.md' },
-    schema: [
-      {
+    // One or more boundary objects, each checked on its own (a file group may need several).
+    schema: {
+      type: 'array',
+      items: {
         type: 'object',
         properties: {
           deny: { type: 'array', items: { type: 'string' } },
@@ -56,28 +58,37 @@ const importBoundaries = {
         },
         additionalProperties: false,
       },
-    ],
+    },
     messages: { outside: "'{{source}}' crosses a process boundary: {{reason}}" },
   },
   create(context) {
-    const { deny = [], allowOnly = [], allowFiles = [], reason = 'see DESIGN.md' } = context.options[0] ?? {};
-    // Exact module files exempt from `deny` (a public index), matched with or without extension.
-    const exempt = (target) =>
-      allowFiles.some((f) => {
-        const abs = path.resolve(root, f);
-        return [target, `${target}.ts`, path.join(target, 'index.ts')].includes(abs);
-      });
     const inside = (file, dir) => {
       const abs = path.resolve(root, dir);
       return file === abs || file.startsWith(abs + path.sep);
     };
+    const boundaries = context.options.map(({ deny = [], allowOnly = [], allowFiles = [], reason = 'see docs/design.md' }) => ({
+      reason,
+      // Exact module files exempt from `deny` (a public index), matched with or without extension.
+      exempt: (target) =>
+        allowFiles.some((f) => {
+          const abs = path.resolve(root, f);
+          return [target, `${target}.ts`, path.join(target, 'index.ts')].includes(abs);
+        }),
+      deny,
+      allowOnly,
+    }));
     const check = (node) => {
       const source = node.source?.value;
       if (typeof source !== 'string' || !(source.startsWith('.') || source.startsWith('/'))) return;
       const target = path.resolve(path.dirname(context.filename), source);
-      const denied = deny.some((dir) => inside(target, dir)) && !exempt(target);
-      const escaped = allowOnly.length > 0 && !allowOnly.some((dir) => inside(target, dir));
-      if (denied || escaped) context.report({ node: node.source, messageId: 'outside', data: { source, reason } });
+      for (const b of boundaries) {
+        const denied = b.deny.some((dir) => inside(target, dir)) && !b.exempt(target);
+        const escaped = b.allowOnly.length > 0 && !b.allowOnly.some((dir) => inside(target, dir));
+        if (denied || escaped) {
+          context.report({ node: node.source, messageId: 'outside', data: { source, reason: b.reason } });
+          return;
+        }
+      }
     };
     return {
       ImportDeclaration: check,
@@ -192,7 +203,7 @@ export default tseslint.config(
       'local/import-boundaries': [
         'error',
         {
-          deny: ['src/main', 'src/devnet', 'src/preload'],
+          deny: ['src/main', 'src/client', 'src/devnet', 'src/preload'],
           reason: 'the renderer talks to main only through the bridge contract in src/shared.',
         },
       ],
@@ -243,6 +254,11 @@ export default tseslint.config(
           deny: ['src/devnet', 'src/renderer'],
           reason: 'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
         },
+        {
+          deny: ['src/client'],
+          allowFiles: ['src/client/index.ts'],
+          reason: 'import the client library from its index (src/client), never its files.',
+        },
       ],
     },
   },
@@ -254,27 +270,42 @@ export default tseslint.config(
         'error',
         {
           deny: ['src/main', 'src/renderer', 'src/preload'],
-          reason: 'the devnet is a separate service; it shares only src/shared with the app.',
+          reason: 'the devnet is a separate service: it shares src/shared and the client library with the app, never main.',
+        },
+        {
+          deny: ['src/client'],
+          allowFiles: ['src/client/index.ts'],
+          reason: 'import the client library from its index (src/client), never its files.',
         },
       ],
     },
   },
   {
-    // The liquidity bot trades like any outside client: through the client library's public
-    // entry points only, never the app's internals (issue 5, item 7).
-    files: ['src/devnet/bot/**/*.ts'],
-    ignores: ['src/devnet/bot/**/*.test.ts'],
+    // The exchange client library is a layer of its own: main and the devnet's bots both use it, so it
+    // knows neither (docs/design.md).
+    files: ['src/client/**/*.ts'],
+    ignores: ['src/client/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'The client library runs under plain node (bots, benches, scripts): no electron.' }] },
+      ],
+      'local/import-boundaries': [
+        'error',
+        { allowOnly: ['src/client', 'src/shared'], reason: 'src/client imports only src/shared and its libraries.' },
+      ],
+    },
+  },
+  {
+    // Benches use the client library as a script would: through its index.
+    files: ['bench/**/*.ts'],
     rules: {
       'local/import-boundaries': [
         'error',
         {
-          deny: ['src/main', 'src/renderer', 'src/preload'],
-          allowFiles: [
-            'src/main/exchange/index.ts',
-            'src/main/exchange/deposit/index.ts',
-            'src/main/trading/index.ts',
-          ],
-          reason: 'the bot may use only the client library\'s public index (src/main/exchange, src/main/trading).',
+          deny: ['src/client'],
+          allowFiles: ['src/client/index.ts'],
+          reason: 'import the client library from its index (src/client), never its files.',
         },
       ],
     },

@@ -2,8 +2,8 @@
 // holds 5,000 resting orders spread at random over both ladders. Each timed round replays 200,000
 // updates (cancel/re-add, partial fill/restore, move/return: all three event kinds) that leave the
 // book as it started, so rounds are identical. Target: ≥ 500,000 updates/s applied.
-import { parseMarketUpdate, type MarketUpdate } from '../src/main/exchange';
-import { BookStore } from '../src/main/trading';
+import { parseMarketUpdate, type MarketUpdate } from '../src/client';
+import { BookStore } from '../src/client';
 import { blackhole, measure, note, ratio, type Benchmark } from './harness';
 
 const ORDERS = 5_000;

@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ExchangeClient, keySigner, NonceRegistry } from '../src/main/exchange';
+import { ExchangeClient, keySigner, NonceRegistry } from '../src/client';
 import { DigestSigner, makeExchangeDomain, warmUpSigning } from '../src/shared/protocol';
 import { note, ratio, type Benchmark } from './harness';
 

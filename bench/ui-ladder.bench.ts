@@ -17,7 +17,7 @@
 // in chrome://tracing or Perfetto) to see where a frame's time goes.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExchangeClient } from '../src/main/exchange';
+import type { ExchangeClient } from '../src/client';
 import { note, ratio, type BenchReport, type Benchmark } from './harness';
 import { buildRenderer, pct, SCREENS_DIR, sortedCopy, startUiRig, type UiRig } from './ui-shared';
 

@@ -21,7 +21,7 @@ import { installTerminal, type InstalledTerminal } from '../e2e/harness/install-
 import { serveDirectory, type StaticServer } from '../e2e/static-server';
 import { startDevnet, type DevnetHandle } from '../src/devnet/devnet';
 import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
-import { type ExchangeClient } from '../src/main/exchange';
+import { type ExchangeClient } from '../src/client';
 import { devnetClient } from '../src/devnet/bot';
 
 const PASSWORD = 'ui bench password';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { keySigner, type ExchangeClient } from '../../src/main/exchange';
+import { keySigner, type ExchangeClient } from '../../src/client';
 import { devnetClient } from '../../src/devnet/bot';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
 import type { HarnessDevnetHandle } from './devnet';

@@ -13,7 +13,7 @@ import type { DevnetHandle } from '../../src/devnet/devnet';
 import { devnetClient } from '../../src/devnet/bot';
 import { seededRandom } from '../../src/devnet/prng';
 import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
-import type { ExchangeClient, OwnFillRecord } from '../../src/main/exchange';
+import type { ExchangeClient, OwnFillRecord } from '../../src/client';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { AccountView, CloseResult, OrderResult, ReplaceResult } from '../../src/shared/bridge';
 import type { Address } from '../../src/shared/protocol';

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { IpcMainInvokeEvent } from 'electron';
-import { buildSignedWithdrawal, keySigner } from '../../src/main/exchange';
+import { buildSignedWithdrawal, keySigner } from '../../src/client';
 import { registerCore } from '../../src/main/ipc/register-core';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';

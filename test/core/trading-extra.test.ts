@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { TempDevnet } from '../devnet-kit';
 import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
-import { type ExchangeClient } from '../../src/main/exchange';
+import { type ExchangeClient } from '../../src/client';
 import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
 import { coreCalls, type RecordedEvent } from './core-calls';

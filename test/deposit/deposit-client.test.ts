@@ -2,10 +2,10 @@ import { Contract, JsonRpcProvider, Network, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../src/shared/protocol';
 import { startChain, type DevnetChain } from '../../src/devnet/chain';
-import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from '../../src/main/exchange/deposit/abi';
-import { createDepositClient, type DepositClient, type DepositProgress } from '../../src/main/exchange/deposit/client';
-import { DepositError, toDepositError } from '../../src/main/exchange/deposit/errors';
-import { signDepositPermit } from '../../src/main/exchange/deposit/permit';
+import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from '../../src/client/deposit/abi';
+import { createDepositClient, type DepositClient, type DepositProgress } from '../../src/client/deposit/client';
+import { DepositError, toDepositError } from '../../src/client/deposit/errors';
+import { signDepositPermit } from '../../src/client/deposit/permit';
 import { minedReceipt } from '../../src/devnet/chain/rpc';
 
 // One chain for the whole file; each test uses its own demo account so balances stay independent.

@@ -3,7 +3,7 @@
 import { JsonRpcProvider, Network, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChain, type DevnetChain } from '../../src/devnet/chain';
-import { createDepositClient, type DepositClient } from '../../src/main/exchange/deposit/client';
+import { createDepositClient, type DepositClient } from '../../src/client/deposit/client';
 import type { Address } from '../../src/shared/protocol';
 
 let chain: DevnetChain;

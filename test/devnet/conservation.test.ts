@@ -24,8 +24,8 @@ import { devnetContract } from '../../src/devnet/chain/contracts';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { type ExchangeClient, MarketFeed } from '../../src/main/exchange';
-import { createDepositClient } from '../../src/main/exchange/deposit';
+import { type ExchangeClient, MarketFeed } from '../../src/client';
+import { createDepositClient } from '../../src/client';
 import type { Address, Hex } from '../../src/shared/protocol';
 import { devnetClient } from '../../src/devnet/bot';
 

@@ -11,8 +11,8 @@ import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import type { DevnetFile } from '../../src/devnet/devnet-file';
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { type ExchangeClient } from '../../src/main/exchange';
-import { createDepositClient } from '../../src/main/exchange/deposit';
+import { type ExchangeClient } from '../../src/client';
+import { createDepositClient } from '../../src/client';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
 import { devnetClient } from '../../src/devnet/bot';
 

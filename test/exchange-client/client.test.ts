@@ -1,7 +1,7 @@
 // Every client method against the local exchange service on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeHttpError, ExchangeValidationError } from '../../src/main/exchange';
-import { EpochWatcher, AccountState } from '../../src/main/trading';
+import { ExchangeHttpError, ExchangeValidationError } from '../../src/client';
+import { EpochWatcher, AccountState } from '../../src/client';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, LEDGER, startDevnet, testSigner, type Devnet } from './helpers';
 

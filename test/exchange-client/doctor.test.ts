@@ -2,7 +2,7 @@
 // exchange service, and explained by the signature doctor.
 import { TypedDataEncoder } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeHttpError, type AuthFailureCondition, type ExchangeClient } from '../../src/main/exchange';
+import { ExchangeHttpError, type AuthFailureCondition, type ExchangeClient } from '../../src/client';
 import {
   DigestSigner,
   buildSignedRequest,

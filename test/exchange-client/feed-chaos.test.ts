@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { MarketFeed, parseMarketUpdate, type ExchangeClient, type MarketUpdate } from '../../src/main/exchange';
-import { BookStore, BookSync, sameView, snapshotView, type BookView } from '../../src/main/trading';
+import { MarketFeed, parseMarketUpdate, type ExchangeClient, type MarketUpdate } from '../../src/client';
+import { BookStore, BookSync, sameView, snapshotView, type BookView } from '../../src/client';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
 import { seededRandom as prng } from '../../src/devnet/prng';

@@ -7,7 +7,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, MarketFeed, SubscriptionSocket, type ExchangeError, type SubscriptionSocketOptions } from '../../src/main/exchange';
+import { FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, MarketFeed, SubscriptionSocket, type ExchangeError, type SubscriptionSocketOptions } from '../../src/client';
 import { ManualTimers } from '../exchange-service/chaos-kit';
 import { startDevnet } from './helpers';
 

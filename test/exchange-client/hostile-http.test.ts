@@ -5,8 +5,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { JsonRpcProvider, Network } from 'ethers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeClient, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, HttpCore, MAX_RESPONSE_BYTES } from '../../src/main/exchange';
-import { MAX_RPC_RESPONSE_BYTES, RpcTransportError, rpcConnection, toDepositError } from '../../src/main/exchange/deposit';
+import { ExchangeClient, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, HttpCore, MAX_RESPONSE_BYTES } from '../../src/client';
+import { MAX_RPC_RESPONSE_BYTES, RpcTransportError, rpcConnection, toDepositError } from '../../src/client';
 
 const MiB = 1024 * 1024;
 const uncaught: unknown[] = [];

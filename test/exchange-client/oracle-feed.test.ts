@@ -1,7 +1,7 @@
 // OracleFeed against the local service: prices arrive per symbol; a silent symbol is reported stale,
 // the socket is replaced and the resubscription brings a fresh price.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OracleFeed, type OraclePrice } from '../../src/main/exchange';
+import { OracleFeed, type OraclePrice } from '../../src/client';
 import { startDevnet, type Devnet } from './helpers';
 
 let net: Devnet;

@@ -2,7 +2,7 @@
 // bucket on the exchange's clock) and answers 429 RATE_LIMITED with Retry-After; the client sends
 // the same bytes again after that wait, and says so in a sentence when it runs out of attempts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeHttpError, type Timers } from '../../src/main/exchange';
+import { ExchangeHttpError, type Timers } from '../../src/client';
 import { DigestSigner, hexToBytes } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
 

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeHttpError, type ExchangeClient, type Timers } from '../../src/main/exchange';
+import { ExchangeHttpError, type ExchangeClient, type Timers } from '../../src/client';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
 

@@ -6,7 +6,7 @@
  */
 import { Wallet } from 'ethers';
 import { unpackAssetId, type Hex } from '../../shared/protocol';
-import { createDepositClient } from '../../main/exchange/deposit';
+import { createDepositClient } from '../../client';
 import type { DevnetAccount, DevnetContracts } from '../chain';
 import { devnetClient } from './devnet-client';
 import { FeedState } from './feed-state';

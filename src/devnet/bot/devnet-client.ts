@@ -2,7 +2,7 @@
  * An ExchangeClient for one devnet key, signing in this process. The bots trade through it, and so
  * do tests and benchmarks that need a second trader beside the app.
  */
-import { ExchangeClient, keySigner, type ExchangeClientOptions } from '../../main/exchange';
+import { ExchangeClient, keySigner, type ExchangeClientOptions } from '../../client';
 import { makeExchangeDomain, type Hex } from '../../shared/protocol';
 import type { DevnetContracts } from '../chain';
 

@@ -5,8 +5,8 @@
  * REST stays what the library makes it: BookSync's snapshot/resync path, AccountState's refresh,
  * and the fallbacks below when a feed is not live yet.
  */
-import { MarketFeed, OracleFeed, type ExchangeReader, type FeedSubscription } from '../../main/exchange';
-import { AccountState, BookSync } from '../../main/trading';
+import { MarketFeed, OracleFeed, type ExchangeReader, type FeedSubscription } from '../../client';
+import { AccountState, BookSync } from '../../client';
 import type { Address } from '../../shared/protocol';
 
 /** An oracle price older than this is not trusted; the caller falls back to REST. */

@@ -4,7 +4,7 @@
  * reaches the window only as bridge.internal (see dispatchBridgeCall).
  */
 import { BRIDGE_ERROR } from '../../shared/bridge';
-import { ExchangeError } from '../exchange/errors';
+import { ExchangeError } from '../../client';
 import { SettingsError, type SettingsErrorCode } from '../settings';
 import { VaultError, type VaultErrorCode } from '../vault';
 import { BridgeFailure } from '../window/bridge-host';

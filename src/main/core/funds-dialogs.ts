@@ -1,5 +1,5 @@
 /** The facts main shows before a deposit or a withdrawal, from the deposit plan and the pinned domain. */
-import type { DepositPlan } from '../exchange/deposit';
+import type { DepositPlan } from '../../client';
 import { confirmRequest, fullAddress } from './confirm-text';
 import type { ConfirmRequest } from './dialogs';
 import type { SigningFacts } from './session/signing-facts';

@@ -5,7 +5,7 @@
  */
 import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
 import { formatPrice, formatSize, parsePrice } from '../../../shared/protocol';
-import { MAX_BOOK_DEPTH } from '../../exchange/read-client';
+import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../session/close-plan';
 import { marketLabel } from '../session/market-name';

@@ -6,7 +6,7 @@
  * chain id). Selecting, removing, renaming and accepting a changed pin each take one.
  */
 import type { ConfiguredMarket } from '../../../shared/bridge';
-import { ExchangeClient } from '../../exchange';
+import { ExchangeClient } from '../../../client';
 import { describePinChange, factsOf, NO_DEPLOYMENT, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { checkDeploymentDraft, deploymentIdFor, type DeploymentDraft } from '../../settings/endpoint-rules';
 import { BridgeFailure } from '../../window/bridge-host';

@@ -33,7 +33,7 @@ import {
   toExchangeError,
   type SignedAction,
   type SigningContext,
-} from '../../exchange';
+} from '../../../client';
 import { BridgeFailure } from '../../window/bridge-host';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';

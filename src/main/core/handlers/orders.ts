@@ -1,7 +1,7 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
 import { formatDollars, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
-import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../exchange';
+import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../../client';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';

@@ -4,7 +4,7 @@
  * whether the oracle feed has a price for its symbol id. Only deployments already confirmed in
  * main's dialog are asked; the id reaches the URL only as a validated decimal.
  */
-import { ExchangeClient, ExchangeHttpError, OracleFeed, type ExchangeError } from '../../exchange';
+import { ExchangeClient, ExchangeHttpError, OracleFeed, type ExchangeError } from '../../../client';
 import type { Deployment } from '../../settings';
 import { BridgeFailure } from '../../window/bridge-host';
 import { decodeAssetId } from './asset-decoder';

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BookView } from '../../../shared/bridge';
-import type { MarketFeed } from '../../exchange';
-import type { ExchangeReader } from '../../exchange';
-import { BookSync } from '../../trading';
+import type { MarketFeed } from '../../../client';
+import type { ExchangeReader } from '../../../client';
+import { BookSync } from '../../../client';
 import { BridgeFailure } from '../../window/bridge-host';
 import { createCoalescer, type Coalescer } from '../coalescer';
 

@@ -5,9 +5,9 @@
  * (before the user sees the facts) and on every connect (before the pin is checked).
  */
 import { JsonRpcProvider } from 'ethers';
-import { rpcConnection } from '../../exchange/deposit';
+import { rpcConnection } from '../../../client';
 import { DEFAULT_DOMAIN_NAME } from '../../../shared/protocol';
-import { ExchangeError, ExchangeHttpError, type ExchangeConfig, type ExchangeReader } from '../../exchange';
+import { ExchangeError, ExchangeHttpError, type ExchangeConfig, type ExchangeReader } from '../../../client';
 import type { DomainFacts } from '../../settings';
 import { BridgeFailure } from '../../window/bridge-host';
 

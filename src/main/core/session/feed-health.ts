@@ -1,6 +1,6 @@
 /** Health of one feed as the status bar shows it: state, why, latency, last message and resyncs. */
 import type { FeedHealth, FeedHealthState } from '../../../shared/bridge';
-import type { SocketState } from '../../exchange';
+import type { SocketState } from '../../../client';
 
 type FeedName = FeedHealth['feed'];
 

@@ -6,8 +6,8 @@
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';
 import { ORDER_LIMITS } from '../../../shared/bridge/limits';
 import { MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, orderMargin } from '../../../shared/protocol';
-import { toPrice, toSide, toSize } from '../../exchange';
-import { ExchangeValidationError } from '../../exchange/errors';
+import { toPrice, toSide, toSize } from '../../../client';
+import { ExchangeValidationError } from '../../../client';
 
 export interface ParsedTicket {
   sell: boolean;

@@ -1,7 +1,7 @@
 /** One sentence per trading result, for the notice area: "Bought 10 at 62.5¢", "Rejected: … (MARGIN)". */
 import type { CancelResult, OrderResult } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
-import { cleanExchangeText, exchangeSaid } from '../../exchange';
+import { cleanExchangeText, exchangeSaid } from '../../../client';
 
 /** What the exchange's reject reasons mean to a trader; unknown reasons are quoted as the exchange's words. */
 const REASONS: Readonly<Record<string, string>> = {

@@ -25,11 +25,11 @@ import {
   type MarketUpdate,
   type OwnFillRecord,
   type TopOfBook,
-} from '../../exchange';
-import { rpcConnection } from '../../exchange/deposit';
+} from '../../../client';
+import { rpcConnection } from '../../../client';
 import type { Logger } from '../../log';
 import { describePinChange, type Deployment, type DeploymentPinning, type DomainFacts } from '../../settings';
-import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../trading';
+import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../../client';
 import type { Vault } from '../../vault';
 import { BridgeFailure } from '../../window/bridge-host';
 import type { EventHub } from '../event-hub';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { WithdrawalView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address } from '../../../shared/protocol';
-import type { ExchangeReader } from '../../exchange';
+import type { ExchangeReader } from '../../../client';
 
 const withdrawalsSchema = z.object({
   withdrawals: z.array(

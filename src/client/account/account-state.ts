@@ -1,0 +1,124 @@
+// Private state of one account (§10.3): balance, pending collateral, positions, own resting orders and
+// own fills. Refreshed after own actions and own fills; a snapshot is dropped when the epoch it was
+// taken for is no longer current once it arrives.
+import type { Address, Hex } from '../../shared/protocol';
+import { ExchangeHttpError } from '../errors';
+import type { MarketUpdate, TradeEvent } from '../feeds/market-feed';
+import type { ExchangeReader } from '../http/read-client';
+import type { Balance, BookOrders, Position } from '../http/schemas';
+
+export interface OwnFill {
+  orderId: Hex;
+  assetId: bigint;
+  epoch: bigint;
+  /** false = BUY, true = SELL (the resting order's side). */
+  side: boolean;
+  fill: bigint;
+  fillPrice: bigint;
+  seqId: bigint;
+}
+
+export interface AccountStateOptions {
+  reader: Pick<ExchangeReader, 'getBalance' | 'getBookOrders' | 'getPosition'>;
+  account: Address;
+  /** The epoch now traded for an asset (EpochWatcher); snapshots for another epoch are dropped. */
+  currentEpoch(assetId: bigint): bigint | undefined;
+  onChange?(state: AccountState): void;
+  onFill?(fill: OwnFill): void;
+}
+
+const key = (assetId: bigint, epoch: bigint) => `${assetId}:${epoch}`;
+
+export class AccountState {
+  readonly account: Address;
+  readonly #o: AccountStateOptions;
+  balance: Balance | null = null;
+  readonly positions = new Map<string, Position | null>();
+  readonly orders = new Map<string, BookOrders>();
+  readonly fills: OwnFill[] = [];
+  /** Ids of own orders (resting or just sent), lowercase. */
+  readonly #own = new Set<string>();
+  readonly #inflight = new Map<string, Promise<boolean>>();
+  readonly #queued = new Set<string>();
+  dropped = 0;
+
+  constructor(opts: AccountStateOptions) {
+    this.#o = opts;
+    this.account = opts.account;
+  }
+
+  position(assetId: bigint, epoch: bigint): Position | null | undefined {
+    return this.positions.get(key(assetId, epoch));
+  }
+
+  restingOrders(assetId: bigint, epoch: bigint): BookOrders | undefined {
+    return this.orders.get(key(assetId, epoch));
+  }
+
+  /** Signed inventory: > 0 long Up, < 0 short (the sign comes from `bSide`, see schemas.ts). */
+  inventory(assetId: bigint, epoch: bigint): bigint {
+    return this.position(assetId, epoch)?.inventory ?? 0n;
+  }
+
+  /** Remember an order this account just sent, so its fills are recognised before the next refresh. */
+  trackOrder(orderHash: Hex): void {
+    this.#own.add(orderHash.toLowerCase());
+  }
+
+  isOwnOrder(orderId: string): boolean {
+    return this.#own.has(orderId.toLowerCase());
+  }
+
+  /** Feed market updates here: own fills are recorded and trigger a refresh (§10.3). */
+  onMarketUpdate(u: MarketUpdate): void {
+    if (u.type !== 'trade' || !this.isOwnOrder(u.data.orderId)) return;
+    const t: TradeEvent = u;
+    const fill: OwnFill = { orderId: t.data.orderId, assetId: t.assetId, epoch: t.epoch, side: t.data.side, fill: t.data.fill, fillPrice: t.data.fillPrice, seqId: t.seqId };
+    this.fills.push(fill);
+    this.#o.onFill?.(fill);
+    void this.refresh(t.assetId, t.epoch);
+  }
+
+  /**
+   * Re-read resting orders, balance and position in parallel. Calls for the same market while one is
+   * running coalesce into one more refresh afterwards. Resolves false if the snapshot was dropped.
+   */
+  refresh(assetId: bigint, epoch: bigint): Promise<boolean> {
+    const k = key(assetId, epoch);
+    const running = this.#inflight.get(k);
+    if (running) {
+      this.#queued.add(k);
+      return running.then(() => this.#inflight.get(k) ?? true);
+    }
+    const p = this.#refreshOnce(assetId, epoch).finally(() => {
+      this.#inflight.delete(k);
+      if (this.#queued.delete(k)) void this.refresh(assetId, epoch);
+    });
+    this.#inflight.set(k, p);
+    return p;
+  }
+
+  async #refreshOnce(assetId: bigint, epoch: bigint): Promise<boolean> {
+    const r = this.#o.reader;
+    const [orders, balance, position] = await Promise.all([
+      r.getBookOrders(assetId, epoch, this.account),
+      r.getBalance(this.account),
+      r.getPosition(this.account, assetId, epoch).catch((e: unknown) => {
+        // No position yet is a normal state, not an error.
+        if (e instanceof ExchangeHttpError && e.status === 404) return null;
+        throw e;
+      }),
+    ]);
+    if (this.#o.currentEpoch(assetId) !== undefined && this.#o.currentEpoch(assetId) !== epoch) {
+      this.dropped++;
+      return false;
+    }
+    const k = key(assetId, epoch);
+    this.orders.set(k, orders);
+    for (const o of [...orders.buys, ...orders.sells]) this.#own.add(o.id.toLowerCase());
+    this.balance = balance;
+    this.positions.set(k, position);
+    this.#o.onChange?.(this);
+    return true;
+  }
+}
