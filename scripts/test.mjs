@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck → lint → unit (vitest) → build → built (vitest on out/: boot, installer)
+// `npm test`: typecheck → lint → format → unit (vitest) → build → built (vitest on out/: boot, installer)
 // → e2e (Playwright), stopping at the
 // first failure. Ends with `tests: N passed, M failed[, K skipped]` counted from the
 // vitest and Playwright JSON reports.
@@ -45,6 +45,7 @@ const STEPS = [
     ],
   },
   { name: 'lint', title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
+  { name: 'format', title: 'Formatting (prettier --check; `npm run format` fixes)', commands: () => [[bin('prettier'), ['--check', '.']]] },
   { name: 'unit', title: 'Unit and integration tests (vitest)', commands: () => [vitestCommand()], report: VITEST_JSON },
   { name: 'build', title: 'Production build (electron-vite)', commands: () => [[bin('electron-vite'), ['build']]] },
   {
