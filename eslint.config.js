@@ -1,5 +1,5 @@
 // ESLint 9 flat config: type-aware TypeScript, Svelte 5, and the process boundaries of
-// DESIGN.md enforced as import rules.
+// docs/design.md enforced as import rules.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,7 @@ function forbidNodeAndElectron(reason) {
 const importBoundaries = {
   meta: {
     type: 'problem',
-    docs: { description: 'Keep relative imports inside the process boundaries of DESIGN.md' },
+    docs: { description: 'Keep relative imports inside the process boundaries of docs/design.md' },
     // One or more boundary objects, each checked on its own (a file group may need several).
     schema: {
       type: 'array',
@@ -179,7 +179,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
 
-  // ── Process boundaries (DESIGN.md "Boundaries that keep it simple") ──
+  // ── Process boundaries (docs/design.md#boundaries) ──
   {
     files: ['src/shared/**/*.ts'],
     // Tests never ship; like tsconfig.shared.json, they may use node and test/ helpers.

@@ -19,7 +19,7 @@ const VITEST_JSON = path.join(REPORT_DIR, 'vitest.json');
 const VITEST_BUILT_JSON = path.join(REPORT_DIR, 'vitest-built.json');
 const PLAYWRIGHT_JSON = path.join(REPORT_DIR, 'playwright.json');
 
-// Tests never download Electron; users' installs still do (see DESIGN.md).
+// Tests never download Electron; users' installs still do (see docs/design.md#running-without-an-electron-binary).
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
 
 /** A command wrapped in the Secret Service launcher when it exists (Linux keychain tests). */

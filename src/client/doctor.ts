@@ -1,6 +1,6 @@
 // The signature doctor: after the exchange refuses a signed request for authentication reasons,
-// recompute everything locally from the bytes that were sent and say which of the seed's nine
-// failure conditions applies (seed "Errors"; PROTOCOL.md §2.1, §9).
+// recompute everything locally from the bytes that were sent and say which of the nine
+// failure conditions applies (docs/protocol/endpoints.md#why-a-signed-request-fails).
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import {

@@ -2,7 +2,9 @@
 // trader can read; HTTP errors also carry the status and the parsed body. Never carries key material.
 import { ProtocolValidationError, UnitsError, type ValidationIssue } from '../shared/protocol';
 
-/** The seed's nine authentication failure conditions ("Errors" section), in its order. */
+/**
+ * The nine authentication failure conditions of docs/protocol/endpoints.md#why-a-signed-request-fails, in its order.
+ */
 export type AuthFailureCondition =
   | 'WRONG_DOMAIN'
   | 'FIELD_CHANGED_AFTER_HASHING'
@@ -40,7 +42,10 @@ export class ExchangeError extends Error {
   }
 }
 
-/** A non-2xx answer. `code` is the SCREAMING_CASE token of the body, or its sentence (§6.6). */
+/**
+ * A non-2xx answer. `code` is the SCREAMING_CASE token of the body, or its sentence
+ * (docs/protocol/choices.md#http-errors-and-rate-limits).
+ */
 export class ExchangeHttpError extends ExchangeError {
   override readonly status: number;
   readonly method: string;

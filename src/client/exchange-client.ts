@@ -1,5 +1,5 @@
 // The exchange client: read-only endpoints plus signed actions for one signer. Fills every field the
-// reference client fills (§2.1, seed "Reference client behaviour"), checks human inputs before
+// reference client fills (docs/protocol/signing.md#what-the-client-fills-in), checks human inputs before
 // signing, sends orders/cancels/cancel-replaces as idempotent intents and explains 401s.
 import {
   REQUEST_KINDS,
@@ -184,7 +184,8 @@ export class ExchangeClient extends ExchangeReader {
   }
   async buildSignedApproveAgent(input: { agent: Address; approvalNonce?: bigint; nonce?: bigint }): Promise<SignedAction<'agentsApprove'>> {
     if (input.approvalNonce === undefined) {
-      // A fresh exchange timestamp (balance carries `ts`) so `now` reflects exchange time (§9).
+      // A fresh exchange timestamp (balance carries `ts`) so `now` reflects exchange time
+      // (docs/protocol/agents.md#the-approval-nonce).
       await this.getBalance(this.signer.address).catch(() => undefined);
     }
     const approvalNonce = input.approvalNonce ?? defaultApprovalNonce(this.#now());
@@ -194,7 +195,7 @@ export class ExchangeClient extends ExchangeReader {
   buildSignedRevokeAgent(input: { nonce?: bigint } = {}): Promise<SignedAction<'agentsRevoke'>> {
     return this.#ctx().then((c) => buildSignedRevokeAgent(c, input));
   }
-  /** The inner AgentApproval signature only; approves nothing by itself (seed rule 5). */
+  /** The inner AgentApproval signature only; approves nothing by itself (docs/protocol/agents.md#approve). */
   signAgentApproval(input: { agent: Address; approvalNonce: bigint }): Promise<SignedAgentApproval> {
     return this.#ctx().then((c) => signAgentApproval(c, input));
   }
@@ -214,7 +215,7 @@ export class ExchangeClient extends ExchangeReader {
     return this.#intent('cancels', cancelKey(input, undefined), () => this.buildSignedCancel(input), opts, (a) => a.request.cancel);
   }
 
-  /** Cancels every order of this account in the asset and epoch (zero hash, §2.3). */
+  /** Cancels every order of this account in the asset and epoch (zero hash, docs/protocol/signing.md#cancel-all). */
   cancelAll(input: CancelAllInput, opts?: SendOptions): Promise<CancelOutcome> {
     return this.cancelOrder({ ...input, orderHash: ZERO_HASH as Hex }, opts);
   }
@@ -248,14 +249,14 @@ export class ExchangeClient extends ExchangeReader {
     return this.#sendOnce(await this.buildSignedClaim(input, agent), opts);
   }
 
-  /** Receiver defaults to the wallet itself (§8.5). */
+  /** Receiver defaults to the wallet itself (docs/protocol/deposits.md#withdrawals). */
   async withdraw(input: { amount: string | bigint; receiver?: Address; nonce?: bigint }, opts?: CallOptions): Promise<s.WithdrawalResponse> {
     return this.#sendOnce(await this.buildSignedWithdrawal(input), opts);
   }
 
   /**
-   * Approve `agent` for this wallet (§9): approval nonce (exchange time + 120..220 s) when omitted,
-   * inner AgentApproval signature, then the outer ApproveAgentOrder. A FAIL comes back as a result.
+   * Approve `agent` for this wallet (docs/protocol/agents.md#approve): approval nonce (exchange time + 120..220 s) when
+   * omitted, inner AgentApproval signature, then the outer ApproveAgentOrder. A FAIL comes back as a result.
    */
   async approveAgent(input: { agent: Address; approvalNonce?: bigint; nonce?: bigint }, opts?: CallOptions): Promise<s.AgentResponse> {
     return this.#sendOnce(await this.buildSignedApproveAgent(input), opts);
@@ -302,7 +303,7 @@ export class ExchangeClient extends ExchangeReader {
         }
       }
     } catch (e) {
-      // §6.3: approve/revoke FAIL arrives as 404 with the normal body.
+      // Approve/revoke FAIL arrives as 404 with the normal body (docs/protocol/endpoints.md#reading-errors).
       if (e instanceof ExchangeHttpError && e.status === 404 && (signed.kind === 'agentsApprove' || signed.kind === 'agentsRevoke')) {
         const r = s.agentResponseSchema.safeParse(e.body);
         if (r.success) return r.data as ResponseOf<K>;
@@ -340,7 +341,7 @@ export class ExchangeClient extends ExchangeReader {
     if (result.delivery === 'answered') {
       return { delivery: 'answered', orderHash: signed.orderHash, attempts: result.attempts, response: this.#parse(kind, result.response?.body) };
     }
-    // Reconcile a duplicate from the account's resting orders (§10.5).
+    // Reconcile a duplicate from the account's resting orders (docs/protocol/choices.md#duplicates).
     const a = actionOf(signed);
     const target = kind === 'orders' ? signed.orderHash : kind === 'cancelReplace' ? (signed.request as SignedRequest<'cancelReplace'>).replacementOrderHash : (signed.request as SignedRequest<'cancels'>).cancel.orderHash;
     let resting: boolean | undefined;
@@ -397,7 +398,10 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-/** Local §2.1 check of a wrapper: digest over `domain` and signer recovery, for every signed pair. */
+/**
+ * Local check of a wrapper (docs/protocol/signing.md#server-side-check): digest over `domain` and signer recovery, for
+ * every signed pair.
+ */
 function checkSignedWrapper(kind: RequestKind, request: SignedRequest<RequestKind>, domain: Readonly<ExchangeDomain>): void {
   const r = request as unknown as Record<string, unknown>;
   if (r['chainId'] !== domain.chainId) {
@@ -430,7 +434,8 @@ function recoverSafe(digest: Hex, sig: Hex): string {
   }
 }
 
-// Content keys (§10.5): the same content while its outcome is unknown reuses the signed intent.
+// Content keys (docs/protocol/trading-client.md#idempotent-retries): the same content while its outcome is unknown
+// reuses the signed intent.
 function orderKey(i: OrderInput, agent: AgentFields | undefined): string {
   return [i.assetId, i.epoch, toSide(i.side), toPrice(i.price), toSize(i.size), toTimeInForce(i.timeInForce), agent?.master.toLowerCase() ?? '', agent?.approvalNonce ?? '', i.nonce ?? ''].join('|');
 }

@@ -178,7 +178,8 @@ describe('signed client', () => {
 
     expect(await master.revokeAgent()).toMatchObject({ status: 'SUCCESS' });
     expect((await reader.getAgentApproval(A)).status).toBe('inactive');
-    // After revocation the status nonce is "0", which is below the §9 floor: refused before signing.
+    // After revocation the status nonce is "0", which is below the sanity floor
+    // (docs/protocol/agents.md#the-approval-nonce): refused before signing.
     await expect(agent.placeAgentOrder({ master: A, assetId: net.assetId, epoch, side: 'buy', price: '30', size: '1' })).rejects.toMatchObject({
       code: 'INVALID_APPROVAL_NONCE',
     });

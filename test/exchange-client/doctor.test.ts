@@ -1,5 +1,5 @@
-// The seed's nine authentication failure conditions, each built deliberately, sent to the local
-// exchange service, and explained by the signature doctor.
+// The nine authentication failure conditions (docs/protocol/endpoints.md#why-a-signed-request-fails), each built
+// deliberately, sent to the local exchange service, and explained by the signature doctor.
 import { TypedDataEncoder } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeHttpError, type AuthFailureCondition, type ExchangeClient } from '../../src/client';

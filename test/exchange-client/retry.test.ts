@@ -1,5 +1,5 @@
-// Idempotent intents (§10.5) through a loopback proxy that loses responses: an order whose answer
-// was dropped is resent with the same digest and executed exactly once.
+// Idempotent intents (docs/protocol/trading-client.md#idempotent-retries) through a loopback proxy that loses
+// responses: an order whose answer was dropped is resent with the same digest and executed exactly once.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

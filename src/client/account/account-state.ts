@@ -1,6 +1,6 @@
-// Private state of one account (§10.3): balance, pending collateral, positions, own resting orders and
-// own fills. Refreshed after own actions and own fills; a snapshot is dropped when the epoch it was
-// taken for is no longer current once it arrives.
+// Private state of one account (docs/protocol/trading-client.md#private-state): balance, pending collateral, positions,
+// own resting orders and own fills. Refreshed after own actions and own fills; a snapshot is dropped when the epoch it
+// was taken for is no longer current once it arrives.
 import type { Address, Hex } from '../../shared/protocol';
 import { ExchangeHttpError } from '../errors';
 import type { MarketUpdate, TradeEvent } from '../feeds/market-feed';
@@ -69,7 +69,10 @@ export class AccountState {
     return this.#own.has(orderId.toLowerCase());
   }
 
-  /** Feed market updates here: own fills are recorded and trigger a refresh (§10.3). */
+  /**
+   * Feed market updates here: own fills are recorded and trigger a refresh
+   * (docs/protocol/trading-client.md#private-state).
+   */
   onMarketUpdate(u: MarketUpdate): void {
     if (u.type !== 'trade' || !this.isOwnOrder(u.data.orderId)) return;
     const t: TradeEvent = u;

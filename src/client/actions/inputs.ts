@@ -1,6 +1,6 @@
-// Caller inputs → protocol integers, checked before anything is hashed or signed (§4.2, §4.5).
-// Strings are human decimals (price in cents, size and amount in contracts/tokens); bigints are
-// protocol units and get the same range and tick checks.
+// Caller inputs → protocol integers, checked before anything is hashed or signed
+// (docs/protocol/units.md#checks-before-signing). Strings are human decimals (price in cents, size and amount in
+// contracts/tokens); bigints are protocol units and get the same range and tick checks.
 import {
   ADDRESS_RE,
   BYTES32_RE,
@@ -60,7 +60,7 @@ export function toAmount(v: AmountInput): bigint {
   return v;
 }
 
-/** false = BUY, true = SELL (§3.3). */
+/** false = BUY, true = SELL (docs/protocol/units.md#side). */
 export function toSide(v: SideInput): boolean {
   if (v === 'buy' || v === false) return false;
   if (v === 'sell' || v === true) return true;
@@ -90,7 +90,10 @@ export function toUint(v: bigint, width: keyof typeof UINT_MAX, what: string): b
   return v;
 }
 
-/** §9: agent actions carry the master's approval nonce, which must be above the sanity floor. */
+/**
+ * Agent actions carry the master's approval nonce, which must be above the sanity floor
+ * (docs/protocol/agents.md#the-approval-nonce).
+ */
 export function toAgentApprovalNonce(v: bigint): bigint {
   if (typeof v !== 'bigint' || v <= MIN_AGENT_APPROVAL_NONCE || v > UINT_MAX.uint32) {
     invalid(
@@ -105,7 +108,10 @@ export function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** §9: approvalNonce must lie strictly between now + 10 s and now + 300 s (exchange time). */
+/**
+ * approvalNonce must lie strictly between now + 10 s and now + 300 s, exchange time
+ * (docs/protocol/agents.md#the-approval-nonce).
+ */
 export function checkApprovalWindow(approvalNonce: bigint, nowMs: number): void {
   const nowS = BigInt(Math.floor(nowMs / 1000));
   if (approvalNonce <= nowS + 10n || approvalNonce >= nowS + 300n) {
@@ -113,7 +119,10 @@ export function checkApprovalWindow(approvalNonce: bigint, nowMs: number): void 
   }
 }
 
-/** §9 default: floor((now + 120 s + random(0..100 s)) / 1000), about 120–220 s ahead. */
+/**
+ * The default: floor((now + 120 s + random(0..100 s)) / 1000), about 120–220 s ahead
+ * (docs/protocol/agents.md#the-approval-nonce).
+ */
 export function defaultApprovalNonce(nowMs: number, random: () => number = Math.random): bigint {
   return BigInt(Math.floor((nowMs + 120_000 + Math.floor(random() * 100_000)) / 1000));
 }

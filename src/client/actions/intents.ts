@@ -1,6 +1,6 @@
-// Idempotent delivery of order, cancel and cancel-replace intents (§10.5). An intent is signed once
-// (one nonce, one digest); a retry after a timeout, transport failure or 5xx/429 resends the same
-// bytes, so the exchange either executes it once or answers 404 ENTRY_PROCESSED for the duplicate.
+// Idempotent delivery of order, cancel and cancel-replace intents (docs/protocol/trading-client.md#idempotent-retries).
+// An intent is signed once (one nonce, one digest); a retry after a timeout, transport failure or 5xx/429 resends the
+// same bytes, so the exchange either executes it once or answers 404 ENTRY_PROCESSED for the duplicate.
 import type { RequestKind } from '../../shared/protocol';
 import { REQUEST_KINDS } from '../../shared/protocol';
 import { ExchangeAbortError, ExchangeError, ExchangeHttpError } from '../errors';
@@ -20,7 +20,10 @@ export const realTimers: Timers = {
 export interface RetryPolicy {
   /** Total attempts including the first. 1 disables retries. */
   maxAttempts: number;
-  /** Backoff min(maxDelayMs, baseDelayMs × 2^(attempt−1)); §10.5: 1 s doubling to 30 s. */
+  /**
+   * Backoff min(maxDelayMs, baseDelayMs × 2^(attempt−1)): 1 s doubling to 30 s
+   * (docs/protocol/trading-client.md#idempotent-retries).
+   */
   baseDelayMs: number;
   maxDelayMs: number;
 }

@@ -112,7 +112,7 @@ describe('checks before signing', () => {
     expect(ok.request.order).toMatchObject({ price: 500_000n, size: 1_000_000n, timeInForce: 0n, signatureType: 0n, approvalNonce: 0n });
   });
 
-  it('enforces the agent rules of §9', async () => {
+  it('enforces the agent rules of docs/protocol/agents.md', async () => {
     const ctx = ctxFor(v);
     const base = { assetId: 1n, epoch: 0n, side: 'sell' as const, price: '50', size: '1' };
     await expect(buildSignedOrder(ctx, base, { master: '0x0000000000000000000000000000000000000001', approvalNonce: 1_780_272_000n })).rejects.toMatchObject({ code: 'INVALID_APPROVAL_NONCE' });

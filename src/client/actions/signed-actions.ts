@@ -1,6 +1,6 @@
 // Build and sign request wrappers without sending them (offline signing, and the signed client's
 // first step). Each builder fills the auth prefix, converts inputs, hashes, signs through the
-// injected signer and serialises in the documented key order (§6.2).
+// injected signer and serialises in the documented key order (docs/protocol/endpoints.md#request-bodies).
 import {
   DigestSigner,
   NonceManager,
@@ -70,7 +70,10 @@ export interface SigningContext {
   beforeSign?: (info: SignRequestInfo) => void | Promise<void>;
 }
 
-/** One §5 allocator per signer address, shared by every caller that uses the same registry. */
+/**
+ * One nonce allocator (docs/protocol/units.md#nonces) per signer address, shared by every caller that uses the same
+ * registry.
+ */
 export class NonceRegistry {
   readonly #managers = new Map<string, NonceManager>();
   constructor(private readonly clock: () => number = Date.now) {}
@@ -98,7 +101,7 @@ export interface SignedAction<K extends RequestKind> {
   orderHash: Hex;
 }
 
-/** Agent actions (§9): the master account and its current approval nonce. */
+/** Agent actions (docs/protocol/agents.md#agent-actions): the master account and its current approval nonce. */
 export interface AgentFields {
   master: Address;
   approvalNonce: bigint;
@@ -242,12 +245,15 @@ export async function buildSignedCancel(ctx: SigningContext, input: CancelInput,
   return finish('cancels', { cancel, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
-/** Cancel-all: a normal CancelOrder with the zero hash (§2.3). */
+/** Cancel-all: a normal CancelOrder with the zero hash (docs/protocol/signing.md#cancel-all). */
 export function buildSignedCancelAll(ctx: SigningContext, input: CancelAllInput, agent?: AgentFields): Promise<SignedAction<'cancels'>> {
   return buildSignedCancel(ctx, { ...input, orderHash: ZERO_HASH as Hex }, agent);
 }
 
-/** §2.3 embedding: replacement nonce drawn first, replacement signed first. */
+/**
+ * Cancel-replace embedding: replacement nonce drawn first, replacement signed first
+ * (docs/protocol/signing.md#cancel-replace).
+ */
 export async function buildSignedCancelReplace(ctx: SigningContext, input: CancelReplaceInput, agent?: AgentFields): Promise<SignedAction<'cancelReplace'>> {
   const cancelOrderHash = toHash(input.cancelOrderHash, 'The order to replace', false);
   const allOrNothing = input.allOrNothing ?? false;
@@ -295,7 +301,7 @@ export async function buildSignedClaim(ctx: SigningContext, input: ClaimInput, a
   return finish('claim', { claim, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
-/** Withdrawals are EOA only (§8.5). */
+/** Withdrawals are EOA only (docs/protocol/deposits.md#withdrawals). */
 export async function buildSignedWithdrawal(ctx: SigningContext, input: WithdrawInput): Promise<SignedAction<'withdrawals'>> {
   const amount = toAmount(input.amount);
   const receiver = toAddress(input.receiver ?? ctx.signer.address, 'Receiver');
@@ -306,7 +312,10 @@ export async function buildSignedWithdrawal(ctx: SigningContext, input: Withdraw
   return finish('withdrawals', { withdrawal, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
-/** The inner AgentApproval signature (§9 step 2), local only: it approves nothing by itself. */
+/**
+ * The inner AgentApproval signature (docs/protocol/agents.md#approve, step 2), local only: it approves nothing by
+ * itself.
+ */
 export async function signAgentApproval(ctx: SigningContext, input: { agent: Address; approvalNonce: bigint }): Promise<SignedAgentApproval> {
   const agent = toAddress(input.agent, 'Agent');
   if (sameAddress(agent, ctx.signer.address)) throw new ExchangeValidationError('AGENT_CANNOT_APPROVE_ITSELF', 'The agent must be a different wallet from the master account.');
@@ -315,7 +324,7 @@ export async function signAgentApproval(ctx: SigningContext, input: { agent: Add
   return { approval, orderHash: sig.orderHash, signature: sig.signature };
 }
 
-/** §9: inner AgentApproval signature, then the outer ApproveAgentOrder. */
+/** Inner AgentApproval signature, then the outer ApproveAgentOrder (docs/protocol/agents.md#approve). */
 export async function buildSignedApproveAgent(ctx: SigningContext, input: ApproveAgentInput): Promise<SignedAction<'agentsApprove'>> {
   const inner = await signAgentApproval(ctx, input);
   const signer = ctx.signer.address;

@@ -40,7 +40,7 @@ export class BookStore {
   readonly #size = [new Float64Array(TICKS), new Float64Array(TICKS)]; // [bids, asks]
   readonly #count = [new Int32Array(TICKS), new Int32Array(TICKS)];
   readonly #orders = new Map<string, RestingOrder>();
-  /** Resolved epochs have an empty book (§7.1 resolution event). */
+  /** Resolved epochs have an empty book (the resolution event of docs/protocol/feeds.md#market-events). */
   resolved = false;
 
   constructor(assetId: bigint, epoch: bigint) {

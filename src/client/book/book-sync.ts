@@ -1,6 +1,6 @@
 // Keeps one BookStore (asset, epoch) equal to the exchange's book: REST snapshot plus contiguous
-// seqId updates (§7.1, §10.3). Updates that arrive while a snapshot is in flight are buffered and
-// replayed when newer than it; any gap, reset (seqId ≤ current), unusable event or reconnect forces a
+// seqId updates (docs/protocol/feeds.md#sequencing-and-resync). Updates that arrive while a snapshot is in flight are
+// buffered and replayed when newer than it; any gap, reset (seqId ≤ current), unusable event or reconnect forces a
 // resync. It reports `live` only while the store is exactly snapshot + contiguous updates.
 import { ExchangeError } from '../errors';
 import type { FeedSubscription, MarketFeed, MarketUpdate } from '../feeds/market-feed';
@@ -25,7 +25,7 @@ export interface BookSyncOptions {
   epoch: bigint;
   reader: Pick<ExchangeReader, 'getOrderBook'>;
   feed: MarketFeed;
-  /** No update and no ping for this long → stale (§10.8 default 45 s). */
+  /** No update and no ping for this long → stale (default 45 s, docs/protocol/trading-client.md#reference-defaults). */
   staleAfterMs?: number;
   /** First delay before retrying a failed or incomplete resync; doubles to 30 s. */
   resyncDelayMs?: number;

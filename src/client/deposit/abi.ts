@@ -1,4 +1,5 @@
-// Human-readable ABI fragments of the on-chain contracts the deposit client touches (PROTOCOL.md §8.1).
+// Human-readable ABI fragments of the on-chain contracts the deposit client touches
+// (docs/protocol/deposits.md#contracts).
 
 export const DEPOSIT_LEDGER_ABI = [
   'event DepositQueued(uint256 indexed index, address indexed user, uint256 amount)',

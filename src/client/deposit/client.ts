@@ -85,7 +85,10 @@ const APPROVE_GAS = 80_000n;
 const DEPOSIT_GAS = 250_000n;
 const DEFAULT_PERMIT_TTL_SECONDS = 600;
 
-/** On-chain deposits through the DepositLedger (PROTOCOL.md §8): approve + deposit, or Permit2 + depositWithPermit. */
+/**
+ * On-chain deposits through the DepositLedger (docs/protocol/deposits.md): approve + deposit, or Permit2 +
+ * depositWithPermit.
+ */
 export function createDepositClient(opts: DepositClientOptions): DepositClient {
   const pollMs = opts.pollIntervalMs ?? 500;
   // Pinned network: no auto-detection loop; we check eth_chainId ourselves before every step.

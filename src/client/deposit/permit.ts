@@ -13,7 +13,7 @@ export function randomPermitNonce(): bigint {
 
 /**
  * Signs the Permit2 PermitTransferFrom that lets `spender` (the DepositLedger) pull `amount` of
- * `token` from the key's owner (PROTOCOL.md §8.3).
+ * `token` from the key's owner (docs/protocol/deposits.md#permit2-deposit).
  */
 export function signDepositPermit(args: {
   chainId: bigint;

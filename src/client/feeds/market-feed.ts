@@ -1,5 +1,5 @@
-// Market / order-book feed client (§7.1): one socket, one server subscription per asset, many
-// local handlers. Updates are parsed at the edge into typed events with bigints.
+// Market / order-book feed client (docs/protocol/feeds.md#market-feed): one socket, one server subscription per asset,
+// many local handlers. Updates are parsed at the edge into typed events with bigints.
 import { z } from 'zod';
 import type { ExchangeError } from '../errors';
 import type { Timers } from '../actions/intents';
@@ -37,7 +37,10 @@ const updateSchema = z.discriminatedUnion('type', [
 ]);
 
 type Parsed = z.infer<typeof updateSchema>;
-/** A market update as the reference client exposes it: `{type, seqId, assetId, epoch, data}` (§7.1). */
+/**
+ * A market update as the reference client exposes it: `{type, seqId, assetId, epoch, data}`
+ * (docs/protocol/feeds.md#market-feed).
+ */
 export type MarketUpdate = Parsed & { assetId: bigint; epoch: bigint };
 export type OrderEvent = Extract<MarketUpdate, { type: 'order' }>;
 export type TradeEvent = Extract<MarketUpdate, { type: 'trade' }>;
@@ -61,7 +64,10 @@ export interface MarketHandler {
   onUpdate(update: MarketUpdate): void;
   /** An event for this asset could not be parsed: the book must resync. */
   onInvalid?(reason: string): void;
-  /** The socket dropped or was replaced (`reason` says why): reload the REST book (§7.1). */
+  /**
+   * The socket dropped or was replaced (`reason` says why): reload the REST book
+   * (docs/protocol/feeds.md#sequencing-and-resync).
+   */
   onResyncRequired?(reason: string): void;
 }
 
@@ -100,7 +106,7 @@ export class MarketFeed {
     this.socket = new SubscriptionSocket({
       url: opts.url,
       keyField: 'assetId',
-      // Unset tuning falls back to the socket's defaults (§4.3).
+      // Unset tuning falls back to the socket's defaults (docs/protocol/feeds.md#timeouts-and-backoff).
       ackTimeoutMs: opts.ackTimeoutMs,
       reconnectDelayMs: opts.reconnectDelayMs,
       maxReconnectDelayMs: opts.maxReconnectDelayMs,
@@ -144,7 +150,7 @@ export class MarketFeed {
   #dispatch(msg: Record<string, unknown>): void {
     const parsed = parseMarketUpdate(msg);
     if ('update' in parsed) {
-      // Updates for assets nobody tracks are dropped (§7.1).
+      // Updates for assets nobody tracks are dropped (docs/protocol/feeds.md#market-feed).
       for (const h of this.#handlers.get(parsed.update.assetId.toString()) ?? []) h.onUpdate(parsed.update);
       return;
     }

@@ -1,5 +1,5 @@
-// Oracle price feed client (§7.2): prices per symbolId, no sequence ids and no catch-up. A symbol
-// with no price for `staleAfterMs` (default 30 s) is reported stale and the socket is replaced.
+// Oracle price feed client (docs/protocol/feeds.md#oracle-feed): prices per symbolId, no sequence ids and no catch-up.
+// A symbol with no price for `staleAfterMs` (default 30 s) is reported stale and the socket is replaced.
 import { z } from 'zod';
 import { ExchangeError } from '../errors';
 import type { Timers } from '../actions/intents';
@@ -12,9 +12,11 @@ const priceSchema = z.object({ type: z.literal('price'), symbolId: decStr, price
 
 export interface OraclePrice {
   symbolId: bigint;
-  /** Underlying's own scale (§4.2, §12: USD × 10^6 on the devnet). */
+  /** Underlying's own scale (USD × 10^6 on the devnet: docs/protocol/choices.md#oracle-scale-and-timestamps). */
   price: bigint;
-  /** As sent; seconds or milliseconds (§12: both accepted, see `tsMs`). */
+  /**
+   * As sent; seconds or milliseconds (both accepted, see `tsMs`: docs/protocol/choices.md#oracle-scale-and-timestamps).
+   */
   ts: number;
   /** `ts` in milliseconds: values below 10^11 are taken as seconds. */
   tsMs: number;
@@ -46,7 +48,7 @@ export class OracleFeed {
     this.socket = new SubscriptionSocket({
       url: opts.url,
       keyField: 'symbolId',
-      // Unset tuning falls back to the socket's defaults (§4.3).
+      // Unset tuning falls back to the socket's defaults (docs/protocol/feeds.md#timeouts-and-backoff).
       ackTimeoutMs: opts.ackTimeoutMs,
       reconnectDelayMs: opts.reconnectDelayMs,
       maxReconnectDelayMs: opts.maxReconnectDelayMs,
@@ -98,7 +100,7 @@ export class OracleFeed {
       this.#timers.setTimeout(() => {
         this.#staleTimers.delete(key);
         for (const h of this.#handlers.get(key) ?? []) h.onStale?.(BigInt(key));
-        // §7.2: abandon the socket and resubscribe, which re-arms the timer.
+        // Abandon the socket and resubscribe, which re-arms the timer (docs/protocol/feeds.md#oracle-feed).
         for (const k of this.#handlers.keys()) this.#arm(k);
         this.socket.restart(`no price for ${this.#staleAfterMs / 1000} s`);
       }, this.#staleAfterMs),

@@ -1,6 +1,6 @@
-// One WebSocket carrying many subscriptions (§7): explicit subscribe/unsubscribe with acks and
-// timeouts, reconnect with backoff (reset on open), resubscribe after reconnect, and every event of
-// an abandoned socket ignored. Protocol pings are answered by `ws` itself; we only note them.
+// One WebSocket carrying many subscriptions (docs/protocol/feeds.md#one-socket-many-subscriptions): explicit
+// subscribe/unsubscribe with acks and timeouts, reconnect with backoff (reset on open), resubscribe after reconnect,
+// and every event of an abandoned socket ignored. Protocol pings are answered by `ws` itself; we only note them.
 // The server is untrusted: frames are capped (maxPayload), the opening handshake has a deadline,
 // every frame is decoded under a guard, and a heartbeat (our ping, any frame back within a
 // deadline) replaces a socket that went silent, so a frozen feed cannot pass for a live one.
@@ -36,7 +36,10 @@ export interface SubscriptionSocketOptions {
   timers?: Timers;
   /** Every non-control message, with the key it belongs to (if it names one). */
   onMessage(msg: Record<string, unknown>): void;
-  /** The subscription may have missed messages: consumers reload state (§7.1). `reason` says why. */
+  /**
+   * The subscription may have missed messages: consumers reload state (docs/protocol/feeds.md#sequencing-and-resync).
+   * `reason` says why.
+   */
   onResyncRequired(key: string, reason: string): void;
   onError?(err: ExchangeError): void;
   /** Any frame or ping arrived (liveness). */
@@ -109,7 +112,9 @@ export class SubscriptionSocket {
     return p;
   }
 
-  /** Remove a subscription. If its ack times out the socket is replaced (§7.1). */
+  /**
+   * Remove a subscription. If its ack times out the socket is replaced (docs/protocol/feeds.md#timeouts-and-backoff).
+   */
   async unsubscribe(key: string): Promise<void> {
     if (!this.#keys.delete(key)) return;
     this.#acked.delete(key);
@@ -302,7 +307,7 @@ export class SubscriptionSocket {
     const type = msg['type'];
     const key = msg[this.#o.keyField];
     if (type === 'subscribed' || type === 'unsubscribed') {
-      // Acks must carry string ids (§7.1, §11).
+      // Acks must carry string ids (docs/protocol/feeds.md#one-socket-many-subscriptions).
       if (typeof key !== 'string') {
         this.#o.onError?.(new ExchangeError('FEED_BAD_ACK', `The feed acknowledged with a non-string ${this.#o.keyField}.`));
         return;

@@ -51,7 +51,7 @@ describe('base URL', () => {
   });
 });
 
-describe('error codes (§6.6)', () => {
+describe('error codes (docs/protocol/choices.md#http-errors-and-rate-limits)', () => {
   it('prefers a SCREAMING_CASE token; our sentence for a known code, the exchange\'s words quoted', () => {
     expect(errorCodeOf(401, { error: 'ORDER_HASH_MISMATCH', message: 'Digest differs.' })).toEqual({
       code: 'ORDER_HASH_MISMATCH',

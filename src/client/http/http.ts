@@ -1,6 +1,6 @@
-// HTTP core of the exchange client (§6.1, §6.2): base-URL resolution, JSON, timeouts, caller abort,
-// optional API key and HMAC body signature, keep-alive sockets. node:http keeps the path from a call
-// to bytes on the socket short (see bench/order-latency.bench.ts).
+// HTTP core of the exchange client (docs/protocol/endpoints.md#base-url, #request-bodies): base-URL resolution, JSON,
+// timeouts, caller abort, optional API key and HMAC body signature, keep-alive sockets. node:http keeps the path from a
+// call to bytes on the socket short (see bench/order-latency.bench.ts).
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -15,11 +15,17 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export interface HttpCoreOptions {
   /** API base, with or without a trailing slash and path prefix (e.g. `https://host/api`). */
   baseUrl: string;
-  /** Default per-request timeout, covering the whole response body. Default 30 s (§10.8). */
+  /**
+   * Default per-request timeout, covering the whole response body. Default 30 s
+   * (docs/protocol/trading-client.md#reference-defaults).
+   */
   timeoutMs?: number;
-  /** Sent as X-API-KEY on every request when set (§6.2). */
+  /** Sent as X-API-KEY on every request when set (docs/protocol/endpoints.md#request-bodies). */
   apiKey?: string;
-  /** When set, POST bodies carry X-SIGNATURE = hex(HMAC-SHA256(secret, raw body)) (§6.2). */
+  /**
+   * When set, POST bodies carry X-SIGNATURE = hex(HMAC-SHA256(secret, raw body))
+   * (docs/protocol/endpoints.md#request-bodies).
+   */
   apiSecret?: string;
   /** Called for every answered request (clock offset estimation). */
   onResponse?: (info: ResponseTiming) => void;
@@ -47,7 +53,7 @@ export interface HttpResponse {
   body: unknown;
 }
 
-/** `base` normalised to end in "/" (§6.1) so relative paths append to any prefix. */
+/** `base` normalised to end in "/" (docs/protocol/endpoints.md#base-url) so relative paths append to any prefix. */
 export function normaliseBaseUrl(base: string): URL {
   const u = new URL(base);
   if (!u.pathname.endsWith('/')) u.pathname += '/';
@@ -75,8 +81,9 @@ const SCREAMING = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}$/;
 const MAX_CODE_CHARS = 64;
 
 /**
- * §6.6/§12: act on the status plus any SCREAMING_CASE token in error/code/message. The sentence is
- * ours for a known code, with the exchange's own words quoted and labelled as its own.
+ * docs/protocol/choices.md#http-errors-and-rate-limits: act on the status plus any SCREAMING_CASE token in
+ * error/code/message. The sentence is ours for a known code, with the exchange's own words quoted and labelled as its
+ * own.
  */
 export function errorCodeOf(status: number, body: unknown): { code: string; sentence: string } {
   const fields: string[] = [];
@@ -96,7 +103,7 @@ export function errorCodeOf(status: number, body: unknown): { code: string; sent
   return { code, sentence: refusalSentence({ token, serverText, status }) };
 }
 
-/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `nowMs`; else undefined. */
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110, section 10.2.3), in ms from `nowMs`; else undefined. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();

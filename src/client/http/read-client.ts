@@ -1,4 +1,5 @@
-// Read-only endpoints (§6.3). Any account may be queried. Every answer is schema-checked.
+// Read-only endpoints (docs/protocol/endpoints.md#endpoints). Any account may be queried. Every answer is
+// schema-checked.
 import type { z } from 'zod';
 import { ADDRESS_RE, type Address } from '../../shared/protocol';
 import { ExchangeHttpError, ExchangeValidationError } from '../errors';
@@ -38,12 +39,18 @@ export class ExchangeReader {
     return this.#get('health', s.healthSchema, 'health answer', opts);
   }
 
-  /** Contract addresses the server uses for `chainId`. A 404 means the deployment does not serve it (§6.3). */
+  /**
+   * Contract addresses the server uses for `chainId`. A 404 means the deployment does not serve it
+   * (docs/protocol/choices.md#domain-name-and-chain-configuration).
+   */
   getExchangeConfig(chainId: bigint, opts?: CallOptions): Promise<s.ExchangeConfig> {
     return this.#get(`config/chains/${dec(chainId, 'Chain id')}`, s.exchangeConfigSchema, 'chain configuration', opts);
   }
 
-  /** The server's EIP-712 domain, where the deployment publishes it (not in §6.3; 404 elsewhere). */
+  /**
+   * The server's EIP-712 domain, where the deployment publishes it (a devnet extension, 404 elsewhere:
+   * docs/protocol/choices.md#domain-name-and-chain-configuration).
+   */
   getExchangeDomain(chainId: bigint, opts?: CallOptions): Promise<s.DomainConfig> {
     return this.#get(`config/domain/${dec(chainId, 'Chain id')}`, s.domainConfigSchema, 'domain configuration', opts);
   }
@@ -85,7 +92,7 @@ export class ExchangeReader {
     return this.#get(`book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}?depth=${depth}`, s.orderBookSchema, 'order book', opts);
   }
 
-  /** One account's resting orders; their ids are the orders' digests (§6.4). */
+  /** One account's resting orders; their ids are the orders' digests (docs/protocol/endpoints.md#field-shapes). */
   getBookOrders(assetId: bigint, epoch: bigint, account: Address, opts?: CallOptions): Promise<s.BookOrders> {
     return this.#get(`book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}/${acct(account)}`, s.bookOrdersSchema, 'resting orders', opts);
   }
@@ -121,9 +128,9 @@ export class ExchangeReader {
   }
 
   /**
-   * The account's own fills, newest first, each at the price it traded at (maker and taker). Not in
-   * §6.3: a deployment that does not serve `GET /fills/:account` answers 404, and this resolves to
-   * null ("unsupported"). Other errors are thrown as usual.
+   * The account's own fills, newest first, each at the price it traded at (maker and taker). Not a documented
+   * route (docs/protocol/choices.md#own-fills-and-order-state): a deployment that does not serve `GET /fills/:account`
+   * answers 404, and this resolves to null ("unsupported"). Other errors are thrown as usual.
    */
   async getFills(account: Address, query: FillsQuery = {}, opts?: CallOptions): Promise<s.OwnFillRecord[] | null> {
     const params: string[] = [];

@@ -1,5 +1,6 @@
-// Response schemas (§6.3, §6.4, §3.6), parsed at the edge into typed objects with bigint protocol
-// integers. Types are strict; unknown keys are dropped (a newer server may add fields).
+// Response schemas (docs/protocol/endpoints.md: endpoints, field shapes, response statuses), parsed at the edge into
+// typed objects with bigint protocol integers. Types are strict; unknown keys are dropped (a newer server may add
+// fields).
 import { z } from 'zod';
 import { ADDRESS_RE, BYTES32_RE, EVEN_HEX_RE, type Address, type Hex } from '../../shared/protocol';
 import { ExchangeValidationError } from '../errors';
@@ -7,11 +8,14 @@ import { ExchangeValidationError } from '../errors';
 const DECIMAL_RE = /^(0|[1-9][0-9]*)$/;
 const SIGNED_DECIMAL_RE = /^(0|-?[1-9][0-9]*)$/;
 
-/** A canonical unsigned decimal string → bigint. JSON numbers are refused (§4.1). */
+/**
+ * A canonical unsigned decimal string → bigint. JSON numbers are refused
+ * (docs/protocol/units.md#json-integers-and-widths).
+ */
 export const decStr = z.string().regex(DECIMAL_RE, 'expected a canonical decimal string').transform((s) => BigInt(s));
 /** Signed decimal string (P&L). */
 export const signedDecStr = z.string().regex(SIGNED_DECIMAL_RE, 'expected a decimal string').transform((s) => BigInt(s));
-/** §6.4: a safe-integer JSON number or a decimal string → bigint (seqId, ids). */
+/** A safe-integer JSON number or a decimal string → bigint (seqId, ids; docs/protocol/endpoints.md#field-shapes). */
 export const intLike = z.union([z.number().int().nonnegative().refine(Number.isSafeInteger, 'expected a safe integer').transform((n) => BigInt(n)), decStr]);
 /** Times and counts: a safe-integer number or a decimal string within the safe range → number. */
 export const safeNum = z.union([
@@ -33,11 +37,14 @@ export const exchangeConfigSchema = z.object({
     settlementToken: address.optional(),
     permit2: address.optional(),
   }),
-  // Not in §6.3; read when a deployment volunteers its EIP-712 name (the doctor compares it).
+  // Not a documented key; read when a deployment volunteers its EIP-712 name (the doctor compares it;
+  // docs/protocol/choices.md#domain-name-and-chain-configuration).
   domainName: z.string().optional(),
 });
 
-/** GET /config/domain/:chainId (a devnet extension, not in §6.3): the EIP-712 domain the server hashes with. */
+/**
+ * GET /config/domain/:chainId (a devnet extension, not a documented route): the EIP-712 domain the server hashes with.
+ */
 export const domainConfigSchema = z.object({ chainId: decStr, name: z.string(), version: z.string(), verifyingContract: address });
 
 export const assetSchema = z.object({
@@ -52,7 +59,7 @@ export const assetSchema = z.object({
   ledger: address,
 });
 
-/** §6.3: documented with fewer fields than /asset; the rest are optional here. */
+/** Documented with fewer fields than /asset; the rest are optional here (docs/protocol/endpoints.md#endpoints). */
 export const assetAtEpochSchema = z.object({
   assetId: decStr,
   epoch: decStr,
@@ -176,7 +183,7 @@ export const claimableSchema = z.object({ account: address, assetId: decStr, epo
 
 export const agentStatusSchema = z.object({
   agent: z.union([address, z.literal('')]),
-  // §9: a decimal string; a JSON number is rejected.
+  // A decimal string; a JSON number is rejected (docs/protocol/agents.md#status).
   nonce: decStr,
   status: z.enum(['active', 'inactive', 'expired']),
 });
@@ -222,11 +229,12 @@ export const ledgerOrdersSchema = z.object({
 export const ledgerEntriesSchema = z.object({
   seqId: intLike,
   ts: safeNum,
-  // Typed journal entries (§2.4); kept as records, their shape depends on `typ`.
+  // Typed journal entries (docs/protocol/signing.md#journal-entries); kept as records, their shape depends on `typ`.
   entries: z.array(z.record(z.string(), z.unknown())),
 });
 
-// ---------------------------------------------------------------- signed-action responses (§3.6)
+// ---------------------------------------------------------------- signed-action responses
+// (docs/protocol/endpoints.md#response-statuses)
 
 export const newOrderResponseSchema = z.object({
   orderId: bytes32,
@@ -250,7 +258,10 @@ export const cancelReplaceResponseSchema = z.object({
   replacement: newOrderResponseSchema.nullable(),
 });
 
-/** GET /fills/:account (a devnet extension, not in §6.3): own fills at the prices they traded at, newest first. */
+/**
+ * GET /fills/:account (a devnet extension, not a documented route): own fills at the prices they traded at, newest
+ * first.
+ */
 export const ownFillSchema = z.object({
   orderId: bytes32,
   assetId: decStr,

@@ -32,7 +32,7 @@ export class ExchangeClock {
     return this.#bounds === null ? Infinity : (this.#bounds.hi - this.#bounds.lo) / 2;
   }
 
-  /** Exchange time now, in ms. Use for approval nonces (§9). */
+  /** Exchange time now, in ms. Use for approval nonces (docs/protocol/agents.md#the-approval-nonce). */
   now = (): number => this.#local() + this.offsetMs;
 
   /** Feed one server timestamp observed by a request sent at `sentAt` and answered at `receivedAt`. */

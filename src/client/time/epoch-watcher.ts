@@ -1,5 +1,5 @@
-// Follows the current epoch of tracked assets (§10.3): GET /asset every second per asset, reports
-// roll-overs, and lists past epochs with something to claim.
+// Follows the current epoch of tracked assets (docs/protocol/trading-client.md#epoch-roll-over-and-claims): GET /asset
+// every second per asset, reports roll-overs, and lists past epochs with something to claim.
 import type { Address } from '../../shared/protocol';
 import { ExchangeError } from '../errors';
 import { realTimers, type Timers } from '../actions/intents';

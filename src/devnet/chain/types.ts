@@ -11,7 +11,7 @@ export interface DevnetAccount extends DevnetKey {
   label: string;
 }
 
-/** Same keys as the protocol's chain configuration (PROTOCOL.md §1.1). */
+/** Same keys as the protocol's chain configuration (docs/protocol/endpoints.md#chain-configuration). */
 export interface DevnetContracts {
   exchange: Address;
   ledger: Address;

@@ -1,5 +1,5 @@
-// A client-side book rebuilt from an L2 snapshot plus §7.1 market events, exactly as a feed consumer would.
-// Tests use it to prove that snapshot + later events = the next snapshot.
+// A client-side book rebuilt from an L2 snapshot plus market events (docs/protocol/feeds.md#sequencing-and-resync),
+// exactly as a feed consumer would. Tests use it to prove that snapshot + later events = the next snapshot.
 import type { L2View, MarketEvent } from './types';
 
 interface MirrorOrder {

@@ -603,7 +603,7 @@ export class Engine {
     };
   }
 
-  /** Depth is clamped to 1..5000 levels per side (§4.3). */
+  /** Depth is clamped to 1..5000 levels per side (docs/protocol/endpoints.md#book-depth). */
   l2(assetId: bigint, epoch: bigint, depth = 200): L2View {
     const b = this.book(assetId, epoch);
     const d = Math.max(1, Math.min(5000, Math.floor(depth)));

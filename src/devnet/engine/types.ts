@@ -1,11 +1,11 @@
 // Public types of the matching engine: commands in, results and market events out, query views.
-// Protocol integers are bigint here; market events are already in wire form (§7.1) so the feed can
-// forward them untouched.
+// Protocol integers are bigint here; market events are already in wire form (docs/protocol/feeds.md#market-events) so
+// the feed can forward them untouched.
 
 /** A 0x-prefixed hex string (order digests, cancel ids, tx hashes). */
 export type Hex = `0x${string}`;
 
-/** §3.4 time in force, by its wire value. */
+/** Time in force, by its wire value (docs/protocol/units.md#time-in-force). */
 export const TIF = { GTC: 0, FOK: 1, IOC: 2, ALO: 3 } as const;
 export type TifName = keyof typeof TIF;
 export const TIF_NAMES: readonly TifName[] = ['GTC', 'FOK', 'IOC', 'ALO'];
@@ -21,7 +21,7 @@ export interface RegisterMarketCommand extends CommandBase {
   type: 'registerMarket';
   assetId: bigint;
   epoch: bigint;
-  /** Oracle scale (§4.2); Up wins iff resolution price >= strike. */
+  /** Oracle scale (docs/protocol/units.md#oracle-and-strike-prices); Up wins iff resolution price >= strike. */
   strike: bigint;
   /** Unix seconds; orders at or after it are refused with MARKET_RESOLVED. */
   expiration: bigint;
@@ -133,7 +133,10 @@ export interface EngineErrorInfo {
 export type OrderStatus = 'ACCEPTED' | 'CANCELLED' | 'REJECTED' | 'FILLED' | 'PARTIALLY_FILLED';
 export type OrderReason = '' | 'IOC' | 'FOK' | 'MARGIN' | 'INVALID_ORDER' | 'MARKET_RESOLVED' | 'ALO';
 
-/** NewOrderResponse (§3.6). Always filled + remaining + cancelled = size (0 for an unreadable size). */
+/**
+ * NewOrderResponse (docs/protocol/endpoints.md#response-statuses). Always filled + remaining + cancelled = size (0 for
+ * an unreadable size).
+ */
 export interface NewOrderResult {
   orderId: Hex;
   status: OrderStatus;
@@ -213,7 +216,8 @@ export interface ApplyOutput<T extends CommandType> {
   events: MarketEvent[];
 }
 
-// ---------------------------------------------------------------- market events (§7.1, wire form)
+// ---------------------------------------------------------------- market events (wire form:
+// docs/protocol/feeds.md#market-events)
 
 export interface OrderEventData {
   orderId: Hex;

@@ -1,6 +1,6 @@
-// Request authentication of §2.1 and §9: strict parsing, chain id, digest, signer, signature-type
-// rules, agent approvals, roles, and single use of digests. Every failure is a ServiceError
-// thrown before any state changes.
+// Request authentication (docs/protocol/signing.md#server-side-check, docs/protocol/agents.md): strict parsing, chain
+// id, digest, signer, signature-type rules, agent approvals, roles, and single use of digests. Every failure is a
+// ServiceError thrown before any state changes.
 import {
   bytesToHex,
   hashActionBytes,
@@ -18,7 +18,7 @@ import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import type { AgentRecord, Ledger } from './ledger';
 import type { SignatureChecker } from './signature-pool';
 
-/** Codes a route uses for malformed bodies (§6.5). */
+/** Codes a route uses for malformed bodies (docs/protocol/endpoints.md#error-codes). */
 export interface ParseCodes {
   /** Key of the action object in the body. */
   actionKey: string;

@@ -30,6 +30,9 @@ export interface ServiceContext extends AuthContext {
   onWithdrawalQueued(): void;
   /** Payout progress per withdrawal id (chain mode), for GET /withdrawals/:account. */
   payoutStatus(id: string): { attempts: number; lastError: string | null } | undefined;
-  /** Per-master limit on agent approvals and revocations (§6.4's 429); null = unlimited. */
+  /**
+   * Per-master limit on agent approvals and revocations (the 429 of docs/protocol/endpoints.md#error-codes); null =
+   * unlimited.
+   */
   agentLimiter: RateLimiter | null;
 }

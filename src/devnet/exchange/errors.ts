@@ -5,7 +5,10 @@ import type { ValidationIssue } from '../../shared/protocol';
 export interface ErrorBody {
   error: string;
   message: string;
-  /** Field-level problems for malformed requests (§3.7 codes and `$.` paths). */
+  /**
+   * Field-level problems for malformed requests (the codes of docs/protocol/endpoints.md#validation-issue-codes, `$.`
+   * paths).
+   */
   issues?: readonly ValidationIssue[];
 }
 

@@ -1,4 +1,4 @@
-// The two WebSocket feeds of §7 on top of SubscriptionFeed: market events per asset (/ws/) and
+// The two WebSocket feeds (docs/protocol/feeds.md) on top of SubscriptionFeed: market events per asset (/ws/) and
 // oracle prices per symbol at a steady cadence (/oracle-ws/).
 import type { WebSocket } from 'ws';
 import type { MarketEvent } from '../engine';
@@ -9,7 +9,9 @@ export function createMarketFeed(opts: { isKnownAsset(assetId: string): boolean;
   const feed = new SubscriptionFeed({ keyName: 'assetId', label: 'AssetId', isAvailable: (a) => opts.isKnownAsset(a), pingIntervalMs: opts.pingIntervalMs });
   return {
     feed,
-    /** Forwards engine events (already in §7.1 wire form) to the asset's subscribers. */
+    /**
+     * Forwards engine events (already in wire form, docs/protocol/feeds.md#market-events) to the asset's subscribers.
+     */
     publish(events: readonly MarketEvent[]): void {
       for (const e of events) {
         if (feed.hasSubscribers(e.data.assetId)) feed.sendToKey(e.data.assetId, JSON.stringify(e));
@@ -29,7 +31,7 @@ export interface OracleFeedOptions {
 export function createOracleFeed(opts: OracleFeedOptions) {
   const message = (symbolId: string): string => {
     const now = opts.nowMs();
-    // ts in unix seconds, as the reference samples (§12 choice).
+    // ts in unix seconds, as the reference samples (docs/protocol/choices.md#oracle-scale-and-timestamps).
     return JSON.stringify({ type: 'price', symbolId, price: opts.oracle.priceAt(BigInt(symbolId), now).toString(), ts: Math.floor(now / 1000) });
   };
   const feed = new SubscriptionFeed({

@@ -30,7 +30,7 @@ import {
 export interface AgentRecord {
   /** Lowercase agent address. */
   agent: string;
-  /** Unix seconds (an expiry-style timestamp, §9). */
+  /** Unix seconds (an expiry-style timestamp, docs/protocol/agents.md#the-approval-nonce). */
   approvalNonce: bigint;
   approvedAtMs: number;
   revoked: boolean;

@@ -1,5 +1,5 @@
 // Path and query parameter parsing: decimal strings and addresses, each failure a 404/400 with the
-// code §6.5 lists for that route.
+// code docs/protocol/endpoints.md#error-codes lists for that route.
 import { ADDRESS_RE, UINT_MAX } from '../../shared/protocol';
 import { ServiceError } from './errors';
 

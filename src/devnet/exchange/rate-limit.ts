@@ -1,5 +1,5 @@
-// Token buckets per account for the routes PROTOCOL.md §6.4 lets answer 429 (agent approval and
-// revocation). Fed by the service's clock, so a test that drives time drives the refill too.
+// Token buckets per account for the routes the protocol lets answer 429 (docs/protocol/endpoints.md#error-codes) (agent
+// approval and revocation). Fed by the service's clock, so a test that drives time drives the refill too.
 
 export interface RateLimit {
   /** Tokens added per second. */

@@ -1,4 +1,5 @@
-// GET routes of §6.3 (plus the documented extras /config/domain/:chainId, /withdrawals/:account and /fills/:account).
+// GET routes of docs/protocol/endpoints.md#endpoints (plus the documented extras /config/domain/:chainId,
+// /withdrawals/:account and /fills/:account).
 import { DOMAIN_VERSION, UINT_MAX } from '../../shared/protocol';
 import { epochAt, epochEnd, RECURRING_ASSET_TYPE, type MarketSpec } from '../markets';
 import { approvalStatus } from './auth';

@@ -1,6 +1,7 @@
 // Journal records: one JSON line per accepted state change. Signed actions are stored in the
-// §2.4 entry shape ({typ, id, arrivalTime, auth:{…, signature}, …action fields}); the entry hashes to
-// the same digest as its action. Replay rebuilds actions from entries with the protocol parsers.
+// journal-entry shape of docs/protocol/signing.md#journal-entries ({typ, id, arrivalTime, auth:{…, signature}, …action
+// fields}); the entry hashes to the same digest as its action. Replay rebuilds actions from entries with the protocol
+// parsers.
 import { parseAction, serializeAction, type ActionOf, type Hex, type PrimaryType, type WireAction } from '../../shared/protocol';
 
 export interface AuthJson {
@@ -12,7 +13,7 @@ export interface AuthJson {
   sender: string;
 }
 
-/** A signed action as a journal entry (§2.4). `id` is the action's digest. */
+/** A signed action as a journal entry (docs/protocol/signing.md#journal-entries). `id` is the action's digest. */
 export interface SignedEntry {
   typ: string;
   id: Hex;
@@ -84,7 +85,7 @@ export type JournalRecord = { [K in RecordKind]: JournalRecordOf<K> }[RecordKind
 
 const AUTH_KEYS = ['typ', 'nonce', 'signer', 'signatureType', 'sender'] as const;
 
-/** The §2.4 entry of a signed action. */
+/** The journal entry of a signed action (docs/protocol/signing.md#journal-entries). */
 export function toSignedEntry<P extends PrimaryType>(primaryType: P, action: ActionOf<P>, id: Hex, signature: string, tsMs: number): SignedEntry {
   const wire = serializeAction(primaryType, action);
   const auth: AuthJson = {

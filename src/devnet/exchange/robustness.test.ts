@@ -51,7 +51,7 @@ describe('malformed input never changes state', () => {
     expect(wrongType.status).toBe(400);
     expect(fx.svc.stateHash()).toBe(before);
     expect(fx.svc.lastSeqId()).toBe(seqBefore);
-    // Field issues carry §3.7 codes and paths.
+    // Field issues carry the codes and paths of docs/protocol/endpoints.md#validation-issue-codes.
     const issues = (await fx.http.post<Body>('/orders', { ...good, order: { ...order, size: 1000000 } })).body['issues'];
     expect(issues).toEqual([expect.objectContaining({ code: 'invalid_type', path: '$.order.size' })]);
     // The service still works afterwards.

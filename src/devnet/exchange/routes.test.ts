@@ -313,7 +313,7 @@ describe('resolution, admin and claims', () => {
     expect(r1).toEqual({ status: 200, body: { status: 'SUCCESS', assetId: fx.eth.assetId.toString(), epoch: '1', price: '3300000000' } });
   });
 
-  it('serves journal entries in the §2.4 shape', async () => {
+  it('serves journal entries in the shape of docs/protocol/signing.md#journal-entries', async () => {
     const first = await fx.http.get<Body>('/ledger/entries/1');
     expect(first.body).toMatchObject({ seqId: 1, entries: [expect.objectContaining({ kind: 'genesis' })] });
     const page = await fx.http.get<Body>('/ledger/entries/1?limit=1000');

@@ -67,8 +67,8 @@ export interface ExchangeServiceOptions {
   /** An approval expires when now > approvalNonce + this many seconds (default 86,400). */
   agentLifetimeSec?: number;
   /**
-   * Agent approvals and revocations per master account (§6.4 lets these routes answer 429):
-   * default DEFAULT_AGENT_RATE_LIMIT; null turns the limit off.
+   * Agent approvals and revocations per master account (the protocol lets these routes answer 429:
+   * docs/protocol/endpoints.md#error-codes): default DEFAULT_AGENT_RATE_LIMIT; null turns the limit off.
    */
   agentRateLimit?: RateLimit | null;
   /** Largest request body in bytes (default 65,536). */

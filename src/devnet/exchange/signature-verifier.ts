@@ -1,5 +1,5 @@
-// Server-side signature check (§2.1): "does this 65-byte r‖s‖v signature over `digest` come from
-// `expectedSigner`?". Same answer as recoverDigestSigner(digest, sig) === signer, but faster for
+// Server-side signature check (docs/protocol/signing.md#server-side-check): "does this 65-byte r‖s‖v signature over
+// `digest` come from `expectedSigner`?". Same answer as recoverDigestSigner(digest, sig) === signer, but faster for
 // signers seen before. Recovery gives Q' = r⁻¹(s·R − h·G), where R is the curve point with x = r and
 // y parity v; Q' equals the signer's key Q exactly when R = u1·G + u2·Q (u1 = h/s, u2 = r/s). So for a
 // known Q we compute u1·G + u2·Q and compare it with R: no square root for R and no multiplication

@@ -1,6 +1,6 @@
-// One WebSocket endpoint with subscribe/unsubscribe by a decimal key (§7): connected on open,
-// string acks, an error message for unknown keys, protocol-level pings that terminate sockets
-// which stop answering, and a cap on a slow client's send buffer.
+// One WebSocket endpoint with subscribe/unsubscribe by a decimal key
+// (docs/protocol/feeds.md#one-socket-many-subscriptions): connected on open, string acks, an error message for unknown
+// keys, protocol-level pings that terminate sockets which stop answering, and a cap on a slow client's send buffer.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';

@@ -39,7 +39,7 @@ export function cancelReplaceBody(cr: Omit<CancelReplaceOrder, 'replacementOrder
 }
 
 let nonceCounter = 0n;
-/** A unique §5-shaped nonce per call in this process. */
+/** A unique nonce per call in this process, shaped as in docs/protocol/units.md#nonces. */
 export function nextNonce(): bigint {
   nonceCounter++;
   return (BigInt(Date.now()) << 16n) | (nonceCounter & 0xffffn);

@@ -1,5 +1,5 @@
-// JSON bodies of the API (§6.3, §6.4): integers as decimal strings, `ts`/`seqId`/`orderCount` as
-// numbers, exactly the documented keys.
+// JSON bodies of the API (docs/protocol/endpoints.md#endpoints, #field-shapes): integers as decimal strings,
+// `ts`/`seqId`/`orderCount` as numbers, exactly the documented keys.
 import type {
   BookOrderView,
   CancelReplaceResult,
@@ -103,7 +103,7 @@ export function ledgerOrderJson(o: LedgerOrderView, signature: string) {
   };
 }
 
-/** One own fill of GET /fills/:account (a devnet extra, not in §6.3). */
+/** One own fill of GET /fills/:account (a devnet extra, not a documented route). */
 export function fillJson(f: FillView) {
   return {
     orderId: f.orderId,

@@ -1,5 +1,5 @@
-// Signed POST routes of §6.3. Each handler: strict parse → chain id → digest and signature →
-// single use → signer rules → business pre-checks (4xx, no state change) → one journal record
+// Signed POST routes (docs/protocol/endpoints.md#endpoints). Each handler: strict parse → chain id → digest and
+// signature → single use → signer rules → business pre-checks (4xx, no state change) → one journal record
 // applied to the ledger → market events out → wait for the fsync → answer. Signature checks are
 // awaited (signature-pool.ts); every check that reads state comes after the last await and runs
 // synchronously up to the submit, so concurrent duplicates still get ENTRY_PROCESSED.
@@ -24,7 +24,7 @@ import type { Applied } from './ledger';
 import { toSignedEntry, type RecordKind } from './records';
 import { cancelJson, cancelReplaceJson, newOrderJson } from './views';
 
-/** Agents may approve only 10–300 s ahead (exclusive), §9. */
+/** Agents may approve only 10–300 s ahead (exclusive), docs/protocol/agents.md#the-approval-nonce. */
 const APPROVAL_MIN_AHEAD = 10n;
 const APPROVAL_MAX_AHEAD = 300n;
 

@@ -1,5 +1,5 @@
 // The devnet's market catalog: oracle symbols and recurring up/down markets with packed asset ids
-// (PROTOCOL.md §4.4), plus the epoch arithmetic the scheduler and the HTTP API share.
+// (docs/protocol/units.md#asset-ids), plus the epoch arithmetic the scheduler and the HTTP API share.
 //
 // Rules (documented in src/devnet/exchange/README.md):
 // - Epoch e of a market runs [startTime + e·period, startTime + (e+1)·period) in unix seconds.
@@ -38,7 +38,7 @@ export interface MarketCatalog {
 }
 
 export const UP_DOWN_MARKET_TYPE = 1n;
-/** `/asset` assetType for markets that recur epoch after epoch (§4.4). */
+/** `/asset` assetType for markets that recur epoch after epoch (docs/protocol/units.md#epochs). */
 export const RECURRING_ASSET_TYPE = 2n;
 const MAX_EPOCH = (1n << 32n) - 1n;
 

@@ -1,7 +1,7 @@
 /**
  * The embedded devnet's funded demo accounts, handed to main by the launcher.
  *
- * main never imports src/devnet (DESIGN.md boundaries). The devnet writes its demo accounts to
+ * main never imports src/devnet (docs/design.md#boundaries). The devnet writes its demo accounts to
  * a JSON file and `npm start` passes the file's path in EXCHANGE_TERMINAL_DEVNET_ACCOUNTS:
  *   { "accounts": [{ "label": "Demo 1", "address": "0x…", "privateKey": "0x…" }] }
  * These keys are public test keys of a throwaway local chain; even so, main treats them like any

@@ -1,7 +1,7 @@
 /**
  * Display formatting for protocol integers that cross the bridge as decimal strings.
  * Exact integer arithmetic only (BigInt): money, prices and sizes never touch floats.
- * Units (PROTOCOL.md §4.2): prices 1,000..999,000 per $1 contract; sizes, money and oracle prices 6 decimals.
+ * Units (docs/protocol/units.md): prices 1,000..999,000 per $1 contract; sizes, money and oracle prices 6 decimals.
  */
 
 export const PRICE_TICK = 1000n;

@@ -5,7 +5,7 @@ export const agentStatusView = z.object({
   master: address,
   agent: address.nullable(),
   status: z.enum(['active', 'inactive', 'expired']),
-  /** The approval nonce: a unix-seconds timestamp (§9). */
+  /** The approval nonce: a unix-seconds timestamp (docs/protocol/agents.md#the-approval-nonce). */
   approvalNonce: decimalString,
   /** When the approval stops being usable, in unix ms, as far as the exchange documents it. */
   expiresAt: unixMs.nullable(),

@@ -30,7 +30,7 @@ describe('asset id vectors', () => {
     expect(unpackAssetId(BigInt(c.assetId))).toEqual(fields);
     expect(assetExpiration(id)).toBe(BigInt(c.expiration));
   });
-  it('§4.4 worked example', () => {
+  it('the worked example of docs/protocol/units.md#asset-ids', () => {
     const f = unpackAssetId(261336857817713630688382311349658711122006440411137n);
     expect(f).toEqual({ id: 1n, marketType: 1n, startTime: 1770101819n, periodLength: 1106026906n, strike: 3_000_000_000n, range: 0n, reserved: 0n });
   });

@@ -1,4 +1,4 @@
-// Asset id packing, LSB first (§4.4), and timeframe strings.
+// Asset id packing, LSB first (docs/protocol/units.md#asset-ids), and timeframe strings.
 import { ProtocolValidationError, UnitsError, type ValidationIssue } from './errors';
 
 export interface AssetIdFields {
@@ -62,7 +62,7 @@ export function assetExpiration(assetIdOrFields: bigint | AssetIdFields): bigint
   return f.startTime + f.periodLength;
 }
 
-/** Seconds per timeframe unit (§4.4): M is 30 days, y is 365 days, H is an alias of h. */
+/** Seconds per timeframe unit (docs/protocol/units.md#asset-ids): M is 30 days, y is 365 days, H is an alias of h. */
 export const TIMEFRAME_UNITS = {
   s: 1n,
   m: 60n,

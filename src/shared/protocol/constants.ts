@@ -1,6 +1,7 @@
-// Protocol enums and scales (§3, §4.2, §4.3). Values are facts of the protocol, not configuration.
+// Protocol enums and scales (docs/protocol/signing.md, docs/protocol/units.md). Values are facts of the protocol, not
+// configuration.
 
-/** Action type, the signed `typ` field (§3.1). */
+/** Action type, the signed `typ` field (docs/protocol/signing.md#action-catalogue). */
 export const Typ = {
   DEPOSIT: 0n,
   WITHDRAWAL: 1n,
@@ -17,7 +18,10 @@ export const Typ = {
 } as const;
 export type TypName = keyof typeof Typ;
 
-/** §3.2. The API uses only EOA and AGENT; the parser accepts all five. */
+/**
+ * Signature types (docs/protocol/signing.md#signature-types). The API uses only EOA and AGENT; the parser accepts all
+ * five.
+ */
 export const SignatureType = {
   EOA: 0n,
   PROXY: 1n,
@@ -27,10 +31,10 @@ export const SignatureType = {
 } as const;
 export const MAX_SIGNATURE_TYPE = 4n;
 
-/** §3.3: `side` is the order direction, not an outcome. */
+/** `side` is the order direction, not an outcome (docs/protocol/units.md#side). */
 export const Side = { BUY: false, SELL: true } as const;
 
-/** §3.4 */
+/** Time in force (docs/protocol/units.md#time-in-force). */
 export const TimeInForce = { GTC: 0n, FOK: 1n, IOC: 2n, ALO: 3n } as const;
 export const MAX_TIME_IN_FORCE = 3n;
 
@@ -55,7 +59,10 @@ export const MAX_PRACTICAL_SIZE = 100_000_000_000n;
 export const MAX_AMOUNT = 1_000_000_000_000_000n;
 /** Minimum order margin the reference trading bot enforces (units). */
 export const MIN_ORDER_MARGIN = 10n;
-/** Agent actions must carry an approvalNonce above this (2026-06-01T00:00:00Z), §9. */
+/**
+ * Agent actions must carry an approvalNonce above this (2026-06-01T00:00:00Z),
+ * docs/protocol/agents.md#the-approval-nonce.
+ */
 export const MIN_AGENT_APPROVAL_NONCE = 1_780_272_000n;
 
 /** Maximum value of each Solidity unsigned type used by the protocol. */

@@ -1,4 +1,4 @@
-// EIP-712 domain of the exchange (§1) and its cached separator.
+// EIP-712 domain of the exchange (docs/protocol/signing.md#the-exchange-domain) and its cached separator.
 import { validationError } from './errors';
 import { bytesToHex, type Address, type Hex } from './hex';
 import { keccak_256, keccakUtf8 } from './keccak';

@@ -1,7 +1,7 @@
 // Error types of the protocol core. Each carries a machine code and a human sentence;
 // none ever includes key material.
 
-/** Issue codes of §3.7 (reference-client validation). */
+/** Issue codes of reference-client validation (docs/protocol/endpoints.md#validation-issue-codes). */
 export type ValidationIssueCode =
   | 'invalid_type'
   | 'invalid_value'
@@ -18,7 +18,7 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** Local validation failure of an action, wrapper or packed value (§6.7). */
+/** Local validation failure of an action, wrapper or packed value (docs/protocol/endpoints.md#client-error-classes). */
 export class ProtocolValidationError extends Error {
   readonly code = 'PROTOCOL_VALIDATION' as const;
   readonly issues: readonly ValidationIssue[];
@@ -42,7 +42,7 @@ export type UnitsErrorCode =
   | 'INVALID_TIMEFRAME'
   | 'INVALID_UNITS_VALUE';
 
-/** A human decimal (or protocol integer given for display) that the unit rules of §4.2 reject. */
+/** A human decimal (or protocol integer given for display) that the unit rules of docs/protocol/units.md reject. */
 export class UnitsError extends Error {
   readonly code: UnitsErrorCode;
   constructor(code: UnitsErrorCode, message: string) {

@@ -108,7 +108,7 @@ const helper =
   (action, domain) =>
     hashAction(p, action, domain);
 
-// The reference client's names (seed interface, "Hash helpers of the reference client").
+// The reference client's names (docs/protocol/signing.md#hash-helper-names).
 export const hashFillOrderJS = helper('FillOrder');
 export const hashCancelOrderJS = helper('CancelOrder');
 export const hashCancelReplaceOrderJS = helper('CancelReplaceOrder');

@@ -1,4 +1,4 @@
-// §5 nonces: (timestampMs << 16) | counter, strictly increasing within one allocator.
+// Nonces (docs/protocol/units.md#nonces): (timestampMs << 16) | counter, strictly increasing within one allocator.
 import { validationError } from './errors';
 
 const COUNTER_MAX = 0xffff;

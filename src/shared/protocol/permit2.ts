@@ -1,4 +1,4 @@
-// Uniswap Permit2 SignatureTransfer typed data (§8.3). Domain has no `version`.
+// Uniswap Permit2 SignatureTransfer typed data (docs/protocol/deposits.md#permit2-deposit). Domain has no `version`.
 import { bytesToHex, type Address, type Hex } from './hex';
 import { keccak_256, keccakUtf8 } from './keccak';
 import { checkUint, writeAddress, writeUint } from './words';

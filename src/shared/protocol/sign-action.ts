@@ -35,8 +35,8 @@ export function signRequest<K extends SimpleRequestKind>(
 }
 
 /**
- * §2.3 embedding: hash and sign the replacement FillOrder, put its digest into the
- * CancelReplaceOrder, then hash and sign that.
+ * Cancel-replace embedding (docs/protocol/signing.md#cancel-replace): hash and sign the replacement FillOrder, put its
+ * digest into the CancelReplaceOrder, then hash and sign that.
  */
 export function signCancelReplaceRequest(
   cancelReplace: Omit<CancelReplaceOrder, 'replacementOrderHash'>,
@@ -61,8 +61,8 @@ export function signCancelReplaceRequest(
 export type SignatureCheck = 'ok' | 'hash_mismatch' | 'bad_signature' | 'signer_mismatch';
 
 /**
- * The server-side check of §2.1: recompute the digest, compare with `orderHash`, recover the
- * signer and compare (case-insensitively) with `expectedSigner` (normally the action's `signer`).
+ * The server-side check (docs/protocol/signing.md#server-side-check): recompute the digest, compare with `orderHash`,
+ * recover the signer and compare (case-insensitively) with `expectedSigner` (normally the action's `signer`).
  */
 export function checkSignedAction<P extends PrimaryType>(
   primaryType: P,

@@ -1,5 +1,5 @@
-// secp256k1 signing of raw EIP-712 digests (§2.1): 65 bytes r‖s‖v, v 27/28, low-s, RFC 6979,
-// no EIP-191 prefix. Keys are held only as bytes inside closures/private fields.
+// secp256k1 signing of raw EIP-712 digests (docs/protocol/signing.md#signature-format): 65 bytes r‖s‖v, v 27/28, low-s,
+// RFC 6979, no EIP-191 prefix. Keys are held only as bytes inside closures/private fields.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { SigningError } from './errors';
 import { bytesToHex, decodeHexInto, type Address, type Hex } from './hex';

@@ -1,5 +1,5 @@
-// The one table of signed structs (§2.3). Type strings, typehash inputs, TypeScript action
-// types, wire schemas and EIP-712 type lists for stock encoders are all derived from it.
+// The one table of signed structs (docs/protocol/signing.md#type-strings). Type strings, typehash inputs, TypeScript
+// action types, wire schemas and EIP-712 type lists for stock encoders are all derived from it.
 import type { Address, Hex } from './hex';
 
 /** Solidity types that appear in the protocol's structs; `bytes` only for unhashed extras. */
@@ -29,7 +29,7 @@ export interface StructDef {
   readonly fields: readonly FieldDef[];
 }
 
-// Auth prefix shared by every user action (§2.1).
+// Auth prefix shared by every user action (docs/protocol/signing.md#auth-prefix).
 const AUTH = [
   { key: 'typ', type: 'uint8' },
   { key: 'nonce', type: 'uint64' },
@@ -105,7 +105,7 @@ export const STRUCTS = {
       { key: 'amount', type: 'uint64' },
       { key: 'token', type: 'address' },
       { key: 'ledger', type: 'address' },
-      // Declared uint64; the reference client's parser checks uint32 (§2.3 quirk).
+      // Declared uint64; the reference client's parser checks uint32 (docs/protocol/signing.md#the-permitnonce-width).
       { key: 'permitNonce', type: 'uint64', wire: 'uint32' },
       { key: 'permitSignature', type: 'bytes32', enc: 'keccak' },
     ],
@@ -222,7 +222,7 @@ export function hashedFields(primaryType: PrimaryType): readonly FieldDef[] {
   return STRUCTS[primaryType].fields.filter((f: FieldDef) => f.enc !== 'skip');
 }
 
-/** The EIP-712 type string, built from the table (checked against §2.3 by tests). */
+/** The EIP-712 type string, built from the table (checked against docs/protocol/signing.md#type-strings by tests). */
 export function typeString(primaryType: PrimaryType): string {
   const members = hashedFields(primaryType).map((f) => `${f.type} ${f.member ?? f.key}`);
   return `${primaryType}(${members.join(',')})`;

@@ -34,7 +34,7 @@ describe('fixture decimal conversions', () => {
   });
 });
 
-describe('§4.2 examples', () => {
+describe('docs/protocol/units.md examples', () => {
   it('price', () => {
     expect(parsePrice('0.1')).toBe(1_000n);
     expect(parsePrice('50')).toBe(500_000n);

@@ -1,4 +1,4 @@
-// Human decimals ↔ protocol integers (§4.2). Exact string/bigint arithmetic; no Number ever.
+// Human decimals ↔ protocol integers (docs/protocol/units.md). Exact string/bigint arithmetic; no Number ever.
 import { MAX_AMOUNT, MAX_PRICE, MAX_SIZE, MIN_PRICE, MIN_SIZE, PRICE_TICK, PROTOCOL_SCALE } from './constants';
 import { UnitsError, type UnitsErrorCode } from './errors';
 

@@ -1,4 +1,4 @@
-// Every fixture vector reproduced byte for byte (PROTOCOL.md §13).
+// Every fixture vector reproduced byte for byte (docs/protocol/signing.md#test-vectors).
 import { describe, expect, it } from 'vitest';
 import { actionFromMessage, domainOf, vectors } from '../../../test/protocol/vector-helpers';
 import {
@@ -28,7 +28,7 @@ import {
   type RequestKind,
 } from './index';
 
-// §2.3's typehash table, copied from PROTOCOL.md (independent of the fixture file).
+// The typehash table of docs/protocol/signing.md#type-strings (independent of the fixture file).
 const PROTOCOL_TYPEHASHES: Record<PrimaryType, string> = {
   FillOrder: '0x6afa75b803bab83c83de4a0eb68f7f370f6c34dfba99bc6cf3641a68b0063722',
   CancelOrder: '0x78416de2dac6e7b7b091bc73819e04255c56a88b383d86984b67db448bf78ed8',
@@ -48,7 +48,7 @@ const PROTOCOL_TYPEHASHES: Record<PrimaryType, string> = {
 const KIND_BY_PATH = Object.fromEntries(Object.entries(REQUEST_KINDS).map(([k, v]) => [v.path, k as RequestKind]));
 
 describe('type strings and typehashes', () => {
-  it.each(PRIMARY_TYPES)('%s matches §2.3 and the fixture', (p) => {
+  it.each(PRIMARY_TYPES)('%s matches docs/protocol/signing.md#type-strings and the fixture', (p) => {
     expect(typehash(p)).toBe(PROTOCOL_TYPEHASHES[p]);
     const fixture = vectors.typehashes[p];
     expect(typeString(p)).toBe(fixture.typeString);
@@ -131,7 +131,7 @@ describe('EIP-712 vectors', () => {
   });
 });
 
-describe('Permit2 vectors (§8.3)', () => {
+describe('Permit2 vectors (docs/protocol/deposits.md#permit2-deposit)', () => {
   it.each(vectors.permit2.map((v) => [v.name, v] as const))('%s', (_n, v) => {
     expect(v.typeString).toBe(PERMIT_TRANSFER_FROM_TYPE_STRING);
     expect(bytesToHex(keccakUtf8(v.typeString))).toBe(v.typehash);

@@ -129,7 +129,7 @@ describe('signed requests end to end', () => {
     );
   });
 
-  it('cancel-replace embeds the replacement digest and key order matches §6.2', () => {
+  it('cancel-replace embeds the replacement digest and key order matches docs/protocol/endpoints.md', () => {
     fc.assert(
       fc.property(actionArb('CancelReplaceOrder'), actionArb('FillOrder'), bytes32Arb, (cr, rep, _h) => {
         const { replacementOrderHash: _r, ...outer } = cr;

@@ -1,6 +1,7 @@
-// Strict JSON parsing and serialising of actions and signed request wrappers (§4.1, §6.2).
+// Strict JSON parsing and serialising of actions and signed request wrappers
+// (docs/protocol/units.md#json-integers-and-widths, docs/protocol/endpoints.md#request-bodies).
 // Schemas are built from the struct table; parse errors become ProtocolValidationError issues
-// with §3.7 codes and `$.`-paths.
+// with the codes of docs/protocol/endpoints.md#validation-issue-codes and `$.`-paths.
 import { z } from 'zod';
 import { MAX_SIGNATURE_TYPE, MAX_TIME_IN_FORCE, UINT_MAX, type UintType } from './constants';
 import { ProtocolValidationError, type ValidationIssue, type ValidationIssueCode } from './errors';
@@ -147,7 +148,7 @@ function jsonPath(base: string, path: readonly PropertyKey[]): string {
   return s;
 }
 
-/** Convert zod issues (from these schemas) to §3.7 issues. */
+/** Convert zod issues (from these schemas) to validation issues (docs/protocol/endpoints.md#validation-issue-codes). */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[], base = '$'): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const i of issues) {
@@ -196,7 +197,7 @@ export function serializeAction<P extends PrimaryType>(primaryType: P, action: A
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signed request wrappers (§6.2).
+// Signed request wrappers (docs/protocol/endpoints.md#request-bodies).
 
 export const REQUEST_KINDS = {
   orders: { path: '/orders', primaryType: 'FillOrder' },

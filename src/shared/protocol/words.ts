@@ -1,5 +1,6 @@
-// Writers of one 32-byte ABI word into a buffer, with the width checks of §4.1.
-// They throw ProtocolValidationError naming the field, never encode a wrong value silently.
+// Writers of one 32-byte ABI word into a buffer, with the width checks of
+// docs/protocol/units.md#json-integers-and-widths. They throw ProtocolValidationError naming the field, never encode a
+// wrong value silently.
 import { UINT_MAX, type UintType } from './constants';
 import { validationError } from './errors';
 import { decodeHexInto, ADDRESS_RE, BYTES32_RE, EVEN_HEX_RE } from './hex';

@@ -1,4 +1,7 @@
-/** agents.*: the agent approval of the selected master; approve and revoke are signed by the master (§9). */
+/**
+ * agents.*: the agent approval of the selected master; approve and revoke are signed by the master
+ * (docs/protocol/agents.md).
+ */
 import type { AgentStatusView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address } from '../../../shared/protocol';
 import { BridgeFailure } from '../../window/bridge-host';
@@ -21,7 +24,7 @@ async function statusOf(session: TradingSession, master: Address): Promise<Agent
     agent: s.agent === '' ? null : toChecksumAddress(s.agent),
     status: s.status,
     approvalNonce: s.nonce.toString(),
-    // The approval nonce is the unix second the approval expires (§9).
+    // The approval nonce is the unix second the approval expires (docs/protocol/choices.md#agent-approval-lifetime).
     expiresAt: s.nonce > 0n ? Number(s.nonce) * 1000 : null,
   };
 }

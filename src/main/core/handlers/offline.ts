@@ -47,7 +47,7 @@ type DomainFacts = SignedPayload['domain'];
 
 const FORMAT = 'exchange-terminal/signed-request@1' as const;
 
-/** The JSON key each kind's action sits under (§6.2). */
+/** The JSON key each kind's action sits under (docs/protocol/signing.md#action-catalogue). */
 const ACTION_KEY: Readonly<Record<PayloadKind, string>> = {
   orders: 'order',
   cancels: 'cancel',

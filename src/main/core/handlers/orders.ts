@@ -11,7 +11,7 @@ import { cancelSummary, orderSummary, reasonSentence } from '../session/order-te
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
 
-/** The client that signs, and the master it acts for when it is the agent (§9). */
+/** The client that signs, and the master it acts for when it is the agent (docs/protocol/agents.md#agent-actions). */
 export interface Actor {
   client: ExchangeClient;
   master: Hex | undefined;

@@ -33,7 +33,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
       margin: margin.toString(),
       unrealisedPnl: contracts > 0n && mark !== null ? unrealisedPnl(contracts, margin, mark, short).toString() : null,
       realisedPnl: p.realisedPnl.toString(),
-      // Each contract of the winning side pays 10^6 units, i.e. its size (§4.2).
+      // Each contract of the winning side pays 10^6 units, i.e. its size (docs/protocol/units.md#margin).
       payoutIfRight: contracts.toString(),
       resolved,
       claimable: (session.claimable.get(`${p.assetId}:${p.epoch}`) ?? 0n).toString(),

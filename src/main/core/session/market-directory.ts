@@ -1,7 +1,7 @@
 /**
  * Where the asset ids of a deployment come from. The exchange API has no route that lists markets
- * (§6.3), so each deployment needs a directory: for the embedded devnet it is the `markets` list of
- * its devnet.json (the same file that carries the demo accounts); elsewhere it is configuration.
+ * (docs/protocol/choices.md#markets), so each deployment needs a directory: for the embedded devnet it is the `markets`
+ * list of its devnet.json (the same file that carries the demo accounts); elsewhere it is configuration.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * The ticket's numbers with the protocol's exact margin rules (§4.2): a BUY costs size × price / 10^6,
- * a SELL size × (10^6 − price) / 10^6; the winning side is paid size × 10^6 / 10^6 = size; the most
+ * The ticket's numbers with the protocol's exact margin rules (docs/protocol/units.md#margin): a BUY costs size × price
+ * / 10^6, a SELL size × (10^6 − price) / 10^6; the winning side is paid size × 10^6 / 10^6 = size; the most
  * an order can lose is what it costs. The position figures are in position-math.ts.
  */
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';

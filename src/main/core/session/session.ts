@@ -98,7 +98,8 @@ export class TradingSession {
   /**
    * Taker fills of our own orders (maker fills come from the feed via AccountState): at the prices
    * they traded at when the deployment serves GET /fills/:account, else at the order's limit with
-   * `priceIsLimit` (§6.3 answers only `filled`; §7.1 trade events name only the maker order).
+   * `priceIsLimit` (orders answer only `filled` and feed trade events name only the maker order:
+   * docs/protocol/choices.md#own-fills-and-order-state).
    */
   readonly takerFills: FillView[] = [];
   /** Whether the deployment serves GET /fills/:account: null until asked, false after a 404. */
@@ -720,7 +721,7 @@ export class TradingSession {
     return pin ? makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }) : null;
   }
 
-  /** One client per signing key, so nonces and intents are per key (§10.1). */
+  /** One client per signing key, so nonces and intents are per key (docs/protocol/trading-client.md#setup). */
   client(address: string): ExchangeClient {
     const key = address.toLowerCase();
     let c = this.#clients.get(key);
