@@ -19,9 +19,34 @@ const TS_PROJECTS = ['./tsconfig.json', './tsconfig.web.json'];
 const ELECTRON_RUNTIME_FILES = [
   'src/main/index.ts',
   'src/main/window/create-window.ts',
-  'src/main/ipc/electron-dialogs.ts',
-  'src/main/ipc/electron-store.ts',
+  'src/main/electron/dialogs.ts',
+  'src/main/electron/store.ts',
 ];
+
+/** Boundaries of every shipped file of src/main (a later block for a narrower group repeats them). */
+const MAIN_BOUNDARIES = [
+  {
+    deny: ['src/devnet', 'src/renderer'],
+    reason: 'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
+  },
+  {
+    deny: ['src/client'],
+    allowFiles: ['src/client/index.ts'],
+    reason: 'import the client library from its index (src/client), never its files.',
+  },
+];
+
+/** The app core knows neither the window nor Electron: both are wired to it in src/main/index.ts. */
+const CORE_BOUNDARY = {
+  deny: ['src/main/window', 'src/main/electron'],
+  reason: 'the app core runs under plain node behind AppCore.invoke; window/ and electron/ are wired to it by src/main/index.ts, never imported by it.',
+};
+
+/** Settings and the vault are services the core uses, so they never use the core. */
+const SERVICE_BOUNDARY = {
+  deny: ['src/main/core'],
+  reason: 'settings/ and vault/ are services the app core uses; they never import it (no cycle, and they stay testable alone).',
+};
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
@@ -247,20 +272,38 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     // Integration tests may start the devnet in-process; shipped code may not import it.
     ignores: ['src/main/**/*.test.ts'],
+    rules: { 'local/import-boundaries': ['error', ...MAIN_BOUNDARIES] },
+  },
+  // One block per group below: a later block replaces the rule's options for the same file.
+  {
+    files: ['src/main/core/**/*.ts'],
+    ignores: ['src/main/core/**/*.test.ts'],
     rules: {
-      'local/import-boundaries': [
+      // No electron at runtime here, whatever ELECTRON_RUNTIME_FILES says; types are fine.
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          deny: ['src/devnet', 'src/renderer'],
-          reason: 'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
-        },
-        {
-          deny: ['src/client'],
-          allowFiles: ['src/client/index.ts'],
-          reason: 'import the client library from its index (src/client), never its files.',
+          paths: [
+            { name: 'electron', allowTypeImports: true, message: CORE_BOUNDARY.reason },
+            { name: 'electron-store', message: CORE_BOUNDARY.reason },
+          ],
         },
       ],
+      'local/import-boundaries': ['error', ...MAIN_BOUNDARIES, CORE_BOUNDARY],
     },
+  },
+  {
+    files: ['src/main/core/**/*.test.ts'],
+    rules: { 'local/import-boundaries': ['error', CORE_BOUNDARY] },
+  },
+  {
+    files: ['src/main/settings/**/*.ts', 'src/main/vault/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'local/import-boundaries': ['error', ...MAIN_BOUNDARIES, SERVICE_BOUNDARY] },
+  },
+  {
+    files: ['src/main/settings/**/*.test.ts', 'src/main/vault/**/*.test.ts'],
+    rules: { 'local/import-boundaries': ['error', SERVICE_BOUNDARY] },
   },
   {
     files: ['src/devnet/**/*.ts'],

@@ -27,7 +27,7 @@ function userDataDir() {
 }
 
 function settingsText() {
-  const file = path.join(userDataDir(), 'exchange-terminal.json'); // src/main/ipc/electron-store.ts
+  const file = path.join(userDataDir(), 'exchange-terminal.json'); // src/main/electron/store.ts
   try {
     return existsSync(file) ? readFileSync(file, 'utf8') : null;
   } catch {

@@ -5,21 +5,18 @@
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppCore, loadDevnetAccounts, type AppCore } from './core';
-import { DEVNET_ACCOUNTS_ENV } from './core/devnet-accounts';
+import { createAppCore, createUnavailableCore, DEVNET_ACCOUNTS_ENV, loadDevnetAccounts, type AppCore, type AppFacts } from './core';
 import { attestedBy, findRunningDevnet, reconcileDevnet } from './core/devnet-deployment';
 import { appMarkets } from './core/session/market-directory';
-import { electronDialogs } from './ipc/electron-dialogs';
-import { createElectronKeyValueStore } from './ipc/electron-store';
-import { forwardEvents, registerCore } from './ipc/register-core';
+import { forwardEvents, registerCore } from './electron/bridge-ipc';
+import { electronDialogs } from './electron/dialogs';
+import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
 import { DeploymentPinning, SettingsService } from './settings';
 import { openVault, type Vault } from './vault';
 import { isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
-import { appHandlers } from './window/app-handlers';
 import { appMenuTemplate } from './window/app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './window/app-protocol';
-import { registerBridge } from './window/bridge-host';
 import { createMainWindow } from './window/create-window';
 import { developmentCsp, PRODUCTION_CSP } from './window/csp';
 import { hardenSession, hardenWebContents } from './window/policies';
@@ -55,7 +52,7 @@ async function openWindow(entry: AppEntry): Promise<void> {
 }
 
 /** The real core: electron-store, keychain vault (or its encrypted file) and logs under userData. */
-async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault }> {
+async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCore; vault: Vault }> {
   const userData = app.getPath('userData');
   const store = createElectronKeyValueStore();
   // No deployment by default: the devnet entry exists only while a devnet answers (devnet-deployment.ts).
@@ -71,12 +68,26 @@ async function startCore(logger: Logger): Promise<{ core: AppCore; vault: Vault 
     pinning: new DeploymentPinning(settings),
     dialogs: electronDialogs(() => mainWindow),
     logger,
-    app: { version: app.getVersion(), platform: process.platform },
+    app: facts,
     devnetAccounts: devnet.accounts,
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
     trading: { markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null), attestedFacts: attestedBy(running) },
   });
   return { core, vault };
+}
+
+/**
+ * The core the bridge serves: the real one, or, when it cannot start, one that answers every method
+ * but app.info with the sentence below, so the window still opens and says why.
+ */
+async function startCoreOrExplain(logger: Logger): Promise<{ core: AppCore; vault: Vault | null }> {
+  const facts: AppFacts = { version: app.getVersion(), platform: process.platform };
+  try {
+    return await startCore(logger, facts);
+  } catch (error) {
+    logger.error('core.start_failed', { error: error instanceof Error ? error.message : 'non-error thrown' });
+    return { core: createUnavailableCore(facts, 'The app core could not start; see the log for why.'), vault: null };
+  }
 }
 
 /** Once per process: session policies, bridge handlers, first window. */
@@ -88,20 +99,14 @@ async function start(): Promise<void> {
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName())));
   const logger = createLogger({ dir: join(app.getPath('userData'), 'logs') });
   const isTrusted = (sender: Parameters<typeof isTrustedSender>[0]): boolean => isTrustedSender(sender, entry);
-  try {
-    const { core, vault } = await startCore(logger);
-    registerCore(ipcMain, core, isTrusted);
-    noteUserInput = () => core.noteUserInput();
-    forwardEvents(core, () => mainWindow?.webContents ?? null);
-    app.on('will-quit', () => {
-      core.dispose();
-      vault.dispose();
-    });
-  } catch (error) {
-    // The window still opens and says why: every method answers with this sentence.
-    logger.error('core.start_failed', { error: error instanceof Error ? error.message : 'non-error thrown' });
-    registerBridge(ipcMain, appHandlers({ version: app.getVersion(), platform: process.platform }, 'The app core could not start; see the log for why.'), isTrusted);
-  }
+  const { core, vault } = await startCoreOrExplain(logger);
+  registerCore(ipcMain, core, isTrusted);
+  noteUserInput = () => core.noteUserInput();
+  forwardEvents(core, () => mainWindow?.webContents ?? null);
+  app.on('will-quit', () => {
+    core.dispose();
+    vault?.dispose();
+  });
   app.on('activate', () => {
     // macOS: clicking the dock icon with no window open.
     if (BrowserWindow.getAllWindows().length === 0) openWindow(entry).catch(fail);

@@ -3,8 +3,10 @@
 // `BOOT-REPORT {json}`. Run by test/built/boot.test.ts in a child process; exits non-zero when
 // the bundle cannot load or the app does not reach its window.
 //
-//   node test/built/boot-driver.mjs <out/main/index.js> [packaged|dev]
-import { mkdtempSync, rmSync } from 'node:fs';
+//   node test/built/boot-driver.mjs <out/main/index.js> [packaged|dev|core-fails]
+//
+// core-fails is packaged with a settings file no store can read, so the real core cannot start.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 
 const [bundlePath, mode = 'packaged'] = process.argv.slice(2);
 if (!bundlePath) {
-  process.stderr.write('usage: boot-driver.mjs <out/main/index.js> [packaged|dev]\n');
+  process.stderr.write('usage: boot-driver.mjs <out/main/index.js> [packaged|dev|core-fails]\n');
   process.exit(2);
 }
 const DEV_SERVER = 'http://localhost:5173/';
@@ -41,6 +43,8 @@ const report = {
 };
 
 const userData = mkdtempSync(path.join(tmpdir(), 'boot-userdata-'));
+// electron-store's file (src/main/electron/store.ts): unreadable JSON makes it throw.
+if (mode === 'core-fails') writeFileSync(path.join(userData, 'exchange-terminal.json'), '{ not json');
 process.on('uncaughtException', (error) => report.errors.push(`uncaught: ${error?.stack ?? error}`));
 process.on('unhandledRejection', (error) => report.errors.push(`unhandled rejection: ${error?.stack ?? error}`));
 
@@ -76,7 +80,7 @@ const windowLoaded = new Promise((resolve) => (resolveWindowLoaded = resolve));
 
 const app = new Emitter();
 Object.assign(app, {
-  isPackaged: mode === 'packaged',
+  isPackaged: mode !== 'dev',
   enableSandbox: () => (report.sandboxEnabled = !ready),
   requestSingleInstanceLock: () => {
     report.singleInstanceLockRequested = true;
@@ -290,6 +294,7 @@ const ticket = { assetId: '1', epoch: '1', side: 'buy', price: '50', size: '1', 
 // own words before it would wait for a connection (this run has no exchange to connect to).
 const impossible = { ...ticket, price: '150' };
 const calls = [
+  ['info', trusted, 'app.info', []],
   ['read', trusted, 'settings.get', []],
   ['quote', trusted, 'orders.quote', [ticket]],
   ['trade', trusted, 'orders.place', [impossible]],

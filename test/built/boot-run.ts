@@ -37,7 +37,9 @@ export interface BootRun {
 }
 
 /** `cwd` matters for a packed app: bare imports then resolve from the bundle's own node_modules only. */
-export function boot(bundle: string, mode: 'packaged' | 'dev' = 'packaged', cwd?: string): BootRun {
+export type BootMode = 'packaged' | 'dev' | 'core-fails';
+
+export function boot(bundle: string, mode: BootMode = 'packaged', cwd?: string): BootRun {
   const run = spawnSync(process.execPath, [DRIVER, bundle, mode], { encoding: 'utf8', timeout: 90_000, cwd });
   const line = run.stdout.split('\n').find((l) => l.startsWith('BOOT-REPORT '));
   const report = line ? (JSON.parse(line.slice('BOOT-REPORT '.length)) as BootReport) : null;
@@ -45,7 +47,7 @@ export function boot(bundle: string, mode: 'packaged' | 'dev' = 'packaged', cwd?
 }
 
 /** The report of a boot that must succeed; otherwise an error with what went wrong. */
-export function mustBoot(bundle: string, mode: 'packaged' | 'dev' = 'packaged', cwd?: string): BootReport {
+export function mustBoot(bundle: string, mode: BootMode = 'packaged', cwd?: string): BootReport {
   const run = boot(bundle, mode, cwd);
   if (!run.report || run.status !== 0) {
     throw new Error(`the built app did not boot (exit ${run.status}): ${run.report?.errors.join('\n') ?? run.stderr}`);

@@ -139,6 +139,25 @@ describe('the built app with the dev server', () => {
   });
 });
 
+describe('the built app when its core cannot start', () => {
+  it('still opens the window and registers every bridge channel the same way, each answering with the sentence', () => {
+    const r = mustBoot(BUNDLE, 'core-fails');
+    expect(r.errors).toEqual([]);
+    expect(r.windows[0]?.loadedUrl).toBe('app://terminal/index.html');
+    expect(r.ipcHandleChannels).toEqual(bridgeMethodNames.map(invokeChannel).sort());
+    expect(r.calls['info']).toEqual({ ok: true, value: { version: '0.0.0-boot', platform: process.platform } });
+    for (const name of ['read', 'trade']) {
+      expect(r.calls[name], name).toEqual({
+        ok: false,
+        error: { code: BRIDGE_ERROR.unavailable, message: 'The app core could not start; see the log for why.' },
+      });
+    }
+    // The sender check is the same registration's: a foreign frame is refused before the core is asked.
+    expect(r.calls['foreignRead']?.error?.code).toBe(BRIDGE_ERROR.untrustedSender);
+    expect(r.appListenersAfterStart).toEqual(expect.arrayContaining(['activate', 'will-quit']));
+  });
+});
+
 describe('the boot check fails when the bundle cannot load', () => {
   const built = (): string => readFileSync(BUNDLE, 'utf8');
   const variant = (name: string, source: string): string => {

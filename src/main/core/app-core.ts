@@ -1,7 +1,7 @@
 /**
  * The app core: every bridge method and event, independent of the transport. Electron's IPC
- * (src/main/ipc) and the end-to-end harness (e2e/harness) both call `invoke` and listen with
- * `on`; neither adds logic of its own.
+ * (src/main/electron/bridge-ipc.ts) and the end-to-end harness (e2e/harness) both call `invoke`
+ * and listen with `on`; neither adds logic of its own.
  */
 import { isBridgeMethod, type BridgeEvent, type BridgeOutcome } from '../../shared/bridge';
 import { capabilityOf, needsMainDialog } from '../../shared/bridge/capabilities';
@@ -9,7 +9,7 @@ import { warmUpSigning as warmUpProtocolSigning } from '../../shared/protocol';
 import type { Logger } from '../log';
 import type { DeploymentPinning, Settings, SettingsService } from '../settings';
 import type { Vault } from '../vault';
-import { dispatchBridgeCall, type BridgeHandlers } from '../window/bridge-host';
+import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
 import type { AppFacts, CoreContext } from './context';
 import type { DevnetAccount } from './devnet-accounts';
 import { dialogBusy, gateDialogs } from './dialog-gate';
@@ -168,7 +168,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     logger.error('bridge.internal', { method, error: error instanceof Error ? `${error.name}: ${error.message}` : 'non-error thrown' });
   };
 
-  const refused = (code: string, message: string): Promise<BridgeOutcome> => Promise.resolve({ ok: false, error: { code, message } });
+  const refused = (code: string, message: string): Promise<BridgeOutcome> => Promise.resolve(refusal(code, message));
 
   return {
     invoke: async (method, args) => {

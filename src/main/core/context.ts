@@ -1,16 +1,18 @@
 /** What every handler module of the core may use: the injected services and the event hub. */
-import type { BridgeHandler } from '../window/bridge-host';
 import type { BridgeMethod } from '../../shared/bridge';
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
+import type { BridgeHandler } from './bridge-runtime';
 import type { DevnetAccount } from './devnet-accounts';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
 
-import type { AppFacts } from '../window/app-handlers';
-
-export type { AppFacts };
+/** The shell's own facts, which app.info answers even when the core cannot start. */
+export interface AppFacts {
+  readonly version: string;
+  readonly platform: string;
+}
 
 export interface CoreContext {
   readonly vault: Vault;

@@ -1,6 +1,6 @@
 /**
  * Dialogs owned by main: the only place a user confirms a dangerous action or picks a file.
- * Electron implements it with its dialog module (src/main/ipc/electron-dialogs.ts); the
+ * Electron implements it with its dialog module (src/main/electron/dialogs.ts); the
  * end-to-end harness answers from a queue the test scripts. The window never answers one.
  */
 export interface ConfirmRequest {

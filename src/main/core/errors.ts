@@ -1,13 +1,12 @@
 /**
  * Turns the failures of vault, settings and exchange into bridge errors: a stable dotted code
  * the window can act on, and the module's own sentence. Anything else stays unexpected and
- * reaches the window only as bridge.internal (see dispatchBridgeCall).
+ * reaches the window only as bridge.internal (see dispatchBridgeCall in bridge-runtime.ts).
  */
-import { BRIDGE_ERROR } from '../../shared/bridge';
 import { ExchangeError } from '../../client';
 import { SettingsError, type SettingsErrorCode } from '../settings';
 import { VaultError, type VaultErrorCode } from '../vault';
-import { BridgeFailure } from '../window/bridge-host';
+import { BridgeFailure } from './bridge-runtime';
 
 const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
   KEY_NOT_FOUND: 'keys.not_found',
@@ -51,9 +50,4 @@ export function toBridgeFailure(error: unknown): BridgeFailure | null {
   if (error instanceof SettingsError) return new BridgeFailure(SETTINGS_CODES[error.code], error.message);
   if (error instanceof ExchangeError) return new BridgeFailure(`exchange.${snake(error.code)}`, error.sentence);
   return null;
-}
-
-/** Handlers throw this for an area whose client library is not wired in yet. */
-export function unavailable(sentence: string): BridgeFailure {
-  return new BridgeFailure(BRIDGE_ERROR.unavailable, sentence);
 }

@@ -1,9 +1,9 @@
 export { createAppCore } from './app-core';
 export type { AppCore, AppCoreDeps } from './app-core';
+export { createUnavailableCore } from './unavailable-core';
 export type { AppFacts } from './context';
 export type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from './dialogs';
-export { DEVNET_ACCOUNTS_ENV, loadDevnetAccounts, parseDevnetAccounts } from './devnet-accounts';
+export { DEVNET_ACCOUNTS_ENV, loadDevnetAccounts } from './devnet-accounts';
 export type { DevnetAccount } from './devnet-accounts';
-export { toBridgeFailure } from './errors';
 export { createScriptedDialogs } from './scripted-dialogs';
 export type { DialogAnswer, DialogRecord, ScriptedDialogs } from './scripted-dialogs';

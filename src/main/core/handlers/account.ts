@@ -1,7 +1,7 @@
 /** account.*: choose the keys to trade with, read their state, export own fills as CSV. */
 import type { AccountSelection } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import type { AreaHandlers, CoreContext } from '../context';
 import { accountViewOf } from '../session/account-view';
 import type { TradingHost } from '../session/host';

@@ -4,7 +4,7 @@
  */
 import type { AgentStatusView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address } from '../../../shared/protocol';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 import { assertSameFacts, signingFacts } from '../session/signing-facts';

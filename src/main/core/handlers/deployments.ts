@@ -9,7 +9,7 @@ import type { ConfiguredMarket } from '../../../shared/bridge';
 import { ExchangeClient } from '../../../client';
 import { describePinChange, factsOf, NO_DEPLOYMENT, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { checkDeploymentDraft, deploymentIdFor, type DeploymentDraft } from '../../settings/endpoint-rules';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import type { AreaHandlers, CoreContext } from '../context';
 import { decodeAssetId } from '../markets/asset-decoder';
 import { inspectMarket, type InspectOptions } from '../markets/market-inspector';

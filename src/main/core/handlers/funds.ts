@@ -8,7 +8,7 @@ import { sendWithGasMargin } from '../../../shared/gas-margin';
 import { pollReceipt } from '../../../shared/receipt-poll';
 import { toAmount } from '../../../client';
 import { createDepositClient, DepositError, rpcConnection, type DepositClient } from '../../../client';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 import { depositRequest, withdrawalRequest } from '../funds-dialogs';

@@ -2,7 +2,7 @@
 import { getAddress } from 'ethers';
 import type { KeyInfo, KeyRole } from '../../../shared/bridge';
 import type { KeyInfo as VaultKeyInfo, KeyOptions } from '../../vault';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 

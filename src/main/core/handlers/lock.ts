@@ -1,6 +1,6 @@
 /** lock.*: the app lock over the vault (password, lock, unlock, throttle). */
 import type { LockStatus } from '../../../shared/bridge';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 

@@ -1,6 +1,5 @@
 /** offline.saveFile / offline.openFile: move a signed payload through files the user picks in main's dialogs. */
-import type { BridgeHandlers } from '../../window/bridge-host';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure, type BridgeHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 
 /** Big enough for any signed request; a larger file is not one of ours. */

@@ -34,7 +34,7 @@ import {
   type SignedAction,
   type SigningContext,
 } from '../../../client';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { ConfirmRequest } from '../dialogs';

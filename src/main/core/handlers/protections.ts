@@ -4,7 +4,7 @@
  * user agrees in a dialog owned by main. settings.update cannot touch them, nor deployments or pins.
  */
 import type { Settings } from '../../settings';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { AreaHandlers, CoreContext } from '../context';
 

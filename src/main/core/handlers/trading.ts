@@ -1,5 +1,5 @@
 /** Every trading area's handlers over one trading host. */
-import type { BridgeHandlers } from '../../window/bridge-host';
+import type { BridgeHandlers } from '../bridge-runtime';
 import type { AreaHandlers, CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { accountHandlers } from './account';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packAssetId } from '../../../shared/protocol';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { decodeAssetId } from './asset-decoder';
 
 const FIELDS = { id: 1n, marketType: 1n, startTime: 1_770_000_000n, periodLength: 300n, strike: 0n, range: 0n };

@@ -4,7 +4,7 @@
  * of this protocol is refused with one sentence saying why, before main asks the exchange about it.
  */
 import { formatTimeframe, unpackAssetId, type AssetIdFields } from '../../../shared/protocol';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 
 /** The up/down market type (the only one this app trades). */
 export const UP_DOWN_MARKET = 1n;

@@ -6,7 +6,7 @@
  */
 import { ExchangeClient, ExchangeHttpError, OracleFeed, type ExchangeError } from '../../../client';
 import type { Deployment } from '../../settings';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { decodeAssetId } from './asset-decoder';
 
 export type OracleCheck = { kind: 'price'; price: string; at: number } | { kind: 'none'; reason: string };

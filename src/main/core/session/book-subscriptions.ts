@@ -7,7 +7,7 @@ import type { BookView } from '../../../shared/bridge';
 import type { MarketFeed } from '../../../client';
 import type { ExchangeReader } from '../../../client';
 import { BookSync } from '../../../client';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import { createCoalescer, type Coalescer } from '../coalescer';
 
 /** Own resting size by price, per side (decimal price → size). */

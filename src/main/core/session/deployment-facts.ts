@@ -9,7 +9,7 @@ import { rpcConnection } from '../../../client';
 import { DEFAULT_DOMAIN_NAME } from '../../../shared/protocol';
 import { ExchangeError, ExchangeHttpError, type ExchangeConfig, type ExchangeReader } from '../../../client';
 import type { DomainFacts } from '../../settings';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 
 /** The facts to pin, plus the account ledger the session signs with. */
 export interface ObservedDeployment {

@@ -4,8 +4,7 @@
  */
 import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
 import type { Deployment, DomainFacts, Settings } from '../../settings';
-import { BridgeFailure } from '../../window/bridge-host';
-import { unavailable } from '../errors';
+import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
 import { claimOne } from '../handlers/claims';

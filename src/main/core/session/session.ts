@@ -31,7 +31,7 @@ import type { Logger } from '../../log';
 import { describePinChange, type Deployment, type DeploymentPinning, type DomainFacts } from '../../settings';
 import { AccountState, EpochWatcher, ExchangeClock, type OwnFill } from '../../../client';
 import type { Vault } from '../../vault';
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import type { EventHub } from '../event-hub';
 import { accountViewOf } from './account-view';
 import { readDeploymentFacts } from './deployment-facts';

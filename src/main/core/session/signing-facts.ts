@@ -3,7 +3,7 @@
  * selected deployment and its name. Refuses when there is no pin, a pin change is pending, or the pin
  * and the exchange disagree with the chain id the user configured: then nothing may be signed.
  */
-import { BridgeFailure } from '../../window/bridge-host';
+import { BridgeFailure } from '../bridge-runtime';
 import type { Deployment, Pin } from '../../settings';
 
 export interface SigningFacts {
