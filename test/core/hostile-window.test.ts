@@ -120,7 +120,7 @@ let usersWithdrawal: SignedPayload;
 /** A withdrawal of the attacker's own account, signed by its own key under the pinned domain. */
 let attackersWithdrawal: SignedPayload;
 
-/** main's IPC handlers as registered for the window (register-core.ts), called as the window's main frame. */
+/** main's IPC handlers as registered for the window (src/main/electron/bridge-ipc.ts), called as the window's main frame. */
 const channels = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
 const windowFrame = { url: 'app://renderer/index.html' };
 const fromTheWindow = { senderFrame: windowFrame, sender: { mainFrame: windowFrame } } as unknown as IpcMainInvokeEvent;
