@@ -23,6 +23,11 @@ export type BridgeHandler<M extends BridgeMethod> = (
 /** One handler per method; the compiler refuses a table row without a handler. */
 export type BridgeHandlers = { readonly [M in BridgeMethod]: BridgeHandler<M> };
 
+/** The handlers of one area, e.g. AreaHandlers<'keys'> is every `keys.*` method. */
+export type AreaHandlers<P extends string> = {
+  readonly [M in BridgeMethod as M extends `${P}.${string}` ? M : never]: BridgeHandler<M>;
+};
+
 /** An error a handler throws on purpose, carrying a code the window can act on. */
 export class BridgeFailure extends Error {
   constructor(

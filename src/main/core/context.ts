@@ -1,9 +1,7 @@
 /** What every handler module of the core may use: the injected services and the event hub. */
-import type { BridgeMethod } from '../../shared/bridge';
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
-import type { BridgeHandler } from './bridge-runtime';
 import type { DevnetAccount } from './devnet-accounts';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
@@ -26,8 +24,3 @@ export interface CoreContext {
   /** The embedded devnet's funded demo accounts; empty when the devnet is not running. */
   readonly devnetAccounts: readonly DevnetAccount[];
 }
-
-/** The handlers of one area, e.g. AreaHandlers<'keys'> is every `keys.*` method. */
-export type AreaHandlers<P extends string> = {
-  readonly [M in BridgeMethod as M extends `${P}.${string}` ? M : never]: BridgeHandler<M>;
-};

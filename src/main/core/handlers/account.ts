@@ -1,8 +1,8 @@
 /** account.*: choose the keys to trade with, read their state, export own fills as CSV. */
 import type { AccountSelection } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
-import { BridgeFailure } from '../bridge-runtime';
-import type { AreaHandlers, CoreContext } from '../context';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
+import type { CoreContext } from '../context';
 import { accountViewOf } from '../session/account-view';
 import type { TradingHost } from '../session/host';
 

@@ -4,9 +4,9 @@
  */
 import type { AgentStatusView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address } from '../../../shared/protocol';
-import { BridgeFailure } from '../bridge-runtime';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { CoreContext } from '../context';
 import { assertSameFacts, signingFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';

@@ -1,6 +1,7 @@
 /** app.*: facts about the app and the connection to the selected deployment. */
 import type { ConnectionView, FeedHealth } from '../../../shared/bridge';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { AreaHandlers } from '../bridge-runtime';
+import type { CoreContext } from '../context';
 import { pinStateOf, selectedDeployment } from './settings';
 
 /** Feed health comes from the exchange layer once it is wired in; until then, no feeds are reported. */

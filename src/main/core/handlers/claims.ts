@@ -1,8 +1,7 @@
 /** claims.*: resolved epochs with something to claim, and the claims themselves (signed by the master). */
 import type { ClaimableEpoch, ClaimResult } from '../../../shared/bridge';
 import { formatDollars, type Address } from '../../../shared/protocol';
-import { BridgeFailure } from '../bridge-runtime';
-import type { AreaHandlers } from '../context';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { TradingHost } from '../session/host';
 import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';

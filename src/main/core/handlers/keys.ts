@@ -2,9 +2,9 @@
 import { getAddress } from 'ethers';
 import type { KeyInfo, KeyRole } from '../../../shared/bridge';
 import type { KeyInfo as VaultKeyInfo, KeyOptions } from '../../vault';
-import { BridgeFailure } from '../bridge-runtime';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { CoreContext } from '../context';
 
 /** The vault's key facts as the window sees them: demo keys of the devnet say so. */
 export function keyView(ctx: CoreContext, info: VaultKeyInfo): KeyInfo {

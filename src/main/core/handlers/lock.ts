@@ -1,8 +1,8 @@
 /** lock.*: the app lock over the vault (password, lock, unlock, throttle). */
 import type { LockStatus } from '../../../shared/bridge';
-import { BridgeFailure } from '../bridge-runtime';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { CoreContext } from '../context';
 
 export function lockStatus(ctx: CoreContext): LockStatus {
   const minutes = ctx.settings.getSettings().autoLockMinutes;

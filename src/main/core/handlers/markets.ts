@@ -1,5 +1,5 @@
 /** markets.*: the market list, streamed books, resolved epochs and oracle history of the session. */
-import type { AreaHandlers } from '../context';
+import type { AreaHandlers } from '../bridge-runtime';
 import type { TradingHost } from '../session/host';
 
 export function marketsHandlers(trading: TradingHost): AreaHandlers<'markets'> {

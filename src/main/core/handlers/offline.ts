@@ -34,9 +34,9 @@ import {
   type SignedAction,
   type SigningContext,
 } from '../../../client';
-import { BridgeFailure } from '../bridge-runtime';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { CoreContext } from '../context';
 import type { ConfirmRequest } from '../dialogs';
 import { assertSameFacts, signingFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';

@@ -2,8 +2,8 @@
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
 import { formatDollars, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../../client';
-import { BridgeFailure } from '../bridge-runtime';
-import type { AreaHandlers, CoreContext } from '../context';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
+import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
 import { shortfallOf, type Shortfall } from '../session/order-funds';

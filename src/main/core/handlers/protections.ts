@@ -4,9 +4,9 @@
  * user agrees in a dialog owned by main. settings.update cannot touch them, nor deployments or pins.
  */
 import type { Settings } from '../../settings';
-import { BridgeFailure } from '../bridge-runtime';
+import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { CoreContext } from '../context';
 
 /** Top-level settings the window may not change with settings.update, and where they are changed instead. */
 const PROTECTED: Readonly<Record<string, string>> = {

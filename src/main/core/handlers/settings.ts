@@ -1,7 +1,8 @@
 /** settings.*: validated settings (deployments.* live in deployments.ts). */
 import type { PinState } from '../../../shared/bridge';
 import { describePinChange, factsOf, type Deployment, type Settings } from '../../settings';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { AreaHandlers } from '../bridge-runtime';
+import type { CoreContext } from '../context';
 import { protectionHandlers, windowPatch } from './protections';
 
 export function selectedDeployment(settings: Settings): Deployment | null {

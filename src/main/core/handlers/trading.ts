@@ -1,6 +1,6 @@
 /** Every trading area's handlers over one trading host. */
-import type { BridgeHandlers } from '../bridge-runtime';
-import type { AreaHandlers, CoreContext } from '../context';
+import type { AreaHandlers, BridgeHandlers } from '../bridge-runtime';
+import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { accountHandlers } from './account';
 import { agentsHandlers } from './agents';
