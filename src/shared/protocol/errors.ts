@@ -54,7 +54,7 @@ export class UnitsError extends Error {
 
 /** Bad key or signature bytes. The message never contains the key. */
 export class SigningError extends Error {
-  readonly code: 'INVALID_PRIVATE_KEY' | 'INVALID_SIGNATURE' | 'INVALID_DIGEST';
+  readonly code: 'INVALID_PRIVATE_KEY' | 'INVALID_SIGNATURE' | 'INVALID_DIGEST' | 'ENGINE_MISMATCH';
   constructor(code: SigningError['code'], message: string) {
     super(message);
     this.name = 'SigningError';

@@ -1,5 +1,7 @@
 // secp256k1 signing of raw EIP-712 digests (docs/protocol/signing.md#signature-format): 65 bytes r‖s‖v, v 27/28, low-s,
-// RFC 6979, no EIP-191 prefix. Keys are held only as bytes inside closures/private fields.
+// RFC 6979, no EIP-191 prefix. Keys are held only as bytes inside closures/private fields. noble signs until a faster
+// engine is installed (libsecp256k1 in WebAssembly: secp256k1-wasm.ts, loaded by main and the devnet); noble always
+// verifies, so signer and verifier stay two independent implementations.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { SigningError } from './errors';
 import { bytesToHex, decodeHexInto, type Address, type Hex } from './hex';
@@ -56,15 +58,73 @@ export function warmUpSigning(windowSize = 12): void {
   secp256k1.Point.BASE.precompute(windowSize, false);
 }
 
+/**
+ * A secp256k1 implementation that signs for this module. It gets a 32-byte digest and a key already
+ * checked to be in range, and returns r ‖ s ‖ v (65 bytes, v = 27 + recovery id) with low s and an
+ * RFC 6979 nonce (no extra entropy): so every engine signs byte for byte alike.
+ */
+export interface SigningEngine {
+  readonly name: string;
+  sign(digest: Uint8Array, key: Uint8Array): Uint8Array;
+}
+
 const SIGN_OPTS = { prehash: false, lowS: true, format: 'recovered' } as const;
 
-function signWith(digest: Uint8Array, key: Uint8Array): Uint8Array {
-  // noble's 'recovered' layout is recovery ‖ r ‖ s; Ethereum wants r ‖ s ‖ (27 + recovery).
-  const rec = secp256k1.sign(digest, key, SIGN_OPTS);
-  const out = new Uint8Array(65);
-  out.set(rec.subarray(1, 65), 0);
-  out[64] = 27 + rec[0]!;
+/** noble's pure-JS secp256k1: the engine wherever nothing faster is installed (the window, tests). */
+export const nobleSigningEngine: SigningEngine = {
+  name: 'noble',
+  sign(digest, key) {
+    // noble's 'recovered' layout is recovery ‖ r ‖ s; Ethereum wants r ‖ s ‖ (27 + recovery).
+    const rec = secp256k1.sign(digest, key, SIGN_OPTS);
+    const out = new Uint8Array(65);
+    out.set(rec.subarray(1, 65), 0);
+    out[64] = 27 + rec[0]!;
+    return out;
+  },
+};
+
+let engine: SigningEngine = nobleSigningEngine;
+
+// Known answers an engine must reproduce before it signs anything (keys 1 and n − 1 included).
+const SELF_TEST: readonly { key: Uint8Array; digest: Uint8Array }[] = [
+  { key: keyFromBigint(1n), digest: new Uint8Array(32) },
+  { key: keyFromBigint(N - 1n), digest: new Uint8Array(32).fill(0xff) },
+  { key: keccak_256(utf8ToBytes('signing engine self-test key')), digest: keccak_256(utf8ToBytes('signing engine self-test digest')) },
+];
+
+function keyFromBigint(k: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  decodeHexInto(`0x${k.toString(16).padStart(64, '0')}`, out, 0);
   return out;
+}
+
+/**
+ * Sign with `next` from now on, process-wide. It must first sign the self-test vectors exactly as
+ * noble does, or it is refused and the current engine stays. Signatures never change, only speed.
+ */
+export function useSigningEngine(next: SigningEngine): void {
+  for (const { key, digest } of SELF_TEST) {
+    const want = bytesToHex(nobleSigningEngine.sign(digest, key));
+    let got: string;
+    try {
+      got = bytesToHex(next.sign(digest, key));
+    } catch {
+      got = 'a thrown error';
+    }
+    if (got !== want) {
+      throw new SigningError('ENGINE_MISMATCH', `The ${next.name} signing engine does not sign the self-test vectors like noble; it was not installed.`);
+    }
+  }
+  engine = next;
+}
+
+/** Name of the engine that signs now ('noble' until a faster one is installed). */
+export function signingEngineName(): string {
+  return engine.name;
+}
+
+function signWith(digest: Uint8Array, key: Uint8Array): Uint8Array {
+  return engine.sign(digest, key);
 }
 
 /** Sign a 32-byte digest; returns the 65-byte signature as lowercase 0x-hex. */
