@@ -42,6 +42,24 @@ function sandboxedPreloadGuard(): Plugin {
   };
 }
 
+/**
+ * The window never signs or hashes: the WebAssembly crypto engines (src/shared/protocol/wasm-crypto.ts
+ * and the two modules it loads) are for main and the devnet. Fail the renderer build if anything
+ * in it reaches them, rather than shipping 1.2 MB of libsecp256k1 to the page.
+ */
+function noWasmCryptoInWindow(): Plugin {
+  const NODE_ONLY = /(^|\/)(tiny-secp256k1|hash-wasm|wasm-crypto|secp256k1-wasm|keccak-wasm)(\.ts)?$/;
+  return {
+    name: 'exchange-terminal:no-wasm-crypto-in-window',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (NODE_ONLY.test(source)) this.error(`${importer ?? 'the renderer'} imports ${source}: the WASM crypto engines are for main and the devnet, never the window.`);
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     build: {
@@ -63,7 +81,7 @@ export default defineConfig({
     plugins: [sandboxedPreloadGuard()],
   },
   renderer: {
-    plugins: [svelte(), cspMetaTag()],
+    plugins: [noWasmCryptoInWindow(), svelte(), cspMetaTag()],
     build: {
       sourcemap: false,
       // Inline assets as data: URLs would need a wider img-src; keep them as files.

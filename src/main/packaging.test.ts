@@ -102,8 +102,9 @@ describe('macOS entitlements', () => {
 });
 
 describe('what the installer carries', () => {
-  it('has only the keychain binding as a production dependency: everything else is bundled into out/main', () => {
-    expect(Object.keys(pkg.dependencies)).toEqual(['@napi-rs/keyring']);
+  it('has only the keychain binding and the WASM signer as production dependencies: everything else is bundled into out/main', () => {
+    // tiny-secp256k1 reads its .wasm next to its own files at run time, so it cannot be bundled.
+    expect(Object.keys(pkg.dependencies)).toEqual(['@napi-rs/keyring', 'tiny-secp256k1']);
     for (const devOnly of ['hardhat', 'solc', 'electron', 'tsx', 'vitest', '@playwright/test']) {
       expect(pkg.dependencies[devOnly], devOnly).toBeUndefined();
     }

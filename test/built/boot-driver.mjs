@@ -6,7 +6,7 @@
 //   node test/built/boot-driver.mjs <out/main/index.js> [packaged|dev|core-fails]
 //
 // core-fails is packaged with a settings file no store can read, so the real core cannot start.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,7 @@ const report = {
   ipcOnChannels: [],
   calls: {},
   sent: [],
+  wasmCrypto: null,
 };
 
 const userData = mkdtempSync(path.join(tmpdir(), 'boot-userdata-'));
@@ -306,6 +307,20 @@ const calls = [
 ];
 for (const [name, event, method, args] of calls) {
   report.calls[name] = await invoke(event, method, args);
+}
+
+// The WebAssembly crypto chunk main loads after the first unlock (libsecp256k1 and keccak): it
+// must load from the built files (packed: from the archive's own production node_modules, with no
+// native build and no network) and pass its self-tests against noble.
+const bundleDir = path.dirname(path.resolve(bundlePath));
+const wasmChunk = readdirSync(bundleDir).find((f) => /^wasm-crypto-[\w-]+\.js$/.test(f));
+try {
+  if (!wasmChunk) throw new Error(`no wasm-crypto chunk next to ${bundlePath}`);
+  const started = performance.now();
+  await (await import(pathToFileURL(path.join(bundleDir, wasmChunk)).href)).useWasmCrypto();
+  report.wasmCrypto = { ok: true, ms: Math.round(performance.now() - started) };
+} catch (error) {
+  report.wasmCrypto = { ok: false, error: String(error?.message ?? error) };
 }
 
 // Quit as Electron would, so the core and the vault dispose.

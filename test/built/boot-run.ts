@@ -28,6 +28,8 @@ export interface BootReport {
   menu: unknown;
   ipcHandleChannels: string[];
   calls: Record<string, BootOutcome>;
+  /** Loading the main bundle's WebAssembly crypto chunk and installing its engines. */
+  wasmCrypto: { ok: true; ms: number } | { ok: false; error: string } | null;
 }
 
 export interface BootRun {

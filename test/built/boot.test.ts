@@ -39,6 +39,10 @@ describe('the built app, packaged', () => {
     expect(r.errors).toEqual([]);
   });
 
+  it('loads its WebAssembly signer and keccak from the built files, with no native build', () => {
+    expect(r.wasmCrypto).toMatchObject({ ok: true });
+  });
+
   it('sandboxes every renderer and takes the single-instance lock before anything else', () => {
     expect(r.sandboxEnabled).toBe(true);
     expect(r.singleInstanceLockRequested).toBe(true);

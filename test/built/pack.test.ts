@@ -162,5 +162,7 @@ describe('the packed app (Linux, --dir)', () => {
     expect(r.windows[0]?.options.webPreferences['preload']).toBe(join(extracted, 'out', 'preload', 'index.cjs'));
     expect(r.protocolResponses['index']?.status).toBe(200);
     expect(r.calls['read']?.ok).toBe(true);
+    // libsecp256k1's .wasm is read from inside the archive's node_modules/tiny-secp256k1.
+    expect(r.wasmCrypto).toMatchObject({ ok: true });
   });
 });

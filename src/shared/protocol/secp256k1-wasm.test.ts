@@ -1,12 +1,9 @@
-// The libsecp256k1 (WebAssembly) engine signs exactly like noble, and every signing and vector
-// test runs again on it: the two suites are imported below, unchanged, and run in this file after
-// the engine is installed.
+// The libsecp256k1 (WebAssembly) engine signs exactly like noble (wasm-crypto.test.ts runs the
+// signing and vector suites on it too).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DigestSigner, SECP256K1_N, SigningError, bytesToHex, nobleSigningEngine, signingEngineName, useSigningEngine, type SigningEngine } from './index';
 import { useWasmSigning, wasmSigningEngine } from './secp256k1-wasm';
-import './signing.test';
-import './vectors.test';
 
 useWasmSigning();
 
@@ -18,7 +15,7 @@ function hexBytes(hex: string): Uint8Array {
 }
 
 describe('libsecp256k1 (WebAssembly) signing engine', () => {
-  it('is the engine the suites in this file sign with', () => {
+  it('is the engine DigestSigner signs with once installed', () => {
     expect(signingEngineName()).toBe('libsecp256k1-wasm');
     expect(new DigestSigner(`0x${'11'.repeat(32)}`).sign(`0x${'22'.repeat(32)}`)).toBe(bytesToHex(nobleSigningEngine.sign(hexBytes('22'.repeat(32)), hexBytes('11'.repeat(32)))));
   });
