@@ -21,6 +21,7 @@ import {
   writeDevnetFile,
   type DevnetFile,
 } from './devnet-file';
+import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
 import { startExchangeService, type ExchangeServiceHandle } from './exchange';
 import { defaultCatalog, type MarketCatalog } from './markets';
 
@@ -114,6 +115,10 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
   const exchangeDir = join(dataDir, 'exchange');
   const seed = options.seed ?? 20_260_601;
   const confirmations = options.confirmations ?? 1;
+
+  // The exchange hashes every order it receives and the bots sign theirs: libsecp256k1 and keccak
+  // in WebAssembly, the same engines as the app's main process (identical bytes, less CPU).
+  await useWasmCrypto();
 
   let fresh = options.fresh ?? false;
   if (fresh) {
