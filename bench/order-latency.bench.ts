@@ -7,7 +7,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ExchangeClient, keySigner, NonceRegistry } from '../src/client';
-import { DigestSigner, makeExchangeDomain, warmUpSigning } from '../src/shared/protocol';
+import { DigestSigner, makeExchangeDomain } from '../src/shared/protocol';
+import { useWasmCrypto } from '../src/shared/protocol/wasm-crypto';
 import { note, ratio, type Benchmark } from './harness';
 
 const KEY = '0x96a9aaae992dc91b323af861602808fdd879520e161af6043833b6cb4537f212' as const;
@@ -33,7 +34,7 @@ const bench: Benchmark = {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    warmUpSigning();
+    await useWasmCrypto();
     const key = new DigestSigner(KEY);
     const signer = keySigner(key);
     // The same path with a signer that answers instantly: the client's own share of the latency.
@@ -82,7 +83,7 @@ const bench: Benchmark = {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
-    note(report, 'Signing tables warmed with warmUpSigning(); keep-alive loopback connection; on a loaded shared machine p99 is dominated by preemption during the ~0.5 ms secp256k1 signature.');
+    note(report, 'Signing and hashing on WebAssembly (useWasmCrypto, as main after unlock); keep-alive loopback connection; on a loaded shared machine p99 is dominated by preemption.');
   },
 };
 

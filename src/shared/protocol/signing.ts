@@ -46,19 +46,6 @@ function digestBytes(digest: Hex | Uint8Array): Uint8Array {
 }
 
 /**
- * Opt-in: build larger fixed-base tables for k·G so each signature needs fewer point additions
- * (window 12: half the additions of noble v2's default 6). Costs ~1.3 s of CPU and ~33 MB once per
- * process; signatures are identical. Call it where signing is hot (the vault after unlock, bots),
- * never on a UI path. Calling again with another window replaces the tables.
- */
-export function warmUpSigning(windowSize = 12): void {
-  if (!Number.isInteger(windowSize) || windowSize < 2 || windowSize > 16) {
-    throw new SigningError('INVALID_DIGEST', 'Signing window size must be an integer between 2 and 16.');
-  }
-  secp256k1.Point.BASE.precompute(windowSize, false);
-}
-
-/**
  * A secp256k1 implementation that signs for this module. It gets a 32-byte digest and a key already
  * checked to be in range, and returns r ‖ s ‖ v (65 bytes, v = 27 + recovery id) with low s and an
  * RFC 6979 nonce (no extra entropy): so every engine signs byte for byte alike.
