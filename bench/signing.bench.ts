@@ -80,12 +80,17 @@ const bench: Benchmark = {
 
     // Same answer from every path before timing anything.
     const ours0 = signer.sign(hashActionBytes('FillOrder', orders[0]!, domain));
-    if (ours0 !== (await wallet.signTypedData(domain, types, orders[0]!))) throw new Error('ours and ethers disagree on order 0');
+    if (ours0 !== (await wallet.signTypedData(domain, types, orders[0]!)))
+      throw new Error('ours and ethers disagree on order 0');
     if (recoverDigestSigner(digests[0]!, ours0) !== signer.address) throw new Error('recovery failed');
     const tiny0 = tiny.signRecoverable(digests[0]!, keyBytes);
     const noble0 = secp256k1.sign(digests[0]!, keyBytes, { prehash: false, format: 'recovered' });
-    if (Buffer.compare(tiny0.signature, noble0.subarray(1)) !== 0 || tiny0.recoveryId !== noble0[0]) throw new Error('WASM and noble disagree');
-    if (typeof native !== 'string' && Buffer.compare(native.ecdsaSign(digests[0]!, keyBytes).signature, tiny0.signature) !== 0) {
+    if (Buffer.compare(tiny0.signature, noble0.subarray(1)) !== 0 || tiny0.recoveryId !== noble0[0])
+      throw new Error('WASM and noble disagree');
+    if (
+      typeof native !== 'string' &&
+      Buffer.compare(native.ecdsaSign(digests[0]!, keyBytes).signature, tiny0.signature) !== 0
+    ) {
       throw new Error('native and WASM disagree');
     }
 
@@ -113,13 +118,29 @@ const bench: Benchmark = {
       return last;
     };
     const candidates: Candidate[] = [
-      { label: 'ours: hash + DigestSigner.sign', opsPerRound: R, round: each((i) => signer.sign(hashActionBytes('FillOrder', orders[i]!, domain))) },
+      {
+        label: 'ours: hash + DigestSigner.sign',
+        opsPerRound: R,
+        round: each((i) => signer.sign(hashActionBytes('FillOrder', orders[i]!, domain))),
+      },
       { label: 'ethers: Wallet.signTypedData', opsPerRound: R, round: ethersRound },
-      { label: 'raw sign: libsecp256k1 WASM (tiny-secp256k1)', opsPerRound: R, round: each((i) => tiny.signRecoverable(digests[i]!, keyBytes)) },
-      { label: 'raw sign: noble', opsPerRound: R, round: each((i) => secp256k1.sign(digests[i]!, keyBytes, { prehash: false, format: 'recovered' })) },
+      {
+        label: 'raw sign: libsecp256k1 WASM (tiny-secp256k1)',
+        opsPerRound: R,
+        round: each((i) => tiny.signRecoverable(digests[i]!, keyBytes)),
+      },
+      {
+        label: 'raw sign: noble',
+        opsPerRound: R,
+        round: each((i) => secp256k1.sign(digests[i]!, keyBytes, { prehash: false, format: 'recovered' })),
+      },
     ];
     if (typeof native !== 'string') {
-      candidates.push({ label: 'raw sign: native libsecp256k1 (floor)', opsPerRound: R, round: each((i) => native.ecdsaSign(digests[i]!, keyBytes)) });
+      candidates.push({
+        label: 'raw sign: native libsecp256k1 (floor)',
+        opsPerRound: R,
+        round: each((i) => native.ecdsaSign(digests[i]!, keyBytes)),
+      });
     }
     const [ours, ethers, wasm, noble, floor] = await measureInterleaved(report, candidates, { rounds: 12 });
     ratio(report, 'ours vs ethers (speedup)', ethers!.usPerOp / ours!.usPerOp, { atLeast: 4 });
@@ -152,7 +173,10 @@ const bench: Benchmark = {
       { rounds: 12 },
     );
     onWasm();
-    note(report, `order digest ${hashWasm!.usPerOp.toFixed(1)} µs (target < 20 µs), ${hashNoble!.usPerOp.toFixed(1)} µs on noble's keccak; hashing is ${((100 * hashWasm!.usPerOp) / ours!.usPerOp).toFixed(1)}% of ours`);
+    note(
+      report,
+      `order digest ${hashWasm!.usPerOp.toFixed(1)} µs (target < 20 µs), ${hashNoble!.usPerOp.toFixed(1)} µs on noble's keccak; hashing is ${((100 * hashWasm!.usPerOp) / ours!.usPerOp).toFixed(1)}% of ours`,
+    );
 
     // The verifier: noble stays unless recovery is on a hot path (see signing.ts).
     const recoverWasm = (i: number): string => {
@@ -164,7 +188,11 @@ const bench: Benchmark = {
     const [recNoble, recWasm] = await measureInterleaved(
       report,
       [
-        { label: 'recover signer: noble (recoverDigestSigner)', opsPerRound: R, round: each((i) => recoverDigestSigner(digests[i]!, signatures[i]!)) },
+        {
+          label: 'recover signer: noble (recoverDigestSigner)',
+          opsPerRound: R,
+          round: each((i) => recoverDigestSigner(digests[i]!, signatures[i]!)),
+        },
         { label: 'recover signer: libsecp256k1 WASM', opsPerRound: R, round: each(recoverWasm) },
       ],
       { rounds: 6 },

@@ -122,7 +122,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...deploymentsHandlers(ctx, deps.deployments),
   });
 
-  // libsecp256k1 and keccak in WebAssembly sign an order about four times faster than noble; the
+  // libsecp256k1 and keccak in WebAssembly sign an order about six times faster than noble; the
   // module compiles 1.2 MB of WASM when loaded, so load it once, off any UI path. Until then (and
   // if it fails) noble signs: the signatures are the same.
   const warmUp = deps.warmUpSigning ?? (() => import('../../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()));

@@ -31,11 +31,15 @@ describe('WASM keccak engine', () => {
   it('is installed behind keccak_256, and a wrong engine is refused with the current one kept', async () => {
     await useWasmKeccak();
     expect(keccakEngineName()).toBe('hash-wasm');
-    expect(bytesToHex(keccak_256(new Uint8Array()))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    expect(bytesToHex(keccak_256(new Uint8Array()))).toBe(
+      '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    );
     // SHA3-256 pads differently from Ethereum's keccak: the self-test must catch it.
     const { sha3_256 } = await import('@noble/hashes/sha3.js');
     expect(() => useKeccakEngine('sha3', sha3_256)).toThrow(SigningError);
-    expect(() => useKeccakEngine('sha3', sha3_256)).toThrow(/sha3 keccak engine does not hash the self-test inputs like noble/);
+    expect(() => useKeccakEngine('sha3', sha3_256)).toThrow(
+      /sha3 keccak engine does not hash the self-test inputs like noble/,
+    );
     expect(keccakEngineName()).toBe('hash-wasm');
   });
 });

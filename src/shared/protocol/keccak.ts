@@ -35,7 +35,10 @@ export function useKeccakEngine(name: string, next: Keccak256): void {
       got = 'a thrown error';
     }
     if (got !== bytesToHex(nobleKeccak256(input))) {
-      throw new SigningError('ENGINE_MISMATCH', `The ${name} keccak engine does not hash the self-test inputs like noble; it was not installed.`);
+      throw new SigningError(
+        'ENGINE_MISMATCH',
+        `The ${name} keccak engine does not hash the self-test inputs like noble; it was not installed.`,
+      );
     }
   }
   engine = next;

@@ -2,7 +2,16 @@
 // signing and vector suites on it too).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DigestSigner, SECP256K1_N, SigningError, bytesToHex, nobleSigningEngine, signingEngineName, useSigningEngine, type SigningEngine } from './index';
+import {
+  DigestSigner,
+  SECP256K1_N,
+  SigningError,
+  bytesToHex,
+  nobleSigningEngine,
+  signingEngineName,
+  useSigningEngine,
+  type SigningEngine,
+} from './index';
 import { useWasmSigning, wasmSigningEngine } from './secp256k1-wasm';
 
 useWasmSigning();
@@ -17,10 +26,12 @@ function hexBytes(hex: string): Uint8Array {
 describe('libsecp256k1 (WebAssembly) signing engine', () => {
   it('is the engine DigestSigner signs with once installed', () => {
     expect(signingEngineName()).toBe('libsecp256k1-wasm');
-    expect(new DigestSigner(`0x${'11'.repeat(32)}`).sign(`0x${'22'.repeat(32)}`)).toBe(bytesToHex(nobleSigningEngine.sign(hexBytes('22'.repeat(32)), hexBytes('11'.repeat(32)))));
+    expect(new DigestSigner(`0x${'11'.repeat(32)}`).sign(`0x${'22'.repeat(32)}`)).toBe(
+      bytesToHex(nobleSigningEngine.sign(hexBytes('22'.repeat(32)), hexBytes('11'.repeat(32)))),
+    );
   });
 
-  it("signs random digests with random keys byte for byte like noble", () => {
+  it('signs random digests with random keys byte for byte like noble', () => {
     fc.assert(
       fc.property(keyArb, digestArb, (key, digest) => {
         expect(bytesToHex(wasmSigningEngine.sign(digest, key))).toBe(bytesToHex(nobleSigningEngine.sign(digest, key)));
@@ -29,7 +40,7 @@ describe('libsecp256k1 (WebAssembly) signing engine', () => {
     );
   });
 
-  it('leaves the caller\'s key and digest as they were', () => {
+  it("leaves the caller's key and digest as they were", () => {
     const key = hexBytes('42'.repeat(32));
     const digest = hexBytes('07'.repeat(32));
     wasmSigningEngine.sign(digest, key);
