@@ -74,3 +74,6 @@ export {
 export { DepositError, toDepositError, type DepositErrorCode } from './deposit/errors';
 export { randomPermitNonce, signDepositPermit, type DepositPermit } from './deposit/permit';
 export { MAX_RPC_RESPONSE_BYTES, RpcTransportError, boundedGetUrl, rpcConnection } from './deposit/bounded-rpc';
+
+// Air-gapped signing: unsigned requests, signed responses, emergency kits, UR/QR and file transport.
+export * from './airgap';

@@ -1,0 +1,101 @@
+// One envelope, two carriers: the JSON form of a request, response or kit is written to a file as
+// text, or sent as the UTF-8 bytes of its compact JSON inside UR parts for QR codes. Both read back
+// through the same checks (request.ts, response.ts, kit.ts).
+import { airgapError } from './errors';
+import { expectFormat } from './edge';
+import { KIT_FORMAT, REQUEST_FORMAT, RESPONSE_FORMAT, formatProbe, type AirgapFormat, type EmergencyKit, type SignedResponse, type UnsignedRequest } from './formats';
+import { kitToJson, parseEmergencyKit } from './kit';
+import { parseUnsignedRequest, requestToJson } from './request';
+import { parseSignedResponse, responseToJson } from './response';
+import { UR_TYPES, type UrType } from './ur';
+
+export type AirgapPayload =
+  | { format: typeof REQUEST_FORMAT; request: UnsignedRequest }
+  | { format: typeof RESPONSE_FORMAT; response: SignedResponse }
+  | { format: typeof KIT_FORMAT; kit: EmergencyKit };
+
+export const UR_TYPE_OF: Readonly<Record<AirgapFormat, UrType>> = {
+  [REQUEST_FORMAT]: UR_TYPES.request,
+  [RESPONSE_FORMAT]: UR_TYPES.response,
+  [KIT_FORMAT]: UR_TYPES.kit,
+};
+
+/** A file of ours is never larger; anything bigger is refused before it is parsed. */
+export const MAX_FILE_CHARS = 1024 * 1024;
+
+export function payloadToJson(payload: AirgapPayload): object {
+  switch (payload.format) {
+    case REQUEST_FORMAT:
+      return requestToJson(payload.request);
+    case RESPONSE_FORMAT:
+      return responseToJson(payload.response);
+    case KIT_FORMAT:
+      return kitToJson(payload.kit);
+  }
+}
+
+/** Reads any of the three from its JSON form, with every check its format has. */
+export function payloadFromJson(value: unknown, accept: readonly AirgapFormat[]): AirgapPayload {
+  const probe = formatProbe.safeParse(value);
+  const format = accept.find((f) => probe.success && probe.data.format === f);
+  if (format === undefined) {
+    expectFormat(value, accept[0]!); // names what it is, or says it is not ours
+    throw airgapError('AIRGAP_NOT_OURS', 'This is not what was expected here.');
+  }
+  switch (format) {
+    case REQUEST_FORMAT:
+      return { format, request: parseUnsignedRequest(value) };
+    case RESPONSE_FORMAT:
+      return { format, response: parseSignedResponse(value) };
+    case KIT_FORMAT:
+      return { format, kit: parseEmergencyKit(value) };
+  }
+}
+
+/** The bytes a QR transport carries: compact JSON, UTF-8. */
+export function payloadBytes(payload: AirgapPayload): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(payloadToJson(payload)));
+}
+
+function parseJsonText(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // A well-formed start that stops early is what a cut-off file or payload looks like.
+    const cut = error instanceof SyntaxError && /end of JSON|Unterminated|Unexpected end/i.test(error.message);
+    if (cut) throw airgapError('UR_TRUNCATED', `This ${what} stops before its end: it was cut off. Read or copy it again.`, error);
+    throw airgapError('AIRGAP_MALFORMED', `This ${what} is not JSON, so it is not one of ours.`, error);
+  }
+}
+
+export function payloadFromBytes(bytes: Uint8Array, accept: readonly AirgapFormat[]): AirgapPayload {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw airgapError('AIRGAP_MALFORMED', 'This payload is not text, so it is not one of ours.', error);
+  }
+  return payloadFromJson(parseJsonText(text, 'payload'), accept);
+}
+
+/** The file form: the same JSON, indented, with a final newline. */
+export function payloadToFileText(payload: AirgapPayload): string {
+  return `${JSON.stringify(payloadToJson(payload), null, 2)}\n`;
+}
+
+export function payloadFromFileText(text: string, accept: readonly AirgapFormat[]): AirgapPayload {
+  if (text.length > MAX_FILE_CHARS) throw airgapError('UR_OVERSIZE', 'This file is too large to be one of ours.');
+  return payloadFromJson(parseJsonText(text, 'file'), accept);
+}
+
+/** A file name that says what the file is, e.g. "request-order-ABCD-EFGH.json". */
+export function suggestedFileName(payload: AirgapPayload): string {
+  switch (payload.format) {
+    case REQUEST_FORMAT:
+      return `request-${payload.request.kind}-${payload.request.fingerprint.slice(0, 9)}.json`;
+    case RESPONSE_FORMAT:
+      return `response-${payload.response.fingerprint.slice(0, 9)}.json`;
+    case KIT_FORMAT:
+      return `emergency-kit-${payload.kit.fingerprint.slice(0, 9)}.json`;
+  }
+}

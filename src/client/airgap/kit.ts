@@ -1,0 +1,290 @@
+// The emergency kit: cancel-alls pre-signed by the master for chosen markets over a range of epochs
+// (several per epoch: after one is used, orders placed again can be cancelled again) and a revocation
+// of the current agent. The watch-only machine keeps it and sends what applies, with no key present.
+import {
+  SECP256K1_N,
+  SigningError,
+  buildSignedRequest,
+  hashAction,
+  recoverDigestSigner,
+  type Address,
+  type ExchangeDomain,
+  type Hex,
+} from '../../shared/protocol';
+import { buildSignedCancelAll, buildSignedRevokeAgent, type SignedAction, type SigningContext } from '../actions/signed-actions';
+import { airgapError } from './errors';
+import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
+import { fingerprintOf } from './fingerprint';
+import { KIT_FORMAT, MAX_KIT_ENTRIES, MAX_KIT_PER_EPOCH, kitJson, type AirgapContracts, type EmergencyKit, type KitCancel, type KitMarket } from './formats';
+import { kitCancelAction, kitRevocationAction } from './steps';
+
+export interface KitInput {
+  contracts: AirgapContracts;
+  markets: KitMarket[];
+  perEpoch: number;
+  /** Pre-sign a revocation of whatever agent is approved when it is sent. */
+  revokeAgent: boolean;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+function kitSize(markets: readonly KitMarket[], perEpoch: number): bigint {
+  return markets.reduce((n, m) => n + (m.toEpoch - m.fromEpoch + 1n) * BigInt(perEpoch), 0n);
+}
+
+/**
+ * Made on the machine that holds the master key (ctx.signer is that key). Every entry goes through
+ * the online builder, so it is exactly what buildSignedCancelAll would send.
+ */
+export async function buildEmergencyKit(ctx: SigningContext, input: KitInput): Promise<EmergencyKit> {
+  const { markets, perEpoch } = input;
+  if (!Number.isInteger(perEpoch) || perEpoch < 1 || perEpoch > MAX_KIT_PER_EPOCH) {
+    throw airgapError('AIRGAP_INCONSISTENT', `A kit holds between 1 and ${MAX_KIT_PER_EPOCH} cancel-alls per epoch.`);
+  }
+  if (markets.length === 0) throw airgapError('AIRGAP_INCONSISTENT', 'Choose at least one market for the kit.');
+  for (const m of markets) {
+    if (m.toEpoch < m.fromEpoch) throw airgapError('AIRGAP_INCONSISTENT', `The epochs of ${m.label} run backwards (${m.fromEpoch} to ${m.toEpoch}).`);
+  }
+  if (kitSize(markets, perEpoch) > BigInt(MAX_KIT_ENTRIES)) {
+    throw airgapError('AIRGAP_INCONSISTENT', `That kit would hold more than ${MAX_KIT_ENTRIES} signatures: choose fewer markets, epochs or cancels per epoch.`);
+  }
+  if (!sameAddress(input.contracts.exchange, ctx.domain.verifyingContract)) {
+    throw airgapError('AIRGAP_INCONSISTENT', 'The exchange contract is not the domain’s verifying contract.');
+  }
+  const signer = ctx.signer.address;
+  const cancels: KitCancel[] = [];
+  for (const m of markets) {
+    for (let epoch = m.fromEpoch; epoch <= m.toEpoch; epoch++) {
+      for (let k = 0; k < perEpoch; k++) {
+        const s = await buildSignedCancelAll(ctx, { assetId: m.assetId, epoch });
+        const entry = { assetId: m.assetId, epoch, nonce: s.request.cancel.nonce, signature: s.request.signature };
+        // The kit stores only what varies; the template must rebuild the very struct that was signed.
+        if (hashAction('CancelOrder', kitCancelAction(signer, entry), ctx.domain) !== s.orderHash) {
+          throw airgapError('AIRGAP_INCONSISTENT', 'A kit entry does not rebuild to the cancel-all that was signed.');
+        }
+        cancels.push(entry);
+      }
+    }
+  }
+  let revocation: EmergencyKit['revocation'] = null;
+  if (input.revokeAgent) {
+    const s = await buildSignedRevokeAgent(ctx);
+    revocation = { nonce: s.request.revocation.nonce, signature: s.request.signature };
+  }
+  const kit: EmergencyKit = {
+    id: (input.newId ?? randomId)(),
+    createdAt: (input.now?.() ?? new Date()).toISOString(),
+    domain: ctx.domain,
+    contracts: input.contracts,
+    signer,
+    perEpoch,
+    markets: markets.map((m) => ({ ...m })),
+    cancels,
+    revocation,
+    fingerprint: '',
+  };
+  return { ...kit, fingerprint: fingerprintOf(kit.domain, kitDigests(kit)) };
+}
+
+export function kitCancelDigest(kit: Pick<EmergencyKit, 'signer' | 'domain'>, entry: KitCancel): Hex {
+  return hashAction('CancelOrder', kitCancelAction(kit.signer, entry), kit.domain);
+}
+
+function revocationDigest(kit: Pick<EmergencyKit, 'signer' | 'domain'>, nonce: bigint): Hex {
+  return hashAction('RevokeAgentOrder', kitRevocationAction(kit.signer, nonce), kit.domain);
+}
+
+/** Every digest the kit holds a signature for, in order: what its fingerprint binds. */
+export function kitDigests(kit: EmergencyKit): Hex[] {
+  const out = kit.cancels.map((c) => kitCancelDigest(kit, c));
+  if (kit.revocation) out.push(revocationDigest(kit, kit.revocation.nonce));
+  return out;
+}
+
+const HALF_N = SECP256K1_N >> 1n;
+
+function checkSignature(digest: Hex, signature: Hex, signer: Address, what: string): void {
+  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N) throw airgapError('AIRGAP_HIGH_S', `The ${what} is not in low-s form; the kit is refused.`);
+  let recovered: Address;
+  try {
+    recovered = recoverDigestSigner(digest, signature);
+  } catch (error) {
+    if (error instanceof SigningError) throw airgapError('AIRGAP_BAD_SIGNATURE', `The ${what} is not a valid signature; the kit is refused.`, error);
+    throw error;
+  }
+  if (!sameAddress(recovered, signer)) throw airgapError('AIRGAP_WRONG_KEY', `The ${what} was signed by ${recovered}, not by ${signer}; the kit is refused.`);
+}
+
+/** Coverage and signatures: every market × epoch holds exactly perEpoch entries, all by the signer. */
+function checkKit(kit: EmergencyKit): void {
+  const byMarket = new Map<bigint, KitMarket>();
+  for (const m of kit.markets) {
+    if (byMarket.has(m.assetId)) throw airgapError('AIRGAP_INCONSISTENT', `The kit lists the market ${m.label} twice.`);
+    if (m.toEpoch < m.fromEpoch) throw airgapError('AIRGAP_INCONSISTENT', `The epochs of ${m.label} run backwards.`);
+    byMarket.set(m.assetId, m);
+  }
+  if (kitSize(kit.markets, kit.perEpoch) !== BigInt(kit.cancels.length)) {
+    throw airgapError('AIRGAP_INCONSISTENT', 'The kit holds a different number of cancel-alls than the markets and epochs it says it covers.');
+  }
+  const counts = new Map<string, number>();
+  const nonces = new Set<bigint>();
+  kit.cancels.forEach((c, i) => {
+    const m = byMarket.get(c.assetId);
+    if (!m || c.epoch < m.fromEpoch || c.epoch > m.toEpoch) throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} is for a market or epoch the kit does not say it covers.`);
+    const key = `${c.assetId}/${c.epoch}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (nonces.has(c.nonce)) throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} repeats a nonce: two entries would be one.`);
+    nonces.add(c.nonce);
+    checkSignature(kitCancelDigest(kit, c), c.signature, kit.signer, `cancel-all of entry ${i + 1}`);
+  });
+  for (const [key, n] of counts) {
+    if (n !== kit.perEpoch) throw airgapError('AIRGAP_INCONSISTENT', `Market/epoch ${key} holds ${n} cancel-alls, not ${kit.perEpoch}.`);
+  }
+  if (kit.revocation) checkSignature(revocationDigest(kit, kit.revocation.nonce), kit.revocation.signature, kit.signer, 'agent revocation');
+  if (!sameAddress(kit.contracts.exchange, kit.domain.verifyingContract)) throw airgapError('AIRGAP_INCONSISTENT', 'The kit’s exchange contract is not its domain’s verifying contract.');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Using a kit on the watch-only machine. "Used" is kept by main as the set of sent digests
+// (lowercase); ENTRY_PROCESSED from the exchange means the entry was used.
+
+export interface KitMarketCoverage {
+  assetId: bigint;
+  label: string;
+  fromEpoch: bigint;
+  toEpoch: bigint;
+  until: string;
+  total: number;
+  used: number;
+}
+
+export interface KitCoverage {
+  signer: Address;
+  markets: KitMarketCoverage[];
+  revocation: 'none' | 'unused' | 'used';
+  /** The latest `until` of any market. */
+  until: string;
+}
+
+export function kitCoverage(kit: EmergencyKit, used: ReadonlySet<string>): KitCoverage {
+  const markets = kit.markets.map((m) => {
+    const entries = kit.cancels.filter((c) => c.assetId === m.assetId);
+    return { ...m, total: entries.length, used: entries.filter((c) => used.has(kitCancelDigest(kit, c))).length };
+  });
+  const revocation = kit.revocation === null ? 'none' : used.has(revocationDigest(kit, kit.revocation.nonce)) ? 'used' : 'unused';
+  const until = kit.markets.map((m) => m.until).sort().at(-1)!;
+  return { signer: kit.signer, markets, revocation, until };
+}
+
+export interface KitSend {
+  digest: Hex;
+  action: SignedAction<'cancels'> | SignedAction<'agentsRevoke'>;
+}
+
+function cancelSend(kit: EmergencyKit, entry: KitCancel): KitSend {
+  const cancel = kitCancelAction(kit.signer, entry);
+  const digest = kitCancelDigest(kit, entry);
+  const request = { cancel, chainId: kit.domain.chainId, orderHash: digest, signature: entry.signature };
+  const body = buildSignedRequest('cancels', request);
+  return { digest, action: { kind: 'cancels', request, body, bodyText: JSON.stringify(body), orderHash: digest } };
+}
+
+export interface PanicPlan {
+  sends: KitSend[];
+  /** Markets the kit cannot help with now, each with a sentence. */
+  gaps: { assetId: bigint; sentence: string }[];
+}
+
+/**
+ * What the panic action sends: for each market of the kit, the first unused cancel-all of its
+ * current epoch, and the revocation if asked and unused. Never an entry already used.
+ */
+export function panicPlan(kit: EmergencyKit, currentEpochs: ReadonlyMap<bigint, bigint>, used: ReadonlySet<string>, opts: { revokeAgent: boolean }): PanicPlan {
+  const sends: KitSend[] = [];
+  const gaps: PanicPlan['gaps'] = [];
+  for (const m of kit.markets) {
+    const epoch = currentEpochs.get(m.assetId);
+    if (epoch === undefined) {
+      gaps.push({ assetId: m.assetId, sentence: `The current epoch of ${m.label} is not known, so no cancel-all was chosen for it.` });
+      continue;
+    }
+    if (epoch < m.fromEpoch || epoch > m.toEpoch) {
+      gaps.push({ assetId: m.assetId, sentence: `The kit covers ${m.label} for epochs ${m.fromEpoch} to ${m.toEpoch}; the current epoch ${epoch} is outside them.` });
+      continue;
+    }
+    const entry = kit.cancels.find((c) => c.assetId === m.assetId && c.epoch === epoch && !used.has(kitCancelDigest(kit, c)));
+    if (!entry) {
+      gaps.push({ assetId: m.assetId, sentence: `Every cancel-all the kit holds for ${m.label} epoch ${epoch} has been used.` });
+      continue;
+    }
+    sends.push(cancelSend(kit, entry));
+  }
+  if (opts.revokeAgent && kit.revocation) {
+    const digest = revocationDigest(kit, kit.revocation.nonce);
+    if (!used.has(digest)) {
+      const revocation = kitRevocationAction(kit.signer, kit.revocation.nonce);
+      const request = { revocation, chainId: kit.domain.chainId, orderHash: digest, signature: kit.revocation.signature };
+      const body = buildSignedRequest('agentsRevoke', request);
+      sends.push({ digest, action: { kind: 'agentsRevoke', request, body, bodyText: JSON.stringify(body), orderHash: digest } });
+    }
+  }
+  return { sends, gaps };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON form.
+
+export interface EmergencyKitJson {
+  format: typeof KIT_FORMAT;
+  id: string;
+  createdAt: string;
+  domain: DomainJson;
+  contracts: AirgapContracts;
+  signer: Address;
+  perEpoch: number;
+  markets: { assetId: string; label: string; fromEpoch: string; toEpoch: string; until: string }[];
+  cancels: { assetId: string; epoch: string; nonce: string; signature: Hex }[];
+  revocation: { nonce: string; signature: Hex } | null;
+  fingerprint: string;
+}
+
+export function kitToJson(kit: EmergencyKit): EmergencyKitJson {
+  return {
+    format: KIT_FORMAT,
+    id: kit.id,
+    createdAt: kit.createdAt,
+    domain: domainToJson(kit.domain),
+    contracts: kit.contracts,
+    signer: kit.signer,
+    perEpoch: kit.perEpoch,
+    markets: kit.markets.map((m) => ({ assetId: m.assetId.toString(), label: m.label, fromEpoch: m.fromEpoch.toString(), toEpoch: m.toEpoch.toString(), until: m.until })),
+    cancels: kit.cancels.map((c) => ({ assetId: c.assetId.toString(), epoch: c.epoch.toString(), nonce: c.nonce.toString(), signature: c.signature })),
+    revocation: kit.revocation ? { nonce: kit.revocation.nonce.toString(), signature: kit.revocation.signature } : null,
+    fingerprint: kit.fingerprint,
+  };
+}
+
+/** Reads a kit: schema, coverage, every signature, then the fingerprint. */
+export function parseEmergencyKit(value: unknown): EmergencyKit {
+  expectFormat(value, KIT_FORMAT);
+  const json = parseWith(kitJson, value, 'emergency kit');
+  const domain: Readonly<ExchangeDomain> = domainFromJson(json.domain);
+  const kit: EmergencyKit = {
+    id: json.id,
+    createdAt: json.createdAt,
+    domain,
+    contracts: { exchange: json.contracts.exchange as Address, ledger: json.contracts.ledger as Address | null },
+    signer: json.signer as Address,
+    perEpoch: json.perEpoch,
+    markets: json.markets.map((m) => ({ assetId: BigInt(m.assetId), label: m.label, fromEpoch: BigInt(m.fromEpoch), toEpoch: BigInt(m.toEpoch), until: m.until })),
+    cancels: json.cancels.map((c) => ({ assetId: BigInt(c.assetId), epoch: BigInt(c.epoch), nonce: BigInt(c.nonce), signature: c.signature.toLowerCase() as Hex })),
+    revocation: json.revocation ? { nonce: BigInt(json.revocation.nonce), signature: json.revocation.signature.toLowerCase() as Hex } : null,
+    fingerprint: json.fingerprint,
+  };
+  checkKit(kit);
+  const fingerprint = fingerprintOf(kit.domain, kitDigests(kit));
+  if (fingerprint !== json.fingerprint) {
+    throw airgapError('AIRGAP_FINGERPRINT_MISMATCH', `This kit was changed after it was made: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`);
+  }
+  return kit;
+}
