@@ -57,13 +57,28 @@ export function payloadBytes(payload: AirgapPayload): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(payloadToJson(payload)));
 }
 
+/** True when JSON text ends inside a string or an open object or array: what a cut-off copy looks like. */
+function endsOpen(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
 function parseJsonText(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    // A well-formed start that stops early is what a cut-off file or payload looks like.
-    const cut = error instanceof SyntaxError && /end of JSON|Unterminated|Unexpected end/i.test(error.message);
-    if (cut) throw airgapError('UR_TRUNCATED', `This ${what} stops before its end: it was cut off. Read or copy it again.`, error);
+    if (endsOpen(text)) throw airgapError('UR_TRUNCATED', `This ${what} stops before its end: it was cut off. Read or copy it again.`, error);
     throw airgapError('AIRGAP_MALFORMED', `This ${what} is not JSON, so it is not one of ours.`, error);
   }
 }
@@ -71,7 +86,8 @@ function parseJsonText(text: string, what: string): unknown {
 export function payloadFromBytes(bytes: Uint8Array, accept: readonly AirgapFormat[]): AirgapPayload {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // stream: a character cut in half at the end is a cut-off payload, reported as such below.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
   } catch (error) {
     throw airgapError('AIRGAP_MALFORMED', 'This payload is not text, so it is not one of ours.', error);
   }
