@@ -70,7 +70,7 @@ function finishDraft(ctx: DraftContext, actions: UnsignedActions): UnsignedReque
     createdAt: (ctx.now?.() ?? new Date()).toISOString(),
     fingerprint: '',
     ...actions,
-  } as UnsignedRequest;
+  };
   checkRequest(base);
   return { ...base, fingerprint: fingerprintOf(base.domain, bindingDigests(base)) };
 }
