@@ -1,0 +1,54 @@
+/**
+ * A camera for Chromium made of QR codes: writes a Y4M video (what --use-file-for-fake-video-capture
+ * plays, in a loop) in which each code is held for a few frames, centred, black on white. The
+ * online/offline e2e runs generate it from the codes one side shows and feed it to the other.
+ */
+import { writeFile } from 'node:fs/promises';
+import { qrMatrix, qrRgba, type QrMatrix } from '../../src/renderer/lib/qr/qr-code';
+
+export interface FakeCameraOptions {
+  width?: number;
+  height?: number;
+  /** Frames per second of the video. */
+  fps?: number;
+  /** Video frames each code is held for: a reader polling slower than the video still sees each one. */
+  holdFrames?: number;
+}
+
+/** Chromium flags that replace the camera with `file` and grant access without a prompt. */
+export function fakeCameraArgs(file: string): string[] {
+  return ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${file}`, '--use-fake-ui-for-media-stream'];
+}
+
+/** One 4:2:0 frame: the code's pixels as luma on white, chroma neutral. */
+function frameOf(matrix: QrMatrix, width: number, height: number): Uint8Array {
+  const margin = 4;
+  const scale = Math.max(1, Math.floor(Math.min(width, height) / (matrix.size + 2 * margin)));
+  const img = qrRgba(matrix, { scale, margin });
+  const frame = new Uint8Array(width * height * 1.5);
+  frame.fill(255, 0, width * height);
+  frame.fill(128, width * height);
+  const left = Math.floor((width - img.width) / 2);
+  const top = Math.floor((height - img.height) / 2);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) frame[(top + y) * width + left + x] = img.data[(y * img.width + x) * 4]!;
+  }
+  return frame;
+}
+
+/** Writes the video for a sequence of QR texts (UR parts) and returns its path. */
+export async function writeQrVideo(file: string, texts: readonly string[], opts: FakeCameraOptions = {}): Promise<string> {
+  const width = opts.width ?? 640;
+  const height = opts.height ?? 480;
+  const fps = opts.fps ?? 10;
+  const hold = opts.holdFrames ?? 3;
+  if (width % 2 || height % 2) throw new Error('Y4M 4:2:0 needs an even width and height.');
+  const chunks: Uint8Array[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`, 'ascii')];
+  const marker = Buffer.from('FRAME\n', 'ascii');
+  for (const text of texts) {
+    const frame = frameOf(qrMatrix(text), width, height);
+    for (let i = 0; i < hold; i++) chunks.push(marker, frame);
+  }
+  await writeFile(file, Buffer.concat(chunks));
+  return file;
+}
