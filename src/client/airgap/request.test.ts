@@ -53,7 +53,7 @@ function signCtx(domain = DOMAIN): SigningContext {
 }
 
 const ORDER = { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10', timeInForce: 'GTC', nonce: 1001n } as const;
-const ORDER_HASH = `0x${'ab'.repeat(32)}`;
+const ORDER_HASH: Hex = `0x${'ab'.repeat(32)}`;
 
 interface Case {
   kind: UnsignedRequest['kind'];
