@@ -19,6 +19,7 @@ export {
   type UnsignedRequest,
 } from './formats';
 export { fingerprintOf } from './fingerprint';
+export { describeRequest, type MarketName, type RequestDescription } from './describe';
 export { STEP_COUNT, bindingDigests, stepAt, stepDigest, type SigningStep } from './steps';
 export {
   checkRequest,
