@@ -1,5 +1,8 @@
 // UR transport: any payload survives any order and repetition of its parts; a changed, cut, foreign
 // or mixed-in part is refused with a code and leaves what was collected as it was.
+import { UR, UREncoder } from '@ngraveio/bc-ur';
+import bytewords from '@ngraveio/bc-ur/dist/bytewords';
+import { cborDecode, cborEncode } from '@ngraveio/bc-ur/dist/cbor';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AirgapError } from './errors';
@@ -153,5 +156,25 @@ describe('UR parts', () => {
     expect(a.receive(one!)).toMatchObject({ state: 'complete', duplicate: false });
     expect(a.receive(one!)).toMatchObject({ state: 'complete', duplicate: true });
     expect(codeOf(() => a.receive(two!))).toBe('UR_MIXED_PAYLOADS');
+  });
+});
+
+describe('UR payload checksum', () => {
+  it('fails the scan when well-formed parts rebuild a payload other than the one they describe', () => {
+    // A forger's part: part 2 of payload A (its header: length, checksum) around a fragment of payload B.
+    const a = encodeUrParts(REQ, new Uint8Array(400).fill(1), { fragmentBytes: 100 });
+    const foreignFragment = new UREncoder(new UR(UR.fromBuffer(Buffer.from(new Uint8Array(400).fill(2))).cbor, REQ), 100, 0, 10).fragments[0]!;
+    const body = a[1]!.toLowerCase().split('/')[2]!;
+    const [n, m, len, sum] = cborDecode(Buffer.from(bytewords.decode(body, bytewords.STYLES.MINIMAL), 'hex')) as unknown as [number, number, number, number];
+    const forged = `ur:${REQ}/${n}-${m}/${bytewords.encode(cborEncode([n, m, len, sum, foreignFragment]).toString('hex'), bytewords.STYLES.MINIMAL)}`;
+
+    const assembler = new UrAssembler([REQ]);
+    expect(assembler.receive(a[0]!).state).toBe('collecting');
+    const codes = [forged, ...a.slice(2)].map((p) => codeOf(() => assembler.receive(p)));
+    expect(codes.at(-1)).toBe('UR_CHECKSUM');
+    // The scan stays failed until it is started over.
+    expect(codeOf(() => assembler.receive(a[1]!))).toBe('UR_CHECKSUM');
+    assembler.reset();
+    expect(feed(assembler, a).state).toBe('complete');
   });
 });
