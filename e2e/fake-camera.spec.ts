@@ -31,7 +31,12 @@ test('a page reads a multi-part UR payload from Chromium’s fake camera', async
   test.setTimeout(120_000);
   const dir = await mkdtemp(join(tmpdir(), 'fake-camera-'));
   const request = await draftOrder(
-    { signer: MASTER, domain: makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE }), contracts: { exchange: EXCHANGE, ledger: null }, nonces: new NonceRegistry() },
+    {
+      signer: MASTER,
+      domain: makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE }),
+      contracts: { exchange: EXCHANGE, ledger: null },
+      nonces: new NonceRegistry(),
+    },
     { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10' },
   );
   const bytes = payloadBytes({ format: REQUEST_FORMAT, request });
@@ -44,7 +49,11 @@ test('a page reads a multi-part UR payload from Chromium’s fake camera', async
   await cp(join(import.meta.dirname, '../node_modules/@paulmillr/qr/esm'), join(dir, 'qr'), { recursive: true });
   const video = await writeQrVideo(join(dir, 'camera.y4m'), parts);
   const server = await serveDirectory(dir);
-  const browser = await chromium.launch({ executablePath: findChromium()!, headless: true, args: [...CHROMIUM_ARGS, ...fakeCameraArgs(video)] });
+  const browser = await chromium.launch({
+    executablePath: findChromium()!,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...fakeCameraArgs(video)],
+  });
   try {
     const context = await browser.newContext();
     await context.grantPermissions(['camera'], { origin: server.url.replace(/\/$/, '') });
@@ -63,6 +72,9 @@ test('a page reads a multi-part UR payload from Chromium’s fake camera', async
       }
     });
     await page.goto(server.url);
+    // What the page sees mid-scan: a code from the video, and the reader's progress.
+    await expect(page.locator('#status')).toContainText(/collecting|complete/, { timeout: 60_000 });
+    await page.screenshot({ path: test.info().outputPath('fake-camera.png') });
     await expect(page.locator('body')).toHaveAttribute('data-done', 'yes', { timeout: 90_000 });
     await expect(page.locator('#status')).toContainText('complete');
     expect(refused).toEqual([]);

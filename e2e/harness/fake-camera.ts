@@ -17,7 +17,11 @@ export interface FakeCameraOptions {
 
 /** Chromium flags that replace the camera with `file` and grant access without a prompt. */
 export function fakeCameraArgs(file: string): string[] {
-  return ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${file}`, '--use-fake-ui-for-media-stream'];
+  return [
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${file}`,
+    '--use-fake-ui-for-media-stream',
+  ];
 }
 
 /** One 4:2:0 frame: the code's pixels as luma on white, chroma neutral. */
@@ -37,7 +41,11 @@ function frameOf(matrix: QrMatrix, width: number, height: number): Uint8Array {
 }
 
 /** Writes the video for a sequence of QR texts (UR parts) and returns its path. */
-export async function writeQrVideo(file: string, texts: readonly string[], opts: FakeCameraOptions = {}): Promise<string> {
+export async function writeQrVideo(
+  file: string,
+  texts: readonly string[],
+  opts: FakeCameraOptions = {},
+): Promise<string> {
   const width = opts.width ?? 640;
   const height = opts.height ?? 480;
   const fps = opts.fps ?? 10;

@@ -3,6 +3,7 @@
 // the same request on the other side; the signed response comes back the same way.
 import { describe, expect, it } from 'vitest';
 import {
+  FORMAT_OF_UR_TYPE,
   NonceRegistry,
   REQUEST_FORMAT,
   RESPONSE_FORMAT,
@@ -41,9 +42,17 @@ function showAndScan(type: UrType, payload: AirgapPayload): { bytes: Uint8Array;
 
 describe('air-gapped round trip through QR pixels', () => {
   it('carries a withdrawal request to the signer and its response back', async () => {
-    const request = await draftWithdrawal({ signer: MASTER.address, domain: DOMAIN, contracts: { exchange: EXCHANGE, ledger: LEDGER }, nonces: new NonceRegistry() }, { amount: '25', ledger: LEDGER });
+    const request = await draftWithdrawal(
+      {
+        signer: MASTER.address,
+        domain: DOMAIN,
+        contracts: { exchange: EXCHANGE, ledger: LEDGER },
+        nonces: new NonceRegistry(),
+      },
+      { amount: '25', ledger: LEDGER },
+    );
     const there = showAndScan(UR_TYPES.request, { format: REQUEST_FORMAT, request });
-    const read = payloadFromBytes(there.bytes, [REQUEST_FORMAT]);
+    const read = payloadFromBytes(there.bytes, [FORMAT_OF_UR_TYPE[UR_TYPES.request]]);
     expect(read).toEqual({ format: REQUEST_FORMAT, request });
     if (read.format !== REQUEST_FORMAT) return;
     const response = await signUnsignedRequest(read.request, keySigner(MASTER));

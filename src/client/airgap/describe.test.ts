@@ -10,13 +10,25 @@ const MASTER = new DigestSigner(`0x${'11'.repeat(32)}`).address;
 const AGENT = new DigestSigner(`0x${'33'.repeat(32)}`).address;
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
 const LEDGER = '0x0000000000000000000000000000000000001ed9' as Address;
-const ctx = (): DraftContext => ({ signer: MASTER, domain: makeExchangeDomain({ chainId: 1n, verifyingContract: EXCHANGE }), contracts: { exchange: EXCHANGE, ledger: LEDGER }, nonces: new NonceRegistry() });
+const ctx = (): DraftContext => ({
+  signer: MASTER,
+  domain: makeExchangeDomain({ chainId: 1n, verifyingContract: EXCHANGE }),
+  contracts: { exchange: EXCHANGE, ledger: LEDGER },
+  nonces: new NonceRegistry(),
+});
 const names = (assetId: bigint) => (assetId === 7n ? 'BTC 5m' : undefined);
 
 describe('describing a request', () => {
   it('says an order in cents, contracts and margin, naming the market', async () => {
-    const d = describeRequest(await draftOrder(ctx(), { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10', nonce: 99n }), names);
-    expect(d).toEqual({ title: 'Order', lines: ['Buy 10 contracts at 62.5¢ (GTC) on BTC 5m, epoch 12 (asset 7), locking up to $6.25.', 'Nonce 99.'], movesValue: false });
+    const d = describeRequest(
+      await draftOrder(ctx(), { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10', nonce: 99n }),
+      names,
+    );
+    expect(d).toEqual({
+      title: 'Order',
+      lines: ['Buy 10 contracts at 62.5¢ (GTC) on BTC 5m, epoch 12 (asset 7), locking up to $6.25.', 'Nonce 99.'],
+      movesValue: false,
+    });
   });
 
   it('says a cancel-all for an unnamed market', async () => {
@@ -25,10 +37,14 @@ describe('describing a request', () => {
   });
 
   it('marks withdrawals and agent approvals as moving value, with receiver, agent and expiry', async () => {
-    const w = describeRequest(await draftWithdrawal(ctx(), { amount: '12.5', ledger: LEDGER, receiver: AGENT, nonce: 1n }));
+    const w = describeRequest(
+      await draftWithdrawal(ctx(), { amount: '12.5', ledger: LEDGER, receiver: AGENT, nonce: 1n }),
+    );
     expect(w.movesValue).toBe(true);
     expect(w.lines[0]).toBe(`Withdraw $12.50 to ${AGENT} (another address).`);
-    const a = describeRequest(await draftApproveAgent(ctx(), { agent: AGENT, approvalNonce: 1_790_000_000n, nonce: 2n }));
+    const a = describeRequest(
+      await draftApproveAgent(ctx(), { agent: AGENT, approvalNonce: 1_790_000_000n, nonce: 2n }),
+    );
     expect(a.movesValue).toBe(true);
     expect(a.lines[0]).toContain(AGENT);
     expect(a.lines[1]).toContain('2026-09-21T');

@@ -48,11 +48,29 @@ export function describeRequest(request: UnsignedRequest, name: MarketName = () 
   const nonce = (n: bigint) => `Nonce ${n}.`;
   switch (request.kind) {
     case 'order':
-      return { title: 'Order', lines: [...orderLine(request.order, name), nonce(request.order.nonce)], movesValue: false };
+      return {
+        title: 'Order',
+        lines: [...orderLine(request.order, name), nonce(request.order.nonce)],
+        movesValue: false,
+      };
     case 'cancel':
-      return { title: 'Cancel', lines: [`Cancel the order ${request.cancel.orderHash} on ${market(name, request.cancel.assetId, request.cancel.epoch)}.`, nonce(request.cancel.nonce)], movesValue: false };
+      return {
+        title: 'Cancel',
+        lines: [
+          `Cancel the order ${request.cancel.orderHash} on ${market(name, request.cancel.assetId, request.cancel.epoch)}.`,
+          nonce(request.cancel.nonce),
+        ],
+        movesValue: false,
+      };
     case 'cancel-all':
-      return { title: 'Cancel all', lines: [`Cancel every open order on ${market(name, request.cancel.assetId, request.cancel.epoch)}.`, nonce(request.cancel.nonce)], movesValue: false };
+      return {
+        title: 'Cancel all',
+        lines: [
+          `Cancel every open order on ${market(name, request.cancel.assetId, request.cancel.epoch)}.`,
+          nonce(request.cancel.nonce),
+        ],
+        movesValue: false,
+      };
     case 'cancel-replace':
       return {
         title: 'Cancel and replace',
@@ -64,7 +82,14 @@ export function describeRequest(request: UnsignedRequest, name: MarketName = () 
         movesValue: false,
       };
     case 'claim':
-      return { title: 'Claim', lines: [`Claim the payout of ${market(name, request.claim.assetId, request.claim.epoch)}.`, nonce(request.claim.nonce)], movesValue: false };
+      return {
+        title: 'Claim',
+        lines: [
+          `Claim the payout of ${market(name, request.claim.assetId, request.claim.epoch)}.`,
+          nonce(request.claim.nonce),
+        ],
+        movesValue: false,
+      };
     case 'withdrawal': {
       const w = request.withdrawal;
       const self = w.receiver.toLowerCase() === request.signer.toLowerCase();
@@ -91,6 +116,10 @@ export function describeRequest(request: UnsignedRequest, name: MarketName = () 
       };
     }
     case 'agent-revocation':
-      return { title: 'Agent revocation', lines: ['Revoke the agent currently approved for this account.', nonce(request.revocation.nonce)], movesValue: false };
+      return {
+        title: 'Agent revocation',
+        lines: ['Revoke the agent currently approved for this account.', nonce(request.revocation.nonce)],
+        movesValue: false,
+      };
   }
 }

@@ -14,20 +14,26 @@ const WHAT: Readonly<Record<AirgapFormat, string>> = {
 /** Refuses anything that is not `expected`, naming what it is when it is another of ours. */
 export function expectFormat(value: unknown, expected: AirgapFormat): void {
   const probe = formatProbe.safeParse(value);
-  if (!probe.success) throw airgapError('AIRGAP_NOT_OURS', `This is not ${WHAT[expected]} from Exchange Terminal (it names no format).`);
+  if (!probe.success)
+    throw airgapError('AIRGAP_NOT_OURS', `This is not ${WHAT[expected]} from Exchange Terminal (it names no format).`);
   const format = probe.data.format;
   if (format === expected) return;
   const known = (Object.keys(WHAT) as AirgapFormat[]).find((f) => f === format);
   if (known) throw airgapError('AIRGAP_NOT_OURS', `This is ${WHAT[known]}, not ${WHAT[expected]}.`);
   const family = expected.slice(0, expected.indexOf('@') + 1);
   if (format.startsWith(family)) {
-    throw airgapError('AIRGAP_UNSUPPORTED_VERSION', `This is ${WHAT[expected]} in a version this terminal does not read (${format.slice(0, 80)}); update the terminal that reads it.`);
+    throw airgapError(
+      'AIRGAP_UNSUPPORTED_VERSION',
+      `This is ${WHAT[expected]} in a version this terminal does not read (${format.slice(0, 80)}); update the terminal that reads it.`,
+    );
   }
   throw airgapError('AIRGAP_NOT_OURS', `This is not ${WHAT[expected]} from Exchange Terminal.`);
 }
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? 'the top level' : path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.');
+  return path.length === 0
+    ? 'the top level'
+    : path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.');
 }
 
 /** Parses with a zod schema; one sentence naming the first problem on failure. */
@@ -46,7 +52,12 @@ export interface DomainJson {
 }
 
 export function domainFromJson(d: DomainJson): Readonly<ExchangeDomain> {
-  return makeExchangeDomain({ name: d.name, version: d.version, chainId: BigInt(d.chainId), verifyingContract: d.verifyingContract as Address });
+  return makeExchangeDomain({
+    name: d.name,
+    version: d.version,
+    chainId: BigInt(d.chainId),
+    verifyingContract: d.verifyingContract as Address,
+  });
 }
 
 export function domainToJson(d: Readonly<ExchangeDomain>): DomainJson {
@@ -58,7 +69,12 @@ export function sameAddress(a: string, b: string): boolean {
 }
 
 export function sameDomain(a: Readonly<ExchangeDomain>, b: Readonly<ExchangeDomain>): boolean {
-  return a.name === b.name && a.version === b.version && a.chainId === b.chainId && sameAddress(a.verifyingContract, b.verifyingContract);
+  return (
+    a.name === b.name &&
+    a.version === b.version &&
+    a.chainId === b.chainId &&
+    sameAddress(a.verifyingContract, b.verifyingContract)
+  );
 }
 
 /** 16 random bytes as hex: names a request or kit; Web Crypto exists in node and in the window. */

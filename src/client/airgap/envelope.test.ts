@@ -23,11 +23,19 @@ const DOMAIN = makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE
 const CONTRACTS = { exchange: EXCHANGE, ledger: null };
 
 async function payloads(): Promise<AirgapPayload[]> {
-  const request = await draftOrder({ signer: MASTER.address, domain: DOMAIN, contracts: CONTRACTS, nonces: new NonceRegistry() }, { assetId: 1n, epoch: 2n, side: 'sell', price: '55', size: '2' });
+  const request = await draftOrder(
+    { signer: MASTER.address, domain: DOMAIN, contracts: CONTRACTS, nonces: new NonceRegistry() },
+    { assetId: 1n, epoch: 2n, side: 'sell', price: '55', size: '2' },
+  );
   const response = await signUnsignedRequest(request, keySigner(MASTER));
   const kit = await buildEmergencyKit(
     { signer: keySigner(MASTER), domain: DOMAIN, nonces: new NonceRegistry() },
-    { contracts: CONTRACTS, markets: [{ assetId: 1n, label: 'BTC 5m', fromEpoch: 2n, toEpoch: 3n, until: '2026-07-01T00:00:00.000Z' }], perEpoch: 2, revokeAgent: true },
+    {
+      contracts: CONTRACTS,
+      markets: [{ assetId: 1n, label: 'BTC 5m', fromEpoch: 2n, toEpoch: 3n, until: '2026-07-01T00:00:00.000Z' }],
+      perEpoch: 2,
+      revokeAgent: true,
+    },
   );
   return [
     { format: REQUEST_FORMAT, request },
@@ -55,14 +63,17 @@ describe('air-gapped envelope', () => {
       const text = payloadToFileText(p);
       expect(text.endsWith('}\n')).toBe(true);
       expect(payloadFromFileText(text, [p.format])).toEqual(p);
-      expect(suggestedFileName(p)).toMatch(/^[a-z-]+-[A-Z2-7]{4}-[A-Z2-7]{4}\.json$|^request-order-[A-Z2-7]{4}-[A-Z2-7]{4}\.json$/);
+      expect(suggestedFileName(p)).toMatch(
+        /^[a-z-]+-[A-Z2-7]{4}-[A-Z2-7]{4}\.json$|^request-order-[A-Z2-7]{4}-[A-Z2-7]{4}\.json$/,
+      );
     }
   });
 
   it('refuses a payload cut short, one that is not JSON, and one of another format', async () => {
     const [request, response] = await payloads();
     const bytes = payloadBytes(request!);
-    for (const n of [1, 10, bytes.length >> 1, bytes.length - 1]) expect(code(() => payloadFromBytes(bytes.slice(0, n), ALL))).toBe('UR_TRUNCATED');
+    for (const n of [1, 10, bytes.length >> 1, bytes.length - 1])
+      expect(code(() => payloadFromBytes(bytes.slice(0, n), ALL))).toBe('UR_TRUNCATED');
     expect(code(() => payloadFromBytes(new Uint8Array([0xff, 0xfe]), ALL))).toBe('AIRGAP_MALFORMED');
     expect(code(() => payloadFromFileText('hello', ALL))).toBe('AIRGAP_MALFORMED');
     expect(code(() => payloadFromFileText(payloadToFileText(response!), [REQUEST_FORMAT]))).toBe('AIRGAP_NOT_OURS');

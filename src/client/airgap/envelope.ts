@@ -3,7 +3,16 @@
 // through the same checks (request.ts, response.ts, kit.ts).
 import { airgapError } from './errors';
 import { expectFormat } from './edge';
-import { KIT_FORMAT, REQUEST_FORMAT, RESPONSE_FORMAT, formatProbe, type AirgapFormat, type EmergencyKit, type SignedResponse, type UnsignedRequest } from './formats';
+import {
+  KIT_FORMAT,
+  REQUEST_FORMAT,
+  RESPONSE_FORMAT,
+  formatProbe,
+  type AirgapFormat,
+  type EmergencyKit,
+  type SignedResponse,
+  type UnsignedRequest,
+} from './formats';
 import { kitToJson, parseEmergencyKit } from './kit';
 import { parseUnsignedRequest, requestToJson } from './request';
 import { parseSignedResponse, responseToJson } from './response';
@@ -18,6 +27,13 @@ export const UR_TYPE_OF: Readonly<Record<AirgapFormat, UrType>> = {
   [REQUEST_FORMAT]: UR_TYPES.request,
   [RESPONSE_FORMAT]: UR_TYPES.response,
   [KIT_FORMAT]: UR_TYPES.kit,
+};
+
+/** The format a completed scan of each UR type must read as: a code of one type never becomes another format. */
+export const FORMAT_OF_UR_TYPE: Readonly<Record<UrType, AirgapFormat>> = {
+  [UR_TYPES.request]: REQUEST_FORMAT,
+  [UR_TYPES.response]: RESPONSE_FORMAT,
+  [UR_TYPES.kit]: KIT_FORMAT,
 };
 
 /** A file of ours is never larger; anything bigger is refused before it is parsed. */
@@ -78,7 +94,12 @@ function parseJsonText(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    if (endsOpen(text)) throw airgapError('UR_TRUNCATED', `This ${what} stops before its end: it was cut off. Read or copy it again.`, error);
+    if (endsOpen(text))
+      throw airgapError(
+        'UR_TRUNCATED',
+        `This ${what} stops before its end: it was cut off. Read or copy it again.`,
+        error,
+      );
     throw airgapError('AIRGAP_MALFORMED', `This ${what} is not JSON, so it is not one of ours.`, error);
   }
 }

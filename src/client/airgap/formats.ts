@@ -10,7 +10,16 @@ export const KIT_FORMAT = 'exchange-terminal/emergency-kit@1';
 export type AirgapFormat = typeof REQUEST_FORMAT | typeof RESPONSE_FORMAT | typeof KIT_FORMAT;
 
 /** What the master can be asked to sign on a machine that holds no key. */
-export const AIRGAP_KINDS = ['order', 'cancel', 'cancel-all', 'cancel-replace', 'claim', 'withdrawal', 'agent-approval', 'agent-revocation'] as const;
+export const AIRGAP_KINDS = [
+  'order',
+  'cancel',
+  'cancel-all',
+  'cancel-replace',
+  'claim',
+  'withdrawal',
+  'agent-approval',
+  'agent-revocation',
+] as const;
 export type AirgapKind = (typeof AIRGAP_KINDS)[number];
 
 /** The deployment's contracts a signer checks against its own pins before it signs. */
@@ -106,7 +115,12 @@ const id = z.string().regex(/^[0-9a-f]{32}$/, '32 lowercase hex digits');
 const isoTime = z.iso.datetime();
 const fingerprint = z.string().regex(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/, 'five groups of four base32 letters');
 
-export const domainJson = z.strictObject({ name: z.string().min(1).max(100), version: z.string().min(1).max(20), chainId: decimal, verifyingContract: address });
+export const domainJson = z.strictObject({
+  name: z.string().min(1).max(100),
+  version: z.string().min(1).max(20),
+  chainId: decimal,
+  verifyingContract: address,
+});
 export const contractsJson = z.strictObject({ exchange: address, ledger: address.nullable() });
 
 const header = {
@@ -123,10 +137,20 @@ export const requestJson = z.discriminatedUnion('kind', [
   z.strictObject({ ...header, kind: z.literal('order'), order: actionSchema('FillOrder') }),
   z.strictObject({ ...header, kind: z.literal('cancel'), cancel: actionSchema('CancelOrder') }),
   z.strictObject({ ...header, kind: z.literal('cancel-all'), cancel: actionSchema('CancelOrder') }),
-  z.strictObject({ ...header, kind: z.literal('cancel-replace'), cancelReplace: actionSchema('CancelReplaceOrder'), replacement: actionSchema('FillOrder') }),
+  z.strictObject({
+    ...header,
+    kind: z.literal('cancel-replace'),
+    cancelReplace: actionSchema('CancelReplaceOrder'),
+    replacement: actionSchema('FillOrder'),
+  }),
   z.strictObject({ ...header, kind: z.literal('claim'), claim: actionSchema('ClaimOrder') }),
   z.strictObject({ ...header, kind: z.literal('withdrawal'), withdrawal: actionSchema('WithdrawalOrder') }),
-  z.strictObject({ ...header, kind: z.literal('agent-approval'), approval: actionSchema('AgentApproval'), approveAgent: actionSchema('ApproveAgentOrder') }),
+  z.strictObject({
+    ...header,
+    kind: z.literal('agent-approval'),
+    approval: actionSchema('AgentApproval'),
+    approveAgent: actionSchema('ApproveAgentOrder'),
+  }),
   z.strictObject({ ...header, kind: z.literal('agent-revocation'), revocation: actionSchema('RevokeAgentOrder') }),
 ]);
 
@@ -137,7 +161,10 @@ export const responseJson = z.strictObject({
   domain: domainJson,
   signer: address,
   // Two steps at most today (cancel-replace, agent approval); a few more leaves room and bounds the work.
-  signatures: z.array(z.strictObject({ digest: bytes32, signature })).min(1).max(4),
+  signatures: z
+    .array(z.strictObject({ digest: bytes32, signature }))
+    .min(1)
+    .max(4),
   signedAt: isoTime,
 });
 
@@ -154,10 +181,21 @@ export const kitJson = z.strictObject({
   signer: address,
   perEpoch: z.number().int().min(1).max(MAX_KIT_PER_EPOCH),
   markets: z
-    .array(z.strictObject({ assetId: decimal, label: z.string().min(1).max(64), fromEpoch: decimal, toEpoch: decimal, until: isoTime }))
+    .array(
+      z.strictObject({
+        assetId: decimal,
+        label: z.string().min(1).max(64),
+        fromEpoch: decimal,
+        toEpoch: decimal,
+        until: isoTime,
+      }),
+    )
     .min(1)
     .max(32),
-  cancels: z.array(z.strictObject({ assetId: decimal, epoch: decimal, nonce: decimal, signature })).min(1).max(MAX_KIT_ENTRIES),
+  cancels: z
+    .array(z.strictObject({ assetId: decimal, epoch: decimal, nonce: decimal, signature }))
+    .min(1)
+    .max(MAX_KIT_ENTRIES),
   revocation: z.strictObject({ nonce: decimal, signature }).nullable(),
   fingerprint,
 });

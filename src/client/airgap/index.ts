@@ -36,7 +36,15 @@ export {
   type DraftContext,
   type UnsignedRequestJson,
 } from './request';
-export { REQUEST_KIND_OF, parseSignedResponse, responseToJson, signUnsignedRequest, toSignedAction, verifyResponse, type SignedResponseJson } from './response';
+export {
+  REQUEST_KIND_OF,
+  parseSignedResponse,
+  responseToJson,
+  signUnsignedRequest,
+  toSignedAction,
+  verifyResponse,
+  type SignedResponseJson,
+} from './response';
 export {
   buildEmergencyKit,
   kitCancelDigest,
@@ -52,8 +60,19 @@ export {
   type KitSend,
   type PanicPlan,
 } from './kit';
-export { DEFAULT_FRAGMENT_BYTES, DEFAULT_MAX_PAYLOAD_BYTES, MAX_PART_CHARS, UR_TYPES, UrAssembler, UrPartStream, encodeUrParts, type UrProgress, type UrType } from './ur';
 export {
+  DEFAULT_FRAGMENT_BYTES,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  MAX_PART_CHARS,
+  UR_TYPES,
+  UrAssembler,
+  UrPartStream,
+  encodeUrParts,
+  type UrProgress,
+  type UrType,
+} from './ur';
+export {
+  FORMAT_OF_UR_TYPE,
   MAX_FILE_CHARS,
   UR_TYPE_OF,
   payloadBytes,

@@ -2,7 +2,13 @@
 // entry, and hands out each pre-signed cancel-all exactly as buildSignedCancelAll would send it, once.
 import { describe, expect, it } from 'vitest';
 import { DigestSigner, makeExchangeDomain, type Address, type Hex } from '../../shared/protocol';
-import { NonceRegistry, buildSignedCancelAll, buildSignedRevokeAgent, keySigner, type SigningContext } from '../actions/signed-actions';
+import {
+  NonceRegistry,
+  buildSignedCancelAll,
+  buildSignedRevokeAgent,
+  keySigner,
+  type SigningContext,
+} from '../actions/signed-actions';
 import { AirgapError } from './errors';
 import type { EmergencyKit } from './formats';
 import { buildEmergencyKit, kitCoverage, kitToJson, panicPlan, parseEmergencyKit } from './kit';
@@ -25,7 +31,8 @@ async function kit(): Promise<EmergencyKit> {
   return buildEmergencyKit(ctx(), { contracts: CONTRACTS, markets: MARKETS, perEpoch: 3, revokeAgent: true });
 }
 
-const carry = (k: EmergencyKit): Record<string, unknown> => JSON.parse(JSON.stringify(kitToJson(k))) as Record<string, unknown>;
+const carry = (k: EmergencyKit): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(kitToJson(k))) as Record<string, unknown>;
 
 function code(fn: () => unknown): string {
   try {
@@ -69,7 +76,11 @@ describe('emergency kit', () => {
         used.add(s.digest);
         if (s.action.kind === 'cancels') {
           const cancel = s.action.request.cancel;
-          const online = await buildSignedCancelAll(ctx(), { assetId: cancel.assetId, epoch: cancel.epoch, nonce: cancel.nonce });
+          const online = await buildSignedCancelAll(ctx(), {
+            assetId: cancel.assetId,
+            epoch: cancel.epoch,
+            nonce: cancel.nonce,
+          });
           expect(s.action.bodyText).toBe(online.bodyText);
         } else {
           const online = await buildSignedRevokeAgent(ctx(), { nonce: s.action.request.revocation.nonce });
@@ -92,22 +103,39 @@ describe('emergency kit', () => {
     const k = await kit();
     const json = carry(k);
     const cancels = json['cancels'] as { nonce: string; signature: Hex }[];
-    const changedNonce = { ...json, cancels: cancels.map((c, i) => (i === 4 ? { ...c, nonce: (BigInt(c.nonce) + 1n).toString() } : c)) };
+    const changedNonce = {
+      ...json,
+      cancels: cancels.map((c, i) => (i === 4 ? { ...c, nonce: (BigInt(c.nonce) + 1n).toString() } : c)),
+    };
     expect(code(() => parseEmergencyKit(changedNonce))).toBe('AIRGAP_WRONG_KEY');
     expect(code(() => parseEmergencyKit({ ...json, cancels: cancels.slice(1) }))).toBe('AIRGAP_INCONSISTENT');
-    expect(code(() => parseEmergencyKit({ ...json, cancels: [cancels[0], ...cancels.slice(0, -1)] }))).toBe('AIRGAP_INCONSISTENT');
-    const foreign = await buildEmergencyKit(ctx(OTHER), { contracts: CONTRACTS, markets: MARKETS, perEpoch: 3, revokeAgent: false });
+    expect(code(() => parseEmergencyKit({ ...json, cancels: [cancels[0], ...cancels.slice(0, -1)] }))).toBe(
+      'AIRGAP_INCONSISTENT',
+    );
+    const foreign = await buildEmergencyKit(ctx(OTHER), {
+      contracts: CONTRACTS,
+      markets: MARKETS,
+      perEpoch: 3,
+      revokeAgent: false,
+    });
     expect(code(() => parseEmergencyKit({ ...json, cancels: carry(foreign)['cancels'] }))).toBe('AIRGAP_WRONG_KEY');
-    expect(code(() => parseEmergencyKit({ ...json, fingerprint: 'AAAA-AAAA-AAAA-AAAA-AAAA' }))).toBe('AIRGAP_FINGERPRINT_MISMATCH');
+    expect(code(() => parseEmergencyKit({ ...json, fingerprint: 'AAAA-AAAA-AAAA-AAAA-AAAA' }))).toBe(
+      'AIRGAP_FINGERPRINT_MISMATCH',
+    );
     expect(code(() => parseEmergencyKit({ ...json, revocation: null }))).toBe('AIRGAP_FINGERPRINT_MISMATCH');
     expect(code(() => parseEmergencyKit({ ...json, perEpoch: 2 }))).toBe('AIRGAP_INCONSISTENT');
   });
 
   it('refuses to make a kit that is empty, backwards or too large', async () => {
-    const make = (markets: typeof MARKETS, perEpoch = 1) => buildEmergencyKit(ctx(), { contracts: CONTRACTS, markets, perEpoch, revokeAgent: false });
+    const make = (markets: typeof MARKETS, perEpoch = 1) =>
+      buildEmergencyKit(ctx(), { contracts: CONTRACTS, markets, perEpoch, revokeAgent: false });
     await expect(make([])).rejects.toMatchObject({ code: 'AIRGAP_INCONSISTENT' });
-    await expect(make([{ ...MARKETS[0]!, fromEpoch: 5n, toEpoch: 4n }])).rejects.toMatchObject({ code: 'AIRGAP_INCONSISTENT' });
-    await expect(make([{ ...MARKETS[0]!, fromEpoch: 0n, toEpoch: 5000n }])).rejects.toMatchObject({ code: 'AIRGAP_INCONSISTENT' });
+    await expect(make([{ ...MARKETS[0]!, fromEpoch: 5n, toEpoch: 4n }])).rejects.toMatchObject({
+      code: 'AIRGAP_INCONSISTENT',
+    });
+    await expect(make([{ ...MARKETS[0]!, fromEpoch: 0n, toEpoch: 5000n }])).rejects.toMatchObject({
+      code: 'AIRGAP_INCONSISTENT',
+    });
     await expect(make(MARKETS, 9)).rejects.toMatchObject({ code: 'AIRGAP_INCONSISTENT' });
   });
 });

@@ -11,11 +11,25 @@ import {
   type ExchangeDomain,
   type Hex,
 } from '../../shared/protocol';
-import { buildSignedCancelAll, buildSignedRevokeAgent, type SignedAction, type SigningContext } from '../actions/signed-actions';
+import {
+  buildSignedCancelAll,
+  buildSignedRevokeAgent,
+  type SignedAction,
+  type SigningContext,
+} from '../actions/signed-actions';
 import { airgapError } from './errors';
 import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
 import { fingerprintOf } from './fingerprint';
-import { KIT_FORMAT, MAX_KIT_ENTRIES, MAX_KIT_PER_EPOCH, kitJson, type AirgapContracts, type EmergencyKit, type KitCancel, type KitMarket } from './formats';
+import {
+  KIT_FORMAT,
+  MAX_KIT_ENTRIES,
+  MAX_KIT_PER_EPOCH,
+  kitJson,
+  type AirgapContracts,
+  type EmergencyKit,
+  type KitCancel,
+  type KitMarket,
+} from './formats';
 import { kitCancelAction, kitRevocationAction } from './steps';
 
 export interface KitInput {
@@ -43,10 +57,17 @@ export async function buildEmergencyKit(ctx: SigningContext, input: KitInput): P
   }
   if (markets.length === 0) throw airgapError('AIRGAP_INCONSISTENT', 'Choose at least one market for the kit.');
   for (const m of markets) {
-    if (m.toEpoch < m.fromEpoch) throw airgapError('AIRGAP_INCONSISTENT', `The epochs of ${m.label} run backwards (${m.fromEpoch} to ${m.toEpoch}).`);
+    if (m.toEpoch < m.fromEpoch)
+      throw airgapError(
+        'AIRGAP_INCONSISTENT',
+        `The epochs of ${m.label} run backwards (${m.fromEpoch} to ${m.toEpoch}).`,
+      );
   }
   if (kitSize(markets, perEpoch) > BigInt(MAX_KIT_ENTRIES)) {
-    throw airgapError('AIRGAP_INCONSISTENT', `That kit would hold more than ${MAX_KIT_ENTRIES} signatures: choose fewer markets, epochs or cancels per epoch.`);
+    throw airgapError(
+      'AIRGAP_INCONSISTENT',
+      `That kit would hold more than ${MAX_KIT_ENTRIES} signatures: choose fewer markets, epochs or cancels per epoch.`,
+    );
   }
   if (!sameAddress(input.contracts.exchange, ctx.domain.verifyingContract)) {
     throw airgapError('AIRGAP_INCONSISTENT', 'The exchange contract is not the domain’s verifying contract.');
@@ -104,15 +125,21 @@ export function kitDigests(kit: EmergencyKit): Hex[] {
 const HALF_N = SECP256K1_N >> 1n;
 
 function checkSignature(digest: Hex, signature: Hex, signer: Address, what: string): void {
-  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N) throw airgapError('AIRGAP_HIGH_S', `The ${what} is not in low-s form; the kit is refused.`);
+  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N)
+    throw airgapError('AIRGAP_HIGH_S', `The ${what} is not in low-s form; the kit is refused.`);
   let recovered: Address;
   try {
     recovered = recoverDigestSigner(digest, signature);
   } catch (error) {
-    if (error instanceof SigningError) throw airgapError('AIRGAP_BAD_SIGNATURE', `The ${what} is not a valid signature; the kit is refused.`, error);
+    if (error instanceof SigningError)
+      throw airgapError('AIRGAP_BAD_SIGNATURE', `The ${what} is not a valid signature; the kit is refused.`, error);
     throw error;
   }
-  if (!sameAddress(recovered, signer)) throw airgapError('AIRGAP_WRONG_KEY', `The ${what} was signed by ${recovered}, not by ${signer}; the kit is refused.`);
+  if (!sameAddress(recovered, signer))
+    throw airgapError(
+      'AIRGAP_WRONG_KEY',
+      `The ${what} was signed by ${recovered}, not by ${signer}; the kit is refused.`,
+    );
 }
 
 /** Coverage and signatures: every market × epoch holds exactly perEpoch entries, all by the signer. */
@@ -124,24 +151,40 @@ function checkKit(kit: EmergencyKit): void {
     byMarket.set(m.assetId, m);
   }
   if (kitSize(kit.markets, kit.perEpoch) !== BigInt(kit.cancels.length)) {
-    throw airgapError('AIRGAP_INCONSISTENT', 'The kit holds a different number of cancel-alls than the markets and epochs it says it covers.');
+    throw airgapError(
+      'AIRGAP_INCONSISTENT',
+      'The kit holds a different number of cancel-alls than the markets and epochs it says it covers.',
+    );
   }
   const counts = new Map<string, number>();
   const nonces = new Set<bigint>();
   kit.cancels.forEach((c, i) => {
     const m = byMarket.get(c.assetId);
-    if (!m || c.epoch < m.fromEpoch || c.epoch > m.toEpoch) throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} is for a market or epoch the kit does not say it covers.`);
+    if (!m || c.epoch < m.fromEpoch || c.epoch > m.toEpoch)
+      throw airgapError(
+        'AIRGAP_INCONSISTENT',
+        `Entry ${i + 1} is for a market or epoch the kit does not say it covers.`,
+      );
     const key = `${c.assetId}/${c.epoch}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-    if (nonces.has(c.nonce)) throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} repeats a nonce: two entries would be one.`);
+    if (nonces.has(c.nonce))
+      throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} repeats a nonce: two entries would be one.`);
     nonces.add(c.nonce);
     checkSignature(kitCancelDigest(kit, c), c.signature, kit.signer, `cancel-all of entry ${i + 1}`);
   });
   for (const [key, n] of counts) {
-    if (n !== kit.perEpoch) throw airgapError('AIRGAP_INCONSISTENT', `Market/epoch ${key} holds ${n} cancel-alls, not ${kit.perEpoch}.`);
+    if (n !== kit.perEpoch)
+      throw airgapError('AIRGAP_INCONSISTENT', `Market/epoch ${key} holds ${n} cancel-alls, not ${kit.perEpoch}.`);
   }
-  if (kit.revocation) checkSignature(revocationDigest(kit, kit.revocation.nonce), kit.revocation.signature, kit.signer, 'agent revocation');
-  if (!sameAddress(kit.contracts.exchange, kit.domain.verifyingContract)) throw airgapError('AIRGAP_INCONSISTENT', 'The kit’s exchange contract is not its domain’s verifying contract.');
+  if (kit.revocation)
+    checkSignature(
+      revocationDigest(kit, kit.revocation.nonce),
+      kit.revocation.signature,
+      kit.signer,
+      'agent revocation',
+    );
+  if (!sameAddress(kit.contracts.exchange, kit.domain.verifyingContract))
+    throw airgapError('AIRGAP_INCONSISTENT', 'The kit’s exchange contract is not its domain’s verifying contract.');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,8 +214,12 @@ export function kitCoverage(kit: EmergencyKit, used: ReadonlySet<string>): KitCo
     const entries = kit.cancels.filter((c) => c.assetId === m.assetId);
     return { ...m, total: entries.length, used: entries.filter((c) => used.has(kitCancelDigest(kit, c))).length };
   });
-  const revocation = kit.revocation === null ? 'none' : used.has(revocationDigest(kit, kit.revocation.nonce)) ? 'used' : 'unused';
-  const until = kit.markets.map((m) => m.until).sort().at(-1)!;
+  const revocation =
+    kit.revocation === null ? 'none' : used.has(revocationDigest(kit, kit.revocation.nonce)) ? 'used' : 'unused';
+  const until = kit.markets
+    .map((m) => m.until)
+    .sort()
+    .at(-1)!;
   return { signer: kit.signer, markets, revocation, until };
 }
 
@@ -199,22 +246,38 @@ export interface PanicPlan {
  * What the panic action sends: for each market of the kit, the first unused cancel-all of its
  * current epoch, and the revocation if asked and unused. Never an entry already used.
  */
-export function panicPlan(kit: EmergencyKit, currentEpochs: ReadonlyMap<bigint, bigint>, used: ReadonlySet<string>, opts: { revokeAgent: boolean }): PanicPlan {
+export function panicPlan(
+  kit: EmergencyKit,
+  currentEpochs: ReadonlyMap<bigint, bigint>,
+  used: ReadonlySet<string>,
+  opts: { revokeAgent: boolean },
+): PanicPlan {
   const sends: KitSend[] = [];
   const gaps: PanicPlan['gaps'] = [];
   for (const m of kit.markets) {
     const epoch = currentEpochs.get(m.assetId);
     if (epoch === undefined) {
-      gaps.push({ assetId: m.assetId, sentence: `The current epoch of ${m.label} is not known, so no cancel-all was chosen for it.` });
+      gaps.push({
+        assetId: m.assetId,
+        sentence: `The current epoch of ${m.label} is not known, so no cancel-all was chosen for it.`,
+      });
       continue;
     }
     if (epoch < m.fromEpoch || epoch > m.toEpoch) {
-      gaps.push({ assetId: m.assetId, sentence: `The kit covers ${m.label} for epochs ${m.fromEpoch} to ${m.toEpoch}; the current epoch ${epoch} is outside them.` });
+      gaps.push({
+        assetId: m.assetId,
+        sentence: `The kit covers ${m.label} for epochs ${m.fromEpoch} to ${m.toEpoch}; the current epoch ${epoch} is outside them.`,
+      });
       continue;
     }
-    const entry = kit.cancels.find((c) => c.assetId === m.assetId && c.epoch === epoch && !used.has(kitCancelDigest(kit, c)));
+    const entry = kit.cancels.find(
+      (c) => c.assetId === m.assetId && c.epoch === epoch && !used.has(kitCancelDigest(kit, c)),
+    );
     if (!entry) {
-      gaps.push({ assetId: m.assetId, sentence: `Every cancel-all the kit holds for ${m.label} epoch ${epoch} has been used.` });
+      gaps.push({
+        assetId: m.assetId,
+        sentence: `Every cancel-all the kit holds for ${m.label} epoch ${epoch} has been used.`,
+      });
       continue;
     }
     sends.push(cancelSend(kit, entry));
@@ -223,9 +286,17 @@ export function panicPlan(kit: EmergencyKit, currentEpochs: ReadonlyMap<bigint, 
     const digest = revocationDigest(kit, kit.revocation.nonce);
     if (!used.has(digest)) {
       const revocation = kitRevocationAction(kit.signer, kit.revocation.nonce);
-      const request = { revocation, chainId: kit.domain.chainId, orderHash: digest, signature: kit.revocation.signature };
+      const request = {
+        revocation,
+        chainId: kit.domain.chainId,
+        orderHash: digest,
+        signature: kit.revocation.signature,
+      };
       const body = buildSignedRequest('agentsRevoke', request);
-      sends.push({ digest, action: { kind: 'agentsRevoke', request, body, bodyText: JSON.stringify(body), orderHash: digest } });
+      sends.push({
+        digest,
+        action: { kind: 'agentsRevoke', request, body, bodyText: JSON.stringify(body), orderHash: digest },
+      });
     }
   }
   return { sends, gaps };
@@ -257,8 +328,19 @@ export function kitToJson(kit: EmergencyKit): EmergencyKitJson {
     contracts: kit.contracts,
     signer: kit.signer,
     perEpoch: kit.perEpoch,
-    markets: kit.markets.map((m) => ({ assetId: m.assetId.toString(), label: m.label, fromEpoch: m.fromEpoch.toString(), toEpoch: m.toEpoch.toString(), until: m.until })),
-    cancels: kit.cancels.map((c) => ({ assetId: c.assetId.toString(), epoch: c.epoch.toString(), nonce: c.nonce.toString(), signature: c.signature })),
+    markets: kit.markets.map((m) => ({
+      assetId: m.assetId.toString(),
+      label: m.label,
+      fromEpoch: m.fromEpoch.toString(),
+      toEpoch: m.toEpoch.toString(),
+      until: m.until,
+    })),
+    cancels: kit.cancels.map((c) => ({
+      assetId: c.assetId.toString(),
+      epoch: c.epoch.toString(),
+      nonce: c.nonce.toString(),
+      signature: c.signature,
+    })),
     revocation: kit.revocation ? { nonce: kit.revocation.nonce.toString(), signature: kit.revocation.signature } : null,
     fingerprint: kit.fingerprint,
   };
@@ -276,15 +358,31 @@ export function parseEmergencyKit(value: unknown): EmergencyKit {
     contracts: { exchange: json.contracts.exchange as Address, ledger: json.contracts.ledger as Address | null },
     signer: json.signer as Address,
     perEpoch: json.perEpoch,
-    markets: json.markets.map((m) => ({ assetId: BigInt(m.assetId), label: m.label, fromEpoch: BigInt(m.fromEpoch), toEpoch: BigInt(m.toEpoch), until: m.until })),
-    cancels: json.cancels.map((c) => ({ assetId: BigInt(c.assetId), epoch: BigInt(c.epoch), nonce: BigInt(c.nonce), signature: c.signature.toLowerCase() as Hex })),
-    revocation: json.revocation ? { nonce: BigInt(json.revocation.nonce), signature: json.revocation.signature.toLowerCase() as Hex } : null,
+    markets: json.markets.map((m) => ({
+      assetId: BigInt(m.assetId),
+      label: m.label,
+      fromEpoch: BigInt(m.fromEpoch),
+      toEpoch: BigInt(m.toEpoch),
+      until: m.until,
+    })),
+    cancels: json.cancels.map((c) => ({
+      assetId: BigInt(c.assetId),
+      epoch: BigInt(c.epoch),
+      nonce: BigInt(c.nonce),
+      signature: c.signature.toLowerCase() as Hex,
+    })),
+    revocation: json.revocation
+      ? { nonce: BigInt(json.revocation.nonce), signature: json.revocation.signature.toLowerCase() as Hex }
+      : null,
     fingerprint: json.fingerprint,
   };
   checkKit(kit);
   const fingerprint = fingerprintOf(kit.domain, kitDigests(kit));
   if (fingerprint !== json.fingerprint) {
-    throw airgapError('AIRGAP_FINGERPRINT_MISMATCH', `This kit was changed after it was made: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`);
+    throw airgapError(
+      'AIRGAP_FINGERPRINT_MISMATCH',
+      `This kit was changed after it was made: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`,
+    );
   }
   return kit;
 }

@@ -46,13 +46,27 @@ const NOW = new Date('2026-07-01T12:00:00.000Z');
 const APPROVAL_NONCE = BigInt(Math.floor(NOW.getTime() / 1000) + 150);
 
 function draftCtx(domain = DOMAIN): DraftContext {
-  return { signer: MASTER.address, domain, contracts: { exchange: EXCHANGE, ledger: LEDGER }, nonces: new NonceRegistry(), now: () => NOW };
+  return {
+    signer: MASTER.address,
+    domain,
+    contracts: { exchange: EXCHANGE, ledger: LEDGER },
+    nonces: new NonceRegistry(),
+    now: () => NOW,
+  };
 }
 function signCtx(domain = DOMAIN): SigningContext {
   return { signer: keySigner(MASTER), domain, nonces: new NonceRegistry() };
 }
 
-const ORDER = { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10', timeInForce: 'GTC', nonce: 1001n } as const;
+const ORDER = {
+  assetId: 7n,
+  epoch: 12n,
+  side: 'buy',
+  price: '62.5',
+  size: '10',
+  timeInForce: 'GTC',
+  nonce: 1001n,
+} as const;
 const ORDER_HASH: Hex = `0x${'ab'.repeat(32)}`;
 
 interface Case {
@@ -63,14 +77,46 @@ interface Case {
 
 const CASES: Case[] = [
   { kind: 'order', draft: (c) => draftOrder(c, ORDER), online: (c) => buildSignedOrder(c, ORDER) as never },
-  { kind: 'cancel', draft: (c) => draftCancel(c, { assetId: 7n, epoch: 12n, orderHash: ORDER_HASH, nonce: 1002n }), online: (c) => buildSignedCancel(c, { assetId: 7n, epoch: 12n, orderHash: ORDER_HASH, nonce: 1002n }) as never },
-  { kind: 'cancel-all', draft: (c) => draftCancelAll(c, { assetId: 7n, epoch: 12n, nonce: 1003n }), online: (c) => buildSignedCancelAll(c, { assetId: 7n, epoch: 12n, nonce: 1003n }) as never },
+  {
+    kind: 'cancel',
+    draft: (c) => draftCancel(c, { assetId: 7n, epoch: 12n, orderHash: ORDER_HASH, nonce: 1002n }),
+    online: (c) => buildSignedCancel(c, { assetId: 7n, epoch: 12n, orderHash: ORDER_HASH, nonce: 1002n }) as never,
+  },
+  {
+    kind: 'cancel-all',
+    draft: (c) => draftCancelAll(c, { assetId: 7n, epoch: 12n, nonce: 1003n }),
+    online: (c) => buildSignedCancelAll(c, { assetId: 7n, epoch: 12n, nonce: 1003n }) as never,
+  },
   {
     kind: 'cancel-replace',
-    draft: (c) => draftCancelReplace(c, { assetId: 7n, epoch: 12n, cancelOrderHash: ORDER_HASH, side: 'sell', price: '40', size: '3', nonce: 1004n, replacementNonce: 1005n }),
-    online: (c) => buildSignedCancelReplace(c, { assetId: 7n, epoch: 12n, cancelOrderHash: ORDER_HASH, side: 'sell', price: '40', size: '3', nonce: 1004n, replacementNonce: 1005n }) as never,
+    draft: (c) =>
+      draftCancelReplace(c, {
+        assetId: 7n,
+        epoch: 12n,
+        cancelOrderHash: ORDER_HASH,
+        side: 'sell',
+        price: '40',
+        size: '3',
+        nonce: 1004n,
+        replacementNonce: 1005n,
+      }),
+    online: (c) =>
+      buildSignedCancelReplace(c, {
+        assetId: 7n,
+        epoch: 12n,
+        cancelOrderHash: ORDER_HASH,
+        side: 'sell',
+        price: '40',
+        size: '3',
+        nonce: 1004n,
+        replacementNonce: 1005n,
+      }) as never,
   },
-  { kind: 'claim', draft: (c) => draftClaim(c, { assetId: 7n, epoch: 11n, nonce: 1006n }), online: (c) => buildSignedClaim(c, { assetId: 7n, epoch: 11n, nonce: 1006n }) as never },
+  {
+    kind: 'claim',
+    draft: (c) => draftClaim(c, { assetId: 7n, epoch: 11n, nonce: 1006n }),
+    online: (c) => buildSignedClaim(c, { assetId: 7n, epoch: 11n, nonce: 1006n }) as never,
+  },
   {
     kind: 'withdrawal',
     draft: (c) => draftWithdrawal(c, { amount: '12.5', ledger: LEDGER, receiver: AGENT, nonce: 1007n }),
@@ -81,7 +127,11 @@ const CASES: Case[] = [
     draft: (c) => draftApproveAgent(c, { agent: AGENT, approvalNonce: APPROVAL_NONCE, nonce: 1008n }),
     online: (c) => buildSignedApproveAgent(c, { agent: AGENT, approvalNonce: APPROVAL_NONCE, nonce: 1008n }) as never,
   },
-  { kind: 'agent-revocation', draft: (c) => draftRevokeAgent(c, { nonce: 1009n }), online: (c) => buildSignedRevokeAgent(c, { nonce: 1009n }) as never },
+  {
+    kind: 'agent-revocation',
+    draft: (c) => draftRevokeAgent(c, { nonce: 1009n }),
+    online: (c) => buildSignedRevokeAgent(c, { nonce: 1009n }) as never,
+  },
 ];
 
 /** Through JSON text, as a file or a QR payload carries it. */
@@ -142,8 +192,17 @@ describe.each(CASES)('air-gapped $kind', (c) => {
     // The same signatures presented under the request's own domain: their digests are not the request's.
     expect(code(() => verifyResponse(request, { ...signed, domain: request.domain }))).toBe('AIRGAP_DIGEST_MISMATCH');
     // And digests copied from the request do not make another domain's signatures recover to the signer.
-    const copied = signed.signatures.map((s, i) => ({ digest: stepDigest(request, i, signed.signatures.slice(0, i).map((x) => x.signature)), signature: s.signature }));
-    expect(code(() => verifyResponse(request, { ...signed, domain: request.domain, signatures: copied }))).toBe('AIRGAP_WRONG_KEY');
+    const copied = signed.signatures.map((s, i) => ({
+      digest: stepDigest(
+        request,
+        i,
+        signed.signatures.slice(0, i).map((x) => x.signature),
+      ),
+      signature: s.signature,
+    }));
+    expect(code(() => verifyResponse(request, { ...signed, domain: request.domain, signatures: copied }))).toBe(
+      'AIRGAP_WRONG_KEY',
+    );
   });
 });
 
@@ -153,13 +212,26 @@ describe('air-gapped responses', () => {
     const sig = response.signatures[0]!.signature;
     const s = BigInt(`0x${sig.slice(66, 130)}`);
     const v = parseInt(sig.slice(130), 16);
-    const highS = `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as Hex;
-    expect(code(() => verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, signature: highS }] }))).toBe('AIRGAP_HIGH_S');
+    const highS =
+      `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as Hex;
+    expect(
+      code(() =>
+        verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, signature: highS }] }),
+      ),
+    ).toBe('AIRGAP_HIGH_S');
     const digest = `0x${'00'.repeat(31)}01` as Hex;
-    expect(code(() => verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, digest }] }))).toBe('AIRGAP_DIGEST_MISMATCH');
-    expect(code(() => verifyResponse(request, { ...response, requestId: '0'.repeat(32) }))).toBe('AIRGAP_REQUEST_MISMATCH');
+    expect(
+      code(() => verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, digest }] })),
+    ).toBe('AIRGAP_DIGEST_MISMATCH');
+    expect(code(() => verifyResponse(request, { ...response, requestId: '0'.repeat(32) }))).toBe(
+      'AIRGAP_REQUEST_MISMATCH',
+    );
     expect(code(() => verifyResponse(request, { ...response, signer: OTHER.address }))).toBe('AIRGAP_SIGNER_MISMATCH');
-    expect(code(() => verifyResponse(request, { ...response, signatures: [...response.signatures, ...response.signatures] }))).toBe('AIRGAP_INCONSISTENT');
+    expect(
+      code(() =>
+        verifyResponse(request, { ...response, signatures: [...response.signatures, ...response.signatures] }),
+      ),
+    ).toBe('AIRGAP_INCONSISTENT');
     expect(code(() => toSignedAction(request, { ...response, signer: OTHER.address }))).toBe('AIRGAP_SIGNER_MISMATCH');
   });
 
@@ -168,7 +240,9 @@ describe('air-gapped responses', () => {
     await expect(signUnsignedRequest(order, keySigner(OTHER))).rejects.toMatchObject({ code: 'AIRGAP_WRONG_KEY' });
     const approval = await draftApproveAgent(draftCtx(), { agent: AGENT, approvalNonce: APPROVAL_NONCE });
     const later = () => new Date(Number(APPROVAL_NONCE) * 1000 + 1);
-    await expect(signUnsignedRequest(approval, keySigner(MASTER), later)).rejects.toMatchObject({ code: 'AIRGAP_EXPIRED' });
+    await expect(signUnsignedRequest(approval, keySigner(MASTER), later)).rejects.toMatchObject({
+      code: 'AIRGAP_EXPIRED',
+    });
   });
 });
 
@@ -183,22 +257,28 @@ describe('reading unsigned requests', () => {
     const { response } = await roundTrip(CASES[0]!);
     const json = requestToJson(await draftOrder(draftCtx(), ORDER));
     expect(code(() => parseUnsignedRequest(carry(responseToJson(response))))).toBe('AIRGAP_NOT_OURS');
-    expect(code(() => parseUnsignedRequest({ ...json, format: 'exchange-terminal/unsigned-request@2' }))).toBe('AIRGAP_UNSUPPORTED_VERSION');
+    expect(code(() => parseUnsignedRequest({ ...json, format: 'exchange-terminal/unsigned-request@2' }))).toBe(
+      'AIRGAP_UNSUPPORTED_VERSION',
+    );
     expect(code(() => parseUnsignedRequest('hello'))).toBe('AIRGAP_NOT_OURS');
     const { signer: _s, ...missing } = json;
     expect(code(() => parseUnsignedRequest(carry(missing)))).toBe('AIRGAP_MALFORMED');
-    expect(code(() => parseUnsignedRequest({ ...carry(json) as object, extra: 1 }))).toBe('AIRGAP_MALFORMED');
+    expect(code(() => parseUnsignedRequest({ ...(carry(json) as object), extra: 1 }))).toBe('AIRGAP_MALFORMED');
   });
 
   it('refuses structs that break the rules of their kind', async () => {
     const withdrawal = requestToJson(await draftWithdrawal(draftCtx(), { amount: '1', ledger: LEDGER, nonce: 5n }));
-    expect(code(() => parseUnsignedRequest({ ...withdrawal, contracts: { exchange: EXCHANGE, ledger: AGENT } }))).toBe('AIRGAP_INCONSISTENT');
+    expect(code(() => parseUnsignedRequest({ ...withdrawal, contracts: { exchange: EXCHANGE, ledger: AGENT } }))).toBe(
+      'AIRGAP_INCONSISTENT',
+    );
     const order = requestToJson(await draftOrder(draftCtx(), ORDER));
     expect(code(() => parseUnsignedRequest({ ...order, signer: OTHER.address }))).toBe('AIRGAP_INCONSISTENT');
     expect(code(() => parseUnsignedRequest({ ...order, kind: 'cancel' }))).toBe('AIRGAP_MALFORMED');
     const all = requestToJson(await draftCancelAll(draftCtx(), { assetId: 1n, epoch: 2n, nonce: 6n }));
     expect(code(() => parseUnsignedRequest({ ...all, kind: 'cancel' }))).toBe('AIRGAP_INCONSISTENT');
-    expect(code(() => parseUnsignedRequest({ ...order, contracts: { exchange: LEDGER, ledger: LEDGER } }))).toBe('AIRGAP_INCONSISTENT');
+    expect(code(() => parseUnsignedRequest({ ...order, contracts: { exchange: LEDGER, ledger: LEDGER } }))).toBe(
+      'AIRGAP_INCONSISTENT',
+    );
   });
 
   it('binds the fingerprint to the domain', async () => {

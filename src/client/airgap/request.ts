@@ -33,7 +33,13 @@ import {
 import { airgapError } from './errors';
 import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
 import { fingerprintOf } from './fingerprint';
-import { REQUEST_FORMAT, requestJson, type AirgapContracts, type UnsignedActions, type UnsignedRequest } from './formats';
+import {
+  REQUEST_FORMAT,
+  requestJson,
+  type AirgapContracts,
+  type UnsignedActions,
+  type UnsignedRequest,
+} from './formats';
 import { APPROVAL_PLACEHOLDER, bindingDigests, stepDigest } from './steps';
 
 /** What drafting needs: the watch-only master and the selected deployment's pinned facts. */
@@ -59,7 +65,11 @@ function draftingContext(ctx: DraftContext): SigningContext {
 }
 
 function finishDraft(ctx: DraftContext, actions: UnsignedActions): UnsignedRequest {
-  if (ctx.contracts.ledger !== null && actions.kind === 'withdrawal' && !sameAddress(actions.withdrawal.ledger, ctx.contracts.ledger)) {
+  if (
+    ctx.contracts.ledger !== null &&
+    actions.kind === 'withdrawal' &&
+    !sameAddress(actions.withdrawal.ledger, ctx.contracts.ledger)
+  ) {
     throw airgapError('AIRGAP_INCONSISTENT', 'The withdrawal names another account ledger than the deployment pins.');
   }
   const base = {
@@ -82,7 +92,10 @@ export async function draftOrder(ctx: DraftContext, input: OrderInput): Promise<
 
 export async function draftCancel(ctx: DraftContext, input: CancelInput): Promise<UnsignedRequest> {
   const s = await buildSignedCancel(draftingContext(ctx), input);
-  return finishDraft(ctx, { kind: s.request.cancel.orderHash === ZERO_HASH ? 'cancel-all' : 'cancel', cancel: s.request.cancel });
+  return finishDraft(ctx, {
+    kind: s.request.cancel.orderHash === ZERO_HASH ? 'cancel-all' : 'cancel',
+    cancel: s.request.cancel,
+  });
 }
 
 export async function draftCancelAll(ctx: DraftContext, input: CancelAllInput): Promise<UnsignedRequest> {
@@ -92,7 +105,11 @@ export async function draftCancelAll(ctx: DraftContext, input: CancelAllInput): 
 
 export async function draftCancelReplace(ctx: DraftContext, input: CancelReplaceInput): Promise<UnsignedRequest> {
   const s = await buildSignedCancelReplace(draftingContext(ctx), input);
-  return finishDraft(ctx, { kind: 'cancel-replace', cancelReplace: s.request.cancelReplace, replacement: s.request.replacement });
+  return finishDraft(ctx, {
+    kind: 'cancel-replace',
+    cancelReplace: s.request.cancelReplace,
+    replacement: s.request.replacement,
+  });
 }
 
 export async function draftClaim(ctx: DraftContext, input: ClaimInput): Promise<UnsignedRequest> {
@@ -110,7 +127,12 @@ export async function draftApproveAgent(ctx: DraftContext, input: ApproveAgentIn
   const outer = s.request.approval;
   return finishDraft(ctx, {
     kind: 'agent-approval',
-    approval: { master: outer.signer, agent: outer.agent, approvalNonce: outer.approvalNonce, approvalSignature: APPROVAL_PLACEHOLDER },
+    approval: {
+      master: outer.signer,
+      agent: outer.agent,
+      approvalNonce: outer.approvalNonce,
+      approvalSignature: APPROVAL_PLACEHOLDER,
+    },
     approveAgent: { ...outer, approvalSignature: APPROVAL_PLACEHOLDER },
   });
 }
@@ -128,23 +150,32 @@ function inconsistent(sentence: string): never {
 
 /** Every struct is the master's own EOA action; an agent never signs through this path. */
 function checkAuth(request: UnsignedRequest, action: Record<string, unknown>, what: string): void {
-  if (!sameAddress(String(action['signer']), request.signer)) inconsistent(`The ${what} is signed by ${String(action['signer'])}, not by the account ${request.signer} the request names.`);
-  if (!sameAddress(String(action['sender']), request.signer)) inconsistent(`The ${what} acts for ${String(action['sender'])}, not for the account ${request.signer}.`);
-  if (action['signatureType'] !== SignatureType.EOA) inconsistent(`The ${what} is not a master-key action (signature type ${String(action['signatureType'])}).`);
-  if ('approvalNonce' in action && action['approvalNonce'] !== 0n && what !== 'agent approval') inconsistent(`The ${what} carries an agent approval nonce, but the master signs it.`);
+  if (!sameAddress(String(action['signer']), request.signer))
+    inconsistent(
+      `The ${what} is signed by ${String(action['signer'])}, not by the account ${request.signer} the request names.`,
+    );
+  if (!sameAddress(String(action['sender']), request.signer))
+    inconsistent(`The ${what} acts for ${String(action['sender'])}, not for the account ${request.signer}.`);
+  if (action['signatureType'] !== SignatureType.EOA)
+    inconsistent(`The ${what} is not a master-key action (signature type ${String(action['signatureType'])}).`);
+  if ('approvalNonce' in action && action['approvalNonce'] !== 0n && what !== 'agent approval')
+    inconsistent(`The ${what} carries an agent approval nonce, but the master signs it.`);
 }
 
 /** The rules a request must keep beyond its schema; run after drafting and after reading. */
 export function checkRequest(request: UnsignedRequest): void {
   if (!sameAddress(request.contracts.exchange, request.domain.verifyingContract)) {
-    inconsistent(`The exchange contract ${request.contracts.exchange} is not the domain's verifying contract ${request.domain.verifyingContract}.`);
+    inconsistent(
+      `The exchange contract ${request.contracts.exchange} is not the domain's verifying contract ${request.domain.verifyingContract}.`,
+    );
   }
   switch (request.kind) {
     case 'order':
       return checkAuth(request, request.order, 'order');
     case 'cancel':
       checkAuth(request, request.cancel, 'cancel');
-      if (request.cancel.orderHash === ZERO_HASH) inconsistent('A single cancel must name an order; the zero hash cancels every order.');
+      if (request.cancel.orderHash === ZERO_HASH)
+        inconsistent('A single cancel must name an order; the zero hash cancels every order.');
       return;
     case 'cancel-all':
       checkAuth(request, request.cancel, 'cancel-all');
@@ -154,25 +185,36 @@ export function checkRequest(request: UnsignedRequest): void {
       const { cancelReplace: cr, replacement: rep } = request;
       checkAuth(request, cr, 'cancel-and-replace');
       checkAuth(request, rep, 'replacement order');
-      if (cr.assetId !== rep.assetId || cr.epoch !== rep.epoch) inconsistent('The replacement order is for another market than the order it replaces.');
+      if (cr.assetId !== rep.assetId || cr.epoch !== rep.epoch)
+        inconsistent('The replacement order is for another market than the order it replaces.');
       if (cr.cancelOrderHash === ZERO_HASH) inconsistent('A cancel-and-replace must name the order it replaces.');
-      if (cr.replacementOrderHash.toLowerCase() !== stepDigest(request, 0).toLowerCase()) inconsistent('The cancel-and-replace does not name the digest of its replacement order.');
+      if (cr.replacementOrderHash.toLowerCase() !== stepDigest(request, 0).toLowerCase())
+        inconsistent('The cancel-and-replace does not name the digest of its replacement order.');
       return;
     }
     case 'claim':
       return checkAuth(request, request.claim, 'claim');
     case 'withdrawal':
       checkAuth(request, request.withdrawal, 'withdrawal');
-      if (request.contracts.ledger === null) inconsistent('The request does not say which account ledger the deployment uses, so the withdrawal cannot be checked.');
-      if (!sameAddress(request.withdrawal.ledger, request.contracts.ledger)) inconsistent(`The withdrawal names the ledger ${request.withdrawal.ledger}, not the deployment's account ledger ${request.contracts.ledger}.`);
+      if (request.contracts.ledger === null)
+        inconsistent(
+          'The request does not say which account ledger the deployment uses, so the withdrawal cannot be checked.',
+        );
+      if (!sameAddress(request.withdrawal.ledger, request.contracts.ledger))
+        inconsistent(
+          `The withdrawal names the ledger ${request.withdrawal.ledger}, not the deployment's account ledger ${request.contracts.ledger}.`,
+        );
       return;
     case 'agent-approval': {
       const { approval: inner, approveAgent: outer } = request;
       checkAuth(request, outer, 'agent approval');
-      if (!sameAddress(inner.master, request.signer)) inconsistent(`The approval is for the account ${inner.master}, not ${request.signer}.`);
-      if (!sameAddress(inner.agent, outer.agent) || inner.approvalNonce !== outer.approvalNonce) inconsistent('The two halves of the agent approval name different agents or expiries.');
+      if (!sameAddress(inner.master, request.signer))
+        inconsistent(`The approval is for the account ${inner.master}, not ${request.signer}.`);
+      if (!sameAddress(inner.agent, outer.agent) || inner.approvalNonce !== outer.approvalNonce)
+        inconsistent('The two halves of the agent approval name different agents or expiries.');
       if (sameAddress(inner.agent, request.signer)) inconsistent('An account cannot approve itself as its agent.');
-      if (inner.approvalSignature !== APPROVAL_PLACEHOLDER || outer.approvalSignature !== APPROVAL_PLACEHOLDER) inconsistent('An unsigned agent approval must not carry a signature yet.');
+      if (inner.approvalSignature !== APPROVAL_PLACEHOLDER || outer.approvalSignature !== APPROVAL_PLACEHOLDER)
+        inconsistent('An unsigned agent approval must not carry a signature yet.');
       return;
     }
     case 'agent-revocation':
@@ -224,7 +266,8 @@ export function requestToJson(request: UnsignedRequest): UnsignedRequestJson {
     fingerprint: request.fingerprint,
   };
   const src = request as unknown as Record<string, unknown>;
-  for (const [key, p] of ACTION_KEYS[request.kind]) out[key] = serializeAction(p, src[key] as never) satisfies WireAction;
+  for (const [key, p] of ACTION_KEYS[request.kind])
+    out[key] = serializeAction(p, src[key] as never) satisfies WireAction;
   return out;
 }
 
@@ -240,7 +283,10 @@ export function parseUnsignedRequest(value: unknown): UnsignedRequest {
   checkRequest(request);
   const fingerprint = fingerprintOf(request.domain, bindingDigests(request));
   if (fingerprint !== json.fingerprint) {
-    throw airgapError('AIRGAP_FINGERPRINT_MISMATCH', `This request was changed after it was prepared: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`);
+    throw airgapError(
+      'AIRGAP_FINGERPRINT_MISMATCH',
+      `This request was changed after it was prepared: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`,
+    );
   }
   return request;
 }

@@ -14,8 +14,22 @@ import {
 } from '../../shared/protocol';
 import type { ActionSigner, SignedAction } from '../actions/signed-actions';
 import { airgapError } from './errors';
-import { domainFromJson, domainToJson, expectFormat, parseWith, sameAddress, sameDomain, type DomainJson } from './edge';
-import { RESPONSE_FORMAT, responseJson, type SignedResponse, type StepSignature, type UnsignedRequest } from './formats';
+import {
+  domainFromJson,
+  domainToJson,
+  expectFormat,
+  parseWith,
+  sameAddress,
+  sameDomain,
+  type DomainJson,
+} from './edge';
+import {
+  RESPONSE_FORMAT,
+  responseJson,
+  type SignedResponse,
+  type StepSignature,
+  type UnsignedRequest,
+} from './formats';
 import { STEP_COUNT, stepDigest } from './steps';
 
 /** The exchange route each kind is sent to. */
@@ -35,23 +49,44 @@ export const REQUEST_KIND_OF: Readonly<Record<UnsignedRequest['kind'], RequestKi
  * parseUnsignedRequest (so its fingerprint and rules hold) with the master's key.
  * Whether to ask the user first is main's business; this only signs.
  */
-export async function signUnsignedRequest(request: UnsignedRequest, signer: ActionSigner, now: () => Date = () => new Date()): Promise<SignedResponse> {
+export async function signUnsignedRequest(
+  request: UnsignedRequest,
+  signer: ActionSigner,
+  now: () => Date = () => new Date(),
+): Promise<SignedResponse> {
   if (!sameAddress(signer.address, request.signer)) {
-    throw airgapError('AIRGAP_WRONG_KEY', `This request must be signed by ${request.signer}; the key chosen is ${signer.address}.`);
+    throw airgapError(
+      'AIRGAP_WRONG_KEY',
+      `This request must be signed by ${request.signer}; the key chosen is ${signer.address}.`,
+    );
   }
   if (request.kind === 'agent-approval' && request.approval.approvalNonce * 1000n <= BigInt(now().getTime())) {
-    throw airgapError('AIRGAP_EXPIRED', 'This agent approval has already expired: prepare a new one and sign it within its few minutes.');
+    throw airgapError(
+      'AIRGAP_EXPIRED',
+      'This agent approval has already expired: prepare a new one and sign it within its few minutes.',
+    );
   }
   const signatures: StepSignature[] = [];
   for (let i = 0; i < STEP_COUNT[request.kind]; i++) {
-    const digest = stepDigest(request, i, signatures.map((s) => s.signature));
+    const digest = stepDigest(
+      request,
+      i,
+      signatures.map((s) => s.signature),
+    );
     const signature = await signer.signDigest(digest);
     if (typeof signature !== 'string' || !SIGNATURE_RE.test(signature)) {
       throw airgapError('AIRGAP_SIGNER_FAILED', 'The signer returned something that is not a 65-byte signature.');
     }
     signatures.push({ digest, signature: signature.toLowerCase() as Hex });
   }
-  return { requestId: request.id, fingerprint: request.fingerprint, domain: request.domain, signer: request.signer, signatures, signedAt: now().toISOString() };
+  return {
+    requestId: request.id,
+    fingerprint: request.fingerprint,
+    domain: request.domain,
+    signer: request.signer,
+    signatures,
+    signedAt: now().toISOString(),
+  };
 }
 
 const HALF_N = SECP256K1_N >> 1n;
@@ -68,7 +103,10 @@ function sValue(signature: Hex): bigint {
  */
 export function verifyResponse(request: UnsignedRequest, response: SignedResponse): void {
   if (response.requestId !== request.id || response.fingerprint !== request.fingerprint) {
-    throw airgapError('AIRGAP_REQUEST_MISMATCH', `This response answers another request (fingerprint ${response.fingerprint}), not the one prepared here (${request.fingerprint}).`);
+    throw airgapError(
+      'AIRGAP_REQUEST_MISMATCH',
+      `This response answers another request (fingerprint ${response.fingerprint}), not the one prepared here (${request.fingerprint}).`,
+    );
   }
   if (!sameDomain(response.domain, request.domain)) {
     throw airgapError(
@@ -77,31 +115,51 @@ export function verifyResponse(request: UnsignedRequest, response: SignedRespons
     );
   }
   if (!sameAddress(response.signer, request.signer)) {
-    throw airgapError('AIRGAP_SIGNER_MISMATCH', `This response says it was signed by ${response.signer}, but the request is for ${request.signer}.`);
+    throw airgapError(
+      'AIRGAP_SIGNER_MISMATCH',
+      `This response says it was signed by ${response.signer}, but the request is for ${request.signer}.`,
+    );
   }
   const steps = STEP_COUNT[request.kind];
   if (response.signatures.length !== steps) {
-    throw airgapError('AIRGAP_INCONSISTENT', `A ${request.kind} needs ${steps} signature${steps === 1 ? '' : 's'}; this response has ${response.signatures.length}.`);
+    throw airgapError(
+      'AIRGAP_INCONSISTENT',
+      `A ${request.kind} needs ${steps} signature${steps === 1 ? '' : 's'}; this response has ${response.signatures.length}.`,
+    );
   }
   const prior: Hex[] = [];
   for (let i = 0; i < steps; i++) {
     const given = response.signatures[i]!;
     const digest = stepDigest(request, i, prior);
     if (given.digest.toLowerCase() !== digest.toLowerCase()) {
-      throw airgapError('AIRGAP_DIGEST_MISMATCH', `Signature ${i + 1} is for a different digest than the request: something was changed on the way, so nothing will be sent.`);
+      throw airgapError(
+        'AIRGAP_DIGEST_MISMATCH',
+        `Signature ${i + 1} is for a different digest than the request: something was changed on the way, so nothing will be sent.`,
+      );
     }
     if (sValue(given.signature) > HALF_N) {
-      throw airgapError('AIRGAP_HIGH_S', `Signature ${i + 1} is not in the low-s form every signer of this protocol produces; it is refused.`);
+      throw airgapError(
+        'AIRGAP_HIGH_S',
+        `Signature ${i + 1} is not in the low-s form every signer of this protocol produces; it is refused.`,
+      );
     }
     let recovered: Address;
     try {
       recovered = recoverDigestSigner(digest, given.signature);
     } catch (error) {
-      if (error instanceof SigningError) throw airgapError('AIRGAP_BAD_SIGNATURE', `Signature ${i + 1} is not a valid signature: ${error.message}`, error);
+      if (error instanceof SigningError)
+        throw airgapError(
+          'AIRGAP_BAD_SIGNATURE',
+          `Signature ${i + 1} is not a valid signature: ${error.message}`,
+          error,
+        );
       throw error;
     }
     if (!sameAddress(recovered, request.signer)) {
-      throw airgapError('AIRGAP_WRONG_KEY', `Signature ${i + 1} was made by ${recovered}, not by ${request.signer}: it was signed with another key and is refused.`);
+      throw airgapError(
+        'AIRGAP_WRONG_KEY',
+        `Signature ${i + 1} was made by ${recovered}, not by ${request.signer}: it was signed with another key and is refused.`,
+      );
     }
     prior.push(given.signature.toLowerCase() as Hex);
   }
@@ -113,7 +171,10 @@ export function verifyResponse(request: UnsignedRequest, response: SignedRespons
  */
 export function toSignedAction(request: UnsignedRequest, response: SignedResponse): SignedAction<RequestKind> {
   verifyResponse(request, response);
-  const sig = response.signatures.map((s) => ({ orderHash: s.digest.toLowerCase() as Hex, signature: s.signature.toLowerCase() as Hex }));
+  const sig = response.signatures.map((s) => ({
+    orderHash: s.digest.toLowerCase() as Hex,
+    signature: s.signature.toLowerCase() as Hex,
+  }));
   const kind = REQUEST_KIND_OF[request.kind];
   const chainId = request.domain.chainId;
   let parsed: SignedRequest<RequestKind>;
@@ -152,7 +213,8 @@ export function toSignedAction(request: UnsignedRequest, response: SignedRespons
       break;
   }
   const body = buildSignedRequest(kind, parsed as never);
-  const orderHash = request.kind === 'cancel-replace' || request.kind === 'agent-approval' ? sig[1]!.orderHash : sig[0]!.orderHash;
+  const orderHash =
+    request.kind === 'cancel-replace' || request.kind === 'agent-approval' ? sig[1]!.orderHash : sig[0]!.orderHash;
   return { kind, request: parsed, body, bodyText: JSON.stringify(body), orderHash };
 }
 
@@ -193,4 +255,3 @@ export function parseSignedResponse(value: unknown): SignedResponse {
     signedAt: json.signedAt,
   };
 }
-

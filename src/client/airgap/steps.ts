@@ -1,7 +1,16 @@
 // What each kind of request asks the master to sign, in order, and the digests of those structs.
 // Digests are always recomputed here from the structs and the domain; a digest carried in a payload
 // is only ever compared against them, never used.
-import { SignatureType, Typ, ZERO_HASH, hashAction, type ActionOf, type Address, type Hex, type PrimaryType } from '../../shared/protocol';
+import {
+  SignatureType,
+  Typ,
+  ZERO_HASH,
+  hashAction,
+  type ActionOf,
+  type Address,
+  type Hex,
+  type PrimaryType,
+} from '../../shared/protocol';
 import type { AirgapKind, UnsignedRequest } from './formats';
 
 export interface SigningStep {
@@ -38,7 +47,9 @@ export function stepAt(request: UnsignedRequest, index: number, prior: readonly 
     case 'cancel-all':
       return { primaryType: 'CancelOrder', action: request.cancel };
     case 'cancel-replace':
-      return index === 0 ? { primaryType: 'FillOrder', action: request.replacement } : { primaryType: 'CancelReplaceOrder', action: request.cancelReplace };
+      return index === 0
+        ? { primaryType: 'FillOrder', action: request.replacement }
+        : { primaryType: 'CancelReplaceOrder', action: request.cancelReplace };
     case 'claim':
       return { primaryType: 'ClaimOrder', action: request.claim };
     case 'withdrawal':
@@ -46,7 +57,10 @@ export function stepAt(request: UnsignedRequest, index: number, prior: readonly 
     case 'agent-approval': {
       if (index === 0) return { primaryType: 'AgentApproval', action: request.approval };
       const inner = prior[0];
-      return { primaryType: 'ApproveAgentOrder', action: { ...request.approveAgent, approvalSignature: inner ?? APPROVAL_PLACEHOLDER } };
+      return {
+        primaryType: 'ApproveAgentOrder',
+        action: { ...request.approveAgent, approvalSignature: inner ?? APPROVAL_PLACEHOLDER },
+      };
     }
     case 'agent-revocation':
       return { primaryType: 'RevokeAgentOrder', action: request.revocation };
@@ -64,7 +78,10 @@ export function bindingDigests(request: UnsignedRequest): Hex[] {
 }
 
 /** The cancel-all struct every kit entry shares, filled for one entry. */
-export function kitCancelAction(signer: Address, entry: { assetId: bigint; epoch: bigint; nonce: bigint }): ActionOf<'CancelOrder'> {
+export function kitCancelAction(
+  signer: Address,
+  entry: { assetId: bigint; epoch: bigint; nonce: bigint },
+): ActionOf<'CancelOrder'> {
   return {
     typ: Typ.CANCEL,
     nonce: entry.nonce,

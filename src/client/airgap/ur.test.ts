@@ -76,21 +76,28 @@ describe('UR parts', () => {
 
   it('refuses any single changed character in any part, and collects on unharmed', () => {
     fc.assert(
-      fc.property(payload, fragmentBytes, fc.nat(), fc.nat(), fc.integer({ min: 32, max: 126 }), (bytes, frag, which, at, ch) => {
-        const parts = encodeUrParts(REQ, bytes, { fragmentBytes: frag });
-        const i = which % parts.length;
-        const part = parts[i]!;
-        const pos = at % part.length;
-        const c = String.fromCharCode(ch);
-        // UR text is case-insensitive: a change of case is the same part.
-        fc.pre(c.toLowerCase() !== part[pos]!.toLowerCase());
-        const tampered = part.slice(0, pos) + c + part.slice(pos + 1);
-        const a = new UrAssembler([REQ]);
-        expect(['UR_MALFORMED_PART', 'UR_WRONG_TYPE', 'UR_OVERSIZE']).toContain(codeOf(() => a.receive(tampered)));
-        const done = feed(a, parts);
-        expect(done.state).toBe('complete');
-        if (done.state === 'complete') expect(done.bytes).toEqual(bytes);
-      }),
+      fc.property(
+        payload,
+        fragmentBytes,
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 32, max: 126 }),
+        (bytes, frag, which, at, ch) => {
+          const parts = encodeUrParts(REQ, bytes, { fragmentBytes: frag });
+          const i = which % parts.length;
+          const part = parts[i]!;
+          const pos = at % part.length;
+          const c = String.fromCharCode(ch);
+          // UR text is case-insensitive: a change of case is the same part.
+          fc.pre(c.toLowerCase() !== part[pos]!.toLowerCase());
+          const tampered = part.slice(0, pos) + c + part.slice(pos + 1);
+          const a = new UrAssembler([REQ]);
+          expect(['UR_MALFORMED_PART', 'UR_WRONG_TYPE', 'UR_OVERSIZE']).toContain(codeOf(() => a.receive(tampered)));
+          const done = feed(a, parts);
+          expect(done.state).toBe('complete');
+          if (done.state === 'complete') expect(done.bytes).toEqual(bytes);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -142,9 +149,19 @@ describe('UR parts', () => {
     })();
     expect(err?.code).toBe('UR_WRONG_TYPE');
     expect(err?.sentence).toBe('This code carries an unsigned request, but a signed response was expected here.');
-    expect(codeOf(() => a.receive('ur:crypto-psbt/hdcxlkahssqzwfvslofzoxwkrewngotktbmwjkwdcmnefsaaehrlolkskncnktlbaypkrphsmyid'))).toBe('UR_WRONG_TYPE');
-    expect(codeOf(() => new UrAssembler([REQ], { maxBytes: 100 }).receive(encodeUrParts(REQ, bytes, { fragmentBytes: 50 })[0]!))).toBe('UR_OVERSIZE');
-    expect(codeOf(() => new UrAssembler([REQ], { maxBytes: 100 }).receive(encodeUrParts(REQ, new Uint8Array(150))[0]!))).toBe('UR_OVERSIZE');
+    expect(
+      codeOf(() =>
+        a.receive('ur:crypto-psbt/hdcxlkahssqzwfvslofzoxwkrewngotktbmwjkwdcmnefsaaehrlolkskncnktlbaypkrphsmyid'),
+      ),
+    ).toBe('UR_WRONG_TYPE');
+    expect(
+      codeOf(() =>
+        new UrAssembler([REQ], { maxBytes: 100 }).receive(encodeUrParts(REQ, bytes, { fragmentBytes: 50 })[0]!),
+      ),
+    ).toBe('UR_OVERSIZE');
+    expect(
+      codeOf(() => new UrAssembler([REQ], { maxBytes: 100 }).receive(encodeUrParts(REQ, new Uint8Array(150))[0]!)),
+    ).toBe('UR_OVERSIZE');
     expect(codeOf(() => a.receive('x'.repeat(5000)))).toBe('UR_OVERSIZE');
     expect(codeOf(() => a.receive('https://example.invalid/'))).toBe('UR_MALFORMED_PART');
   });
@@ -163,9 +180,16 @@ describe('UR payload checksum', () => {
   it('fails the scan when well-formed parts rebuild a payload other than the one they describe', () => {
     // A forger's part: part 2 of payload A (its header: length, checksum) around a fragment of payload B.
     const a = encodeUrParts(REQ, new Uint8Array(400).fill(1), { fragmentBytes: 100 });
-    const foreignFragment = new UREncoder(new UR(UR.fromBuffer(Buffer.from(new Uint8Array(400).fill(2))).cbor, REQ), 100, 0, 10).fragments[0]!;
+    const foreignFragment = new UREncoder(
+      new UR(UR.fromBuffer(Buffer.from(new Uint8Array(400).fill(2))).cbor, REQ),
+      100,
+      0,
+      10,
+    ).fragments[0]!;
     const body = a[1]!.toLowerCase().split('/')[2]!;
-    const [n, m, len, sum] = cborDecode(Buffer.from(bytewords.decode(body, bytewords.STYLES.MINIMAL), 'hex')) as unknown as [number, number, number, number];
+    const [n, m, len, sum] = cborDecode(
+      Buffer.from(bytewords.decode(body, bytewords.STYLES.MINIMAL), 'hex'),
+    ) as unknown as [number, number, number, number];
     const forged = `ur:${REQ}/${n}-${m}/${bytewords.encode(cborEncode([n, m, len, sum, foreignFragment]).toString('hex'), bytewords.STYLES.MINIMAL)}`;
 
     const assembler = new UrAssembler([REQ]);

@@ -39,7 +39,12 @@ export class UrPartStream {
 
   constructor(type: UrType, bytes: Uint8Array, opts: { fragmentBytes?: number } = {}) {
     this.type = type;
-    this.#encoder = new UREncoder(new UR(cborOfBytes(bytes), type), opts.fragmentBytes ?? DEFAULT_FRAGMENT_BYTES, 0, 10);
+    this.#encoder = new UREncoder(
+      new UR(cborOfBytes(bytes), type),
+      opts.fragmentBytes ?? DEFAULT_FRAGMENT_BYTES,
+      0,
+      10,
+    );
     this.single = this.#encoder.fragmentsLength === 1;
   }
 
@@ -147,20 +152,31 @@ export class UrAssembler {
   receive(part: string): UrProgress {
     if (this.#failed) throw this.#failed;
     if (typeof part !== 'string') malformed('This code holds no text.');
-    if (part.length > MAX_PART_CHARS) throw airgapError('UR_OVERSIZE', `This code holds ${part.length} characters, more than any part of ours (${MAX_PART_CHARS}).`);
+    if (part.length > MAX_PART_CHARS)
+      throw airgapError(
+        'UR_OVERSIZE',
+        `This code holds ${part.length} characters, more than any part of ours (${MAX_PART_CHARS}).`,
+      );
     const text = part.trim().toLowerCase();
     if (!text.startsWith('ur:')) malformed('This code is not a UR part (it does not start with “ur:”).');
     const path = text.slice(3).split('/');
     const type = path[0]!;
-    if (!TYPE_RE.test(type) || path.length < 2 || path.length > 3 || path.some((p) => p.length === 0)) malformed('This code is not a well-formed UR part.');
+    if (!TYPE_RE.test(type) || path.length < 2 || path.length > 3 || path.some((p) => p.length === 0))
+      malformed('This code is not a well-formed UR part.');
     const ours = this.#accept.find((t) => t === type);
     if (!ours) {
       const what = (Object.keys(UR_TYPE_WORDS) as UrType[]).find((t) => t === type);
       const expected = this.#accept.map((t) => UR_TYPE_WORDS[t]).join(' or ');
-      throw airgapError('UR_WRONG_TYPE', `This code carries ${what ? UR_TYPE_WORDS[what] : `a “${type.slice(0, 40)}”`}, but ${expected} was expected here.`);
+      throw airgapError(
+        'UR_WRONG_TYPE',
+        `This code carries ${what ? UR_TYPE_WORDS[what] : `a “${type.slice(0, 40)}”`}, but ${expected} was expected here.`,
+      );
     }
     if (this.#type !== null && this.#type !== ours) {
-      throw airgapError('UR_MIXED_PAYLOADS', `This code belongs to ${UR_TYPE_WORDS[ours]}, not to the ${UR_TYPE_WORDS[this.#type]} being read: show one payload at a time.`);
+      throw airgapError(
+        'UR_MIXED_PAYLOADS',
+        `This code belongs to ${UR_TYPE_WORDS[ours]}, not to the ${UR_TYPE_WORDS[this.#type]} being read: show one payload at a time.`,
+      );
     }
     return path.length === 2 ? this.#single(ours, path[1]!) : this.#multi(ours, path[1]!, path[2]!, text);
   }
@@ -172,18 +188,27 @@ export class UrAssembler {
   #payloadBytes(cbor: Buffer): Uint8Array {
     const v = cborValue(cbor);
     if (!Buffer.isBuffer(v)) malformed('This code does not carry a byte payload.');
-    if (v.length > this.#maxBytes) throw airgapError('UR_OVERSIZE', `This payload is ${v.length} bytes, more than the ${this.#maxBytes} accepted.`);
+    if (v.length > this.#maxBytes)
+      throw airgapError('UR_OVERSIZE', `This payload is ${v.length} bytes, more than the ${this.#maxBytes} accepted.`);
     return new Uint8Array(v);
   }
 
   #single(type: UrType, body: string): UrProgress {
-    if (body.length / 2 > this.#maxBytes + 16) throw airgapError('UR_OVERSIZE', `This payload is larger than the ${this.#maxBytes} bytes accepted.`);
+    if (body.length / 2 > this.#maxBytes + 16)
+      throw airgapError('UR_OVERSIZE', `This payload is larger than the ${this.#maxBytes} bytes accepted.`);
     const bytes = this.#payloadBytes(decodeBytewords(body));
     if (this.#identity !== null) {
-      throw airgapError('UR_MIXED_PAYLOADS', 'This single code does not belong to the multi-part payload being read: show one payload at a time.');
+      throw airgapError(
+        'UR_MIXED_PAYLOADS',
+        'This single code does not belong to the multi-part payload being read: show one payload at a time.',
+      );
     }
     if (this.#result !== null) {
-      if (!sameBytes(this.#result, bytes)) throw airgapError('UR_MIXED_PAYLOADS', 'This code carries another payload than the one already read: show one payload at a time.');
+      if (!sameBytes(this.#result, bytes))
+        throw airgapError(
+          'UR_MIXED_PAYLOADS',
+          'This code carries another payload than the one already read: show one payload at a time.',
+        );
       return this.#complete(type, true);
     }
     this.#type = type;
@@ -196,17 +221,38 @@ export class UrAssembler {
     if (!m) malformed('This code’s sequence “n-m” is malformed.');
     const seqNum = Number(m[1]);
     const seqLength = Number(m[2]);
-    if (seqLength > MAX_PARTS) throw airgapError('UR_OVERSIZE', `This payload says it has ${seqLength} parts, more than the ${MAX_PARTS} accepted.`);
+    if (seqLength > MAX_PARTS)
+      throw airgapError(
+        'UR_OVERSIZE',
+        `This payload says it has ${seqLength} parts, more than the ${MAX_PARTS} accepted.`,
+      );
     const header = partHeader(body, seqNum, seqLength);
     // The CBOR wrapper adds a few bytes to the payload; the fragments never exceed the message.
-    if (header.messageLength > this.#maxBytes + 16) throw airgapError('UR_OVERSIZE', `This payload is ${header.messageLength} bytes, more than the ${this.#maxBytes} accepted.`);
-    if (header.fragmentLength > header.messageLength) malformed('This code’s fragment is longer than its whole payload.');
+    if (header.messageLength > this.#maxBytes + 16)
+      throw airgapError(
+        'UR_OVERSIZE',
+        `This payload is ${header.messageLength} bytes, more than the ${this.#maxBytes} accepted.`,
+      );
+    if (header.fragmentLength > header.messageLength)
+      malformed('This code’s fragment is longer than its whole payload.');
     if (this.#result !== null && this.#identity === null) {
-      throw airgapError('UR_MIXED_PAYLOADS', 'This code belongs to another payload than the single code already read: show one payload at a time.');
+      throw airgapError(
+        'UR_MIXED_PAYLOADS',
+        'This code belongs to another payload than the single code already read: show one payload at a time.',
+      );
     }
     const id = this.#identity;
-    if (id && (id.seqLength !== header.seqLength || id.messageLength !== header.messageLength || id.checksum !== header.checksum || id.fragmentLength !== header.fragmentLength)) {
-      throw airgapError('UR_MIXED_PAYLOADS', 'This code belongs to another payload than the one being read: show one payload at a time, or start over.');
+    if (
+      id &&
+      (id.seqLength !== header.seqLength ||
+        id.messageLength !== header.messageLength ||
+        id.checksum !== header.checksum ||
+        id.fragmentLength !== header.fragmentLength)
+    ) {
+      throw airgapError(
+        'UR_MIXED_PAYLOADS',
+        'This code belongs to another payload than the one being read: show one payload at a time, or start over.',
+      );
     }
     const duplicate = this.#seen.has(text);
     if (this.#result !== null) return this.#complete(type, true);
@@ -227,7 +273,10 @@ export class UrAssembler {
       if (!accepted) malformed('This code could not be added to the payload being read.');
     }
     if (decoder.isError()) {
-      this.#failed = airgapError('UR_CHECKSUM', 'The parts read do not rebuild the payload they describe (its checksum fails): something was changed on the way. Start over.');
+      this.#failed = airgapError(
+        'UR_CHECKSUM',
+        'The parts read do not rebuild the payload they describe (its checksum fails): something was changed on the way. Start over.',
+      );
       throw this.#failed;
     }
     if (decoder.isSuccess()) {
