@@ -104,7 +104,7 @@ export async function buildEmergencyKit(ctx: SigningContext, input: KitInput): P
     revocation,
     fingerprint: '',
   };
-  return { ...kit, fingerprint: fingerprintOf(kit.domain, kitDigests(kit)) };
+  return { ...kit, fingerprint: kitFingerprint(kit) };
 }
 
 export function kitCancelDigest(kit: Pick<EmergencyKit, 'signer' | 'domain'>, entry: KitCancel): Hex {
@@ -120,6 +120,23 @@ export function kitDigests(kit: EmergencyKit): Hex[] {
   const out = kit.cancels.map((c) => kitCancelDigest(kit, c));
   if (kit.revocation) out.push(revocationDigest(kit, kit.revocation.nonce));
   return out;
+}
+
+/** Binds every signed digest, the domain, and what the kit says about itself (coverage, labels, until). */
+export function kitFingerprint(kit: EmergencyKit): string {
+  const { ledger } = kit.contracts;
+  const markets = kit.markets.map((m) => [m.assetId, m.label, m.fromEpoch, m.toEpoch, m.until].join('/'));
+  // Addresses lower case: a change of hex case is not a change of address.
+  const facts = [
+    kit.id,
+    kit.createdAt,
+    kit.signer.toLowerCase(),
+    kit.contracts.exchange.toLowerCase(),
+    ledger?.toLowerCase() ?? '-',
+    String(kit.perEpoch),
+    ...markets,
+  ];
+  return fingerprintOf(kit.domain, kitDigests(kit), facts.join('\n'));
 }
 
 const HALF_N = SECP256K1_N >> 1n;
@@ -377,7 +394,7 @@ export function parseEmergencyKit(value: unknown): EmergencyKit {
     fingerprint: json.fingerprint,
   };
   checkKit(kit);
-  const fingerprint = fingerprintOf(kit.domain, kitDigests(kit));
+  const fingerprint = kitFingerprint(kit);
   if (fingerprint !== json.fingerprint) {
     throw airgapError(
       'AIRGAP_FINGERPRINT_MISMATCH',

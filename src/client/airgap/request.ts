@@ -82,7 +82,7 @@ function finishDraft(ctx: DraftContext, actions: UnsignedActions): UnsignedReque
     ...actions,
   };
   checkRequest(base);
-  return { ...base, fingerprint: fingerprintOf(base.domain, bindingDigests(base)) };
+  return { ...base, fingerprint: requestFingerprint(base) };
 }
 
 export async function draftOrder(ctx: DraftContext, input: OrderInput): Promise<UnsignedRequest> {
@@ -222,6 +222,21 @@ export function checkRequest(request: UnsignedRequest): void {
   }
 }
 
+/** Binds the structs (through their digests), the domain, and every other field of the request. */
+export function requestFingerprint(request: UnsignedRequest): string {
+  const { ledger } = request.contracts;
+  // Addresses lower case: a change of hex case is not a change of address.
+  const facts = [
+    request.kind,
+    request.id,
+    request.createdAt,
+    request.signer.toLowerCase(),
+    request.contracts.exchange.toLowerCase(),
+    ledger?.toLowerCase() ?? '-',
+  ];
+  return fingerprintOf(request.domain, bindingDigests(request), facts.join('\n'));
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON form.
 
@@ -281,7 +296,7 @@ export function parseUnsignedRequest(value: unknown): UnsignedRequest {
   const { format: _format, domain, ...rest } = json;
   const request = { ...rest, domain: domainFromJson(domain) } as unknown as UnsignedRequest;
   checkRequest(request);
-  const fingerprint = fingerprintOf(request.domain, bindingDigests(request));
+  const fingerprint = requestFingerprint(request);
   if (fingerprint !== json.fingerprint) {
     throw airgapError(
       'AIRGAP_FINGERPRINT_MISMATCH',
