@@ -1,16 +1,7 @@
 // The emergency kit: cancel-alls pre-signed by the master for chosen markets over a range of epochs
 // (several per epoch: after one is used, orders placed again can be cancelled again) and a revocation
 // of the current agent. The watch-only machine keeps it and sends what applies, with no key present.
-import {
-  SECP256K1_N,
-  SigningError,
-  buildSignedRequest,
-  hashAction,
-  recoverDigestSigner,
-  type Address,
-  type ExchangeDomain,
-  type Hex,
-} from '../../shared/protocol';
+import { buildSignedRequest, hashAction, type Address, type ExchangeDomain, type Hex } from '../../shared/protocol';
 import {
   buildSignedCancelAll,
   buildSignedRevokeAgent,
@@ -18,6 +9,7 @@ import {
   type SigningContext,
 } from '../actions/signed-actions';
 import { airgapError } from './errors';
+import { checkCarriedSignature } from './signature-check';
 import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
 import { fingerprintOf } from './fingerprint';
 import {
@@ -139,26 +131,6 @@ export function kitFingerprint(kit: EmergencyKit): string {
   return fingerprintOf(kit.domain, kitDigests(kit), facts.join('\n'));
 }
 
-const HALF_N = SECP256K1_N >> 1n;
-
-function checkSignature(digest: Hex, signature: Hex, signer: Address, what: string): void {
-  if (BigInt(`0x${signature.slice(66, 130)}`) > HALF_N)
-    throw airgapError('AIRGAP_HIGH_S', `The ${what} is not in low-s form; the kit is refused.`);
-  let recovered: Address;
-  try {
-    recovered = recoverDigestSigner(digest, signature);
-  } catch (error) {
-    if (error instanceof SigningError)
-      throw airgapError('AIRGAP_BAD_SIGNATURE', `The ${what} is not a valid signature; the kit is refused.`, error);
-    throw error;
-  }
-  if (!sameAddress(recovered, signer))
-    throw airgapError(
-      'AIRGAP_WRONG_KEY',
-      `The ${what} was signed by ${recovered}, not by ${signer}; the kit is refused.`,
-    );
-}
-
 /** Coverage and signatures: every market × epoch holds exactly perEpoch entries, all by the signer. */
 function checkKit(kit: EmergencyKit): void {
   const byMarket = new Map<bigint, KitMarket>();
@@ -187,18 +159,18 @@ function checkKit(kit: EmergencyKit): void {
     if (nonces.has(c.nonce))
       throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} repeats a nonce: two entries would be one.`);
     nonces.add(c.nonce);
-    checkSignature(kitCancelDigest(kit, c), c.signature, kit.signer, `cancel-all of entry ${i + 1}`);
+    checkCarriedSignature(kitCancelDigest(kit, c), c.signature, kit.signer, `The cancel-all of entry ${i + 1}`);
   });
   for (const [key, n] of counts) {
     if (n !== kit.perEpoch)
       throw airgapError('AIRGAP_INCONSISTENT', `Market/epoch ${key} holds ${n} cancel-alls, not ${kit.perEpoch}.`);
   }
   if (kit.revocation)
-    checkSignature(
+    checkCarriedSignature(
       revocationDigest(kit, kit.revocation.nonce),
       kit.revocation.signature,
       kit.signer,
-      'agent revocation',
+      'The agent revocation',
     );
   if (!sameAddress(kit.contracts.exchange, kit.domain.verifyingContract))
     throw airgapError('AIRGAP_INCONSISTENT', 'The kit’s exchange contract is not its domain’s verifying contract.');

@@ -219,6 +219,10 @@ describe('air-gapped responses', () => {
         verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, signature: highS }] }),
       ),
     ).toBe('AIRGAP_HIGH_S');
+    const v0 = `${sig.slice(0, 130)}${(v - 27).toString(16).padStart(2, '0')}` as Hex;
+    expect(
+      code(() => verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, signature: v0 }] })),
+    ).toBe('AIRGAP_BAD_SIGNATURE');
     const digest = `0x${'00'.repeat(31)}01` as Hex;
     expect(
       code(() => verifyResponse(request, { ...response, signatures: [{ ...response.signatures[0]!, digest }] })),

@@ -1,11 +1,8 @@
 // Signed responses: made by the offline machine from a request it has read and checked, and
 // checked again by the online machine against the request it prepared before anything is sent.
 import {
-  SECP256K1_N,
   SIGNATURE_RE,
-  SigningError,
   buildSignedRequest,
-  recoverDigestSigner,
   type Address,
   type ActionOf,
   type Hex,
@@ -14,6 +11,7 @@ import {
 } from '../../shared/protocol';
 import type { ActionSigner, SignedAction } from '../actions/signed-actions';
 import { airgapError } from './errors';
+import { checkCarriedSignature } from './signature-check';
 import {
   domainFromJson,
   domainToJson,
@@ -89,13 +87,6 @@ export async function signUnsignedRequest(
   };
 }
 
-const HALF_N = SECP256K1_N >> 1n;
-
-function sValue(signature: Hex): bigint {
-  // r ‖ s ‖ v as 0x-hex: s is hex digits 66..130.
-  return BigInt(`0x${signature.slice(66, 130)}`);
-}
-
 /**
  * Checks a response against the request this machine prepared: same request, same domain, same
  * signer; each digest recomputed from the request (never taken from the response) and each signature
@@ -137,30 +128,7 @@ export function verifyResponse(request: UnsignedRequest, response: SignedRespons
         `Signature ${i + 1} is for a different digest than the request: something was changed on the way, so nothing will be sent.`,
       );
     }
-    if (sValue(given.signature) > HALF_N) {
-      throw airgapError(
-        'AIRGAP_HIGH_S',
-        `Signature ${i + 1} is not in the low-s form every signer of this protocol produces; it is refused.`,
-      );
-    }
-    let recovered: Address;
-    try {
-      recovered = recoverDigestSigner(digest, given.signature);
-    } catch (error) {
-      if (error instanceof SigningError)
-        throw airgapError(
-          'AIRGAP_BAD_SIGNATURE',
-          `Signature ${i + 1} is not a valid signature: ${error.message}`,
-          error,
-        );
-      throw error;
-    }
-    if (!sameAddress(recovered, request.signer)) {
-      throw airgapError(
-        'AIRGAP_WRONG_KEY',
-        `Signature ${i + 1} was made by ${recovered}, not by ${request.signer}: it was signed with another key and is refused.`,
-      );
-    }
+    checkCarriedSignature(digest, given.signature, request.signer, `Signature ${i + 1}`);
     prior.push(given.signature.toLowerCase() as Hex);
   }
 }
