@@ -2,6 +2,7 @@
 // issues into one sentence, and rebuild the domain. Kept apart so each reader stays about its format.
 import type { z } from 'zod';
 import { makeExchangeDomain, type Address, type ExchangeDomain } from '../../shared/protocol';
+import { sameAddress } from '../actions/inputs';
 import { airgapError } from './errors';
 import { KIT_FORMAT, REQUEST_FORMAT, RESPONSE_FORMAT, formatProbe, type AirgapFormat } from './formats';
 
@@ -62,10 +63,6 @@ export function domainFromJson(d: DomainJson): Readonly<ExchangeDomain> {
 
 export function domainToJson(d: Readonly<ExchangeDomain>): DomainJson {
   return { name: d.name, version: d.version, chainId: d.chainId.toString(), verifyingContract: d.verifyingContract };
-}
-
-export function sameAddress(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 export function sameDomain(a: Readonly<ExchangeDomain>, b: Readonly<ExchangeDomain>): boolean {

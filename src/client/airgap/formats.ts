@@ -202,7 +202,3 @@ export const kitJson = z.strictObject({
 
 /** Just enough to tell which of our formats a JSON value claims to be. */
 export const formatProbe = z.object({ format: z.string() });
-
-export type RequestJson = z.input<typeof requestJson>;
-export type ResponseJson = z.infer<typeof responseJson>;
-export type KitJson = z.infer<typeof kitJson>;

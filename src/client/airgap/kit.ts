@@ -8,9 +8,10 @@ import {
   type SignedAction,
   type SigningContext,
 } from '../actions/signed-actions';
+import { sameAddress } from '../actions/inputs';
 import { airgapError } from './errors';
 import { checkCarriedSignature } from './signature-check';
-import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
+import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, type DomainJson } from './edge';
 import { fingerprintOf } from './fingerprint';
 import {
   KIT_FORMAT,

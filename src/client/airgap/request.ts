@@ -30,8 +30,9 @@ import {
   type SigningContext,
   type WithdrawInput,
 } from '../actions/signed-actions';
+import { sameAddress } from '../actions/inputs';
 import { airgapError } from './errors';
-import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, sameAddress, type DomainJson } from './edge';
+import { domainFromJson, domainToJson, expectFormat, parseWith, randomId, type DomainJson } from './edge';
 import { fingerprintOf } from './fingerprint';
 import {
   REQUEST_FORMAT,

@@ -10,17 +10,10 @@ import {
   type SignedRequest,
 } from '../../shared/protocol';
 import type { ActionSigner, SignedAction } from '../actions/signed-actions';
+import { sameAddress } from '../actions/inputs';
 import { airgapError } from './errors';
 import { checkCarriedSignature } from './signature-check';
-import {
-  domainFromJson,
-  domainToJson,
-  expectFormat,
-  parseWith,
-  sameAddress,
-  sameDomain,
-  type DomainJson,
-} from './edge';
+import { domainFromJson, domainToJson, expectFormat, parseWith, sameDomain, type DomainJson } from './edge';
 import {
   RESPONSE_FORMAT,
   responseJson,

@@ -3,7 +3,7 @@
 // recovery to the expected signer. `what` names it in the sentence, e.g. "Signature 2".
 import { SECP256K1_N, SigningError, recoverDigestSigner, type Address, type Hex } from '../../shared/protocol';
 import { airgapError } from './errors';
-import { sameAddress } from './edge';
+import { sameAddress } from '../actions/inputs';
 
 const HALF_N = SECP256K1_N >> 1n;
 
