@@ -4,7 +4,7 @@
  * is the position's, re-read and clipped right before signing so a close never opens the other side.
  */
 import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
-import { formatPrice, formatSize, parsePrice } from '../../../shared/protocol';
+import { formatCents, formatSize, parsePrice } from '../../../shared/protocol';
 import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../session/close-plan';
@@ -12,9 +12,8 @@ import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 import { confirmOrder, send } from './orders';
 
-const cents = (p: bigint): string => `${formatPrice(p)}¢`;
 /** An average to a hundredth of a cent (half up): "49.09¢", not "49.0943¢". */
-const averageCents = (p: bigint): string => cents(((p + 50n) / 100n) * 100n);
+const averageCents = (p: bigint): string => formatCents(((p + 50n) / 100n) * 100n);
 const contracts = (n: bigint): string => `${formatSize(n)} contract${n === 1000000n ? '' : 's'}`;
 
 async function bookOf(session: TradingSession, assetId: bigint, epoch: bigint): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
@@ -62,9 +61,9 @@ export async function closePosition(ctx: CoreContext, session: TradingSession, a
   const filled = BigInt(result.filled);
   const p = priced(fills, plan.sell);
   const verb = plan.sell ? 'sold' : 'bought';
-  const at = p ? ` at ${p.atOrBetter ? 'or better than ' : ''}${averageCents(p.average)} average (worst ${cents(p.worst)})` : '';
+  const at = p ? ` at ${p.atOrBetter ? 'or better than ' : ''}${averageCents(p.average)} average (worst ${formatCents(p.worst)})` : '';
   const open = left < 0n ? -left : left;
-  const limitWords = `the ${cents(plan.limit)} limit (best ${cents(plan.best)} ${plan.sell ? '−' : '+'} ${cents(slippage)} slippage)`;
+  const limitWords = `the ${formatCents(plan.limit)} limit (best ${formatCents(plan.best)} ${plan.sell ? '−' : '+'} ${formatCents(slippage)} slippage)`;
   const common = {
     ...base,
     orderId: result.orderId,

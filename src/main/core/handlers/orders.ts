@@ -1,6 +1,6 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { formatDollars, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import { formatCents, formatDollars, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../../client';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
@@ -37,7 +37,7 @@ export async function confirmOrder(ctx: CoreContext, session: TradingSession, as
   const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. ` : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
-    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
+    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatCents(t.price)} (${tif}, epoch ${epoch})?`,
     detail: `${closes}It costs ${formatDollars(BigInt(q.cost))} and pays ${formatDollars(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatDollars(BigInt(q.maxLoss))}.`,
     confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
   });
