@@ -11,6 +11,8 @@ import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { type ExchangeClient } from '../../src/client';
 import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
+import type { OrderResult } from '../../src/shared/bridge';
+import { orderText } from '../../src/renderer/lib/notice-text';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { createTradingCore, startTradingDevnet } from './trading-devnet';
 import { devnetClient } from '../../src/devnet/bot';
@@ -34,12 +36,7 @@ const { ok, err, of } = coreCalls(
   () => events,
 );
 
-interface Order {
-  orderId: string;
-  status: string;
-  summary: string;
-  filled: string;
-}
+type Order = OrderResult;
 interface Close {
   status: string;
   orderId: string | null;
@@ -135,7 +132,8 @@ describe('more of the trading core on a devnet', () => {
     // A taker fill at 45.5¢ for 2.5, then a maker fill at 40¢ for 1.
     expect((await bobOrder(eth, 'sell', 455_000n, 2_500_000n, 'GTC')).status).toBe('ACCEPTED');
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45.5', size: '2.5', timeInForce: 'IOC', signAs: 'master' });
-    expect(taken).toMatchObject({ status: 'FILLED', filled: '2500000', summary: 'Bought 2.5 at 45.5¢' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2500000', fillPrice: '455000', fillPriceIsLimit: false });
+    expect(orderText(taken)).toBe('Bought 2.5 at 45.5¢');
     const resting = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '40', size: '1', timeInForce: 'GTC', signAs: 'master' });
     expect(resting.status).toBe('ACCEPTED');
     expect((await bobOrder(eth, 'sell', 400_000n, C, 'IOC')).status).toBe('FILLED');
@@ -236,7 +234,8 @@ describe('more of the trading core on a devnet', () => {
   it('records an IOC buy above the resting ask at the ask\'s price, in the list, the fill event, the summary and the CSV', async () => {
     expect((await bobOrder(eth, 'sell', 450_000n, 2n * C, 'GTC')).status).toBe('ACCEPTED');
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '50', size: '2', timeInForce: 'IOC', signAs: 'master' });
-    expect(taken).toMatchObject({ status: 'FILLED', filled: '2000000', summary: 'Bought 2 at 45¢' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2000000', fillPrice: '450000', fillPriceIsLimit: false });
+    expect(orderText(taken)).toBe('Bought 2 at 45¢');
     const fills = (await ok<{ fills: Fill[] }>('account.get')).fills.filter((f) => f.orderId === taken.orderId);
     expect(fills.map((f) => [f.side, f.price, f.size, f.liquidity, f.priceIsLimit])).toEqual([['buy', '450000', '2000000', 'taker', undefined]]);
     expect(of<Fill>('fill').filter((f) => f.orderId === taken.orderId).map((f) => f.price)).toEqual(['450000']);

@@ -6,6 +6,7 @@
 import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
 import { formatCents, formatSize, parsePrice } from '../../../shared/protocol';
 import { MAX_BOOK_DEPTH } from '../../../client';
+import { rejectReasonSentence } from '../../../shared/exchange-text';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../session/close-plan';
 import { marketLabel } from '../session/market-name';
@@ -77,7 +78,7 @@ export async function closePosition(ctx: CoreContext, session: TradingSession, a
     bestPrice: plan.best.toString(),
     limitPrice: plan.limit.toString(),
   };
-  if (result.status === 'REJECTED') return { ...common, status: 'REJECTED', summary: `Not closed: ${result.summary.replace(/^Rejected: /, '')}; ${contracts(open)} still open in ${name}.` };
+  if (result.status === 'REJECTED') return { ...common, status: 'REJECTED', summary: `Not closed: ${rejectReasonSentence(result.reason)}; ${contracts(open)} still open in ${name}.` };
   if (filled === 0n) return { ...common, status: 'NOT_FILLED', summary: `Nothing closed in ${name}: no ${plan.sell ? 'bids' : 'offers'} within ${limitWords}; ${contracts(open)} still open.` };
   if (open === 0n) return { ...common, status: 'CLOSED', summary: `Closed ${name}: ${verb} ${contracts(filled)}${at}; the position is closed.` };
   return {
