@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FillView, OrderResult } from '../../shared/bridge';
-import { cancelText, fillText, orderText, replaceText, resolutionText } from './notice-text';
+import type { CloseResult, FillView, OrderResult } from '../../shared/bridge';
+import { cancelText, closeText, fillText, orderText, replaceText, resolutionText } from './notice-text';
 
 const id = `0x${'1'.repeat(64)}`;
 const base: OrderResult = { orderId: id, status: 'FILLED', reason: '', side: 'buy', price: '625000', filled: '0', remaining: '0', cancelled: '0', fillPrice: null, fillPriceIsLimit: false };
@@ -42,6 +42,36 @@ describe('order notices', () => {
     expect(replaceText({ status: 'CANCEL_COMMITTED_REPLACEMENT_FAILED', replacement: { ...replacement, status: 'REJECTED', reason: 'MARGIN' }, duplicate: false })).toBe(
       'The order was cancelled but the replacement failed: Rejected: not enough collateral (MARGIN)',
     );
+  });
+});
+
+describe('close notices', () => {
+  const none: CloseResult = { status: 'NOTHING_TO_CLOSE', orderId: null, side: null, requested: '0', filled: '0', remaining: '0', averagePrice: null, worstPrice: null, pricesAreLimits: false, bestPrice: null, limitPrice: null, maxSlippage: '50000', reason: '', positionChanged: false };
+  const sent: CloseResult = { ...none, orderId: id, side: 'sell', requested: '20000000', bestPrice: '600000', limitPrice: '550000' };
+  const name = 'BTC 5m #3';
+
+  it('says what filled, at what average and worst price, and what is left', () => {
+    expect(closeText({ ...sent, status: 'CLOSED', requested: '3500000', filled: '3500000', averagePrice: '420000', worstPrice: '420000' }, name)).toBe(
+      'Closed BTC 5m #3: sold 3.5 contracts at 42¢ average (worst 42¢); the position is closed.',
+    );
+    expect(closeText({ ...sent, status: 'PARTIALLY_CLOSED', filled: '5000000', remaining: '15000000', averagePrice: '600000', worstPrice: '600000' }, name)).toBe(
+      'Partly closed BTC 5m #3: sold 5 contracts at 60¢ average (worst 60¢), stopped at the 55¢ limit (best 60¢ − 5¢ slippage); 15 contracts still open.',
+    );
+    // An average to a hundredth of a cent; "or better" when the prices are only the limit; a short closes by buying.
+    expect(closeText({ ...sent, status: 'CLOSED', side: 'buy', filled: '3000000', remaining: '0', averagePrice: '490943', worstPrice: '500000', pricesAreLimits: true }, name)).toBe(
+      'Closed BTC 5m #3: bought 3 contracts at or better than 49.09¢ average (worst 50¢); the position is closed.',
+    );
+  });
+
+  it('says why nothing closed', () => {
+    expect(closeText(none, name)).toBe('Nothing to close: no position in BTC 5m #3.');
+    expect(closeText({ ...none, positionChanged: true }, name)).toBe('Nothing to close: the position in BTC 5m #3 changed to flat before the order was sent.');
+    expect(closeText({ ...none, positionChanged: true, remaining: '-1000000' }, name)).toBe('Nothing to close: the position in BTC 5m #3 changed to the other side before the order was sent.');
+    expect(closeText({ ...none, status: 'NO_LIQUIDITY', side: 'sell', remaining: '3000000' }, name)).toBe('Nothing closed: no bids in BTC 5m #3 to close against; 3 contracts still open.');
+    expect(closeText({ ...sent, status: 'NOT_FILLED', side: 'buy', remaining: '-1000000', limitPrice: '650000' }, name)).toBe(
+      'Nothing closed in BTC 5m #3: no offers within the 65¢ limit (best 60¢ + 5¢ slippage); 1 contract still open.',
+    );
+    expect(closeText({ ...sent, status: 'REJECTED', reason: 'MARGIN', remaining: '2000000' }, name)).toBe('Not closed: not enough collateral (MARGIN); 2 contracts still open in BTC 5m #3.');
   });
 });
 

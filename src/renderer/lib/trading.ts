@@ -4,7 +4,7 @@
  */
 import { writable } from 'svelte/store';
 import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
-import { cancelText, orderText, replaceText } from './notice-text';
+import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
 import { call, marketName } from './terminal';
 
@@ -85,7 +85,7 @@ export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 
  */
 export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result) pushNotice(closeLevel(result.status), result.summary, result.status);
+  if (result) pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
   return result;
 }
 

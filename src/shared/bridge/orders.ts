@@ -57,7 +57,7 @@ export const replaceResult = z.object({
  */
 export const flattenArgs = z.object({ ...marketRef.shape, signAs }).strict();
 
-/** What a close did: exactly what filled, at what average and worst price, and what is still open. */
+/** What a close did: exactly what filled, at what average and worst price, and what is still open (worded by the window). */
 export const closeResult = z.object({
   status: z.enum([
     /** No position: nothing was sent. */
@@ -85,7 +85,10 @@ export const closeResult = z.object({
   bestPrice: decimalString.nullable(),
   limitPrice: decimalString.nullable(),
   maxSlippage: decimalString,
-  summary: z.string(),
+  /** The exchange's reason when the closing order was rejected; "" otherwise. */
+  reason: z.string(),
+  /** NOTHING_TO_CLOSE because the position went flat or turned over between the plan and the send. */
+  positionChanged: z.boolean(),
 });
 
 /** What the ticket shows before sending: computed by main with the protocol's exact rules. */
