@@ -7,8 +7,9 @@ export const MAX_QUOTED_CHARS = 200;
 
 // Control characters, bidi overrides and other invisible formatting would let a server disguise
 // what it says (or break the line it is shown in).
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /** The exchange's text made safe to show inside our quotes: visible, one line, bounded. */
 export function cleanExchangeText(text: string): string {

@@ -5,7 +5,14 @@
  * "BTC 1m #3: bought 3 Up contracts at 40¢ (your resting order filled).", "BTC 1m #3 resolved Up; #4 is trading.".
  * Amounts are exact (src/shared/protocol): a notice says what traded, not a rounding of it.
  */
-import type { CancelResult, CloseResult, EpochResolution, FillView, OrderResult, ReplaceResult } from '../../shared/bridge';
+import type {
+  CancelResult,
+  CloseResult,
+  EpochResolution,
+  FillView,
+  OrderResult,
+  ReplaceResult,
+} from '../../shared/bridge';
 import { cleanExchangeText, rejectReasonSentence } from '../../shared/exchange-text';
 import { formatCents } from '../../shared/protocol/display';
 import { formatSize } from '../../shared/protocol/units';
@@ -15,7 +22,10 @@ export function orderText(r: OrderResult): string {
   const sell = r.side === 'sell';
   const verb = sell ? 'Sold' : 'Bought';
   const price = BigInt(r.price);
-  const at = r.fillPrice === null ? `at ${formatCents(price)}` : `${r.fillPriceIsLimit ? 'at or better than' : 'at'} ${formatCents(BigInt(r.fillPrice))}`;
+  const at =
+    r.fillPrice === null
+      ? `at ${formatCents(price)}`
+      : `${r.fillPriceIsLimit ? 'at or better than' : 'at'} ${formatCents(BigInt(r.fillPrice))}`;
   const filled = formatSize(BigInt(r.filled));
   switch (r.status) {
     case 'REJECTED':

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayContracts, displayOracle, displayPrice, displaySignedUsd, displaySize, displayUsd, formatCents, roundedDecimal } from './display';
+import {
+  displayContracts,
+  displayOracle,
+  displayPrice,
+  displaySignedUsd,
+  displaySize,
+  displayUsd,
+  formatCents,
+  roundedDecimal,
+} from './display';
 import { CENTS_SUFFIX, canonicalDecimal, groupThousands } from './units';
 
 describe('rounded decimals', () => {

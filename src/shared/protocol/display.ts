@@ -7,7 +7,12 @@ import { formatPrice, groupThousands } from './units';
  * `raw / 10^decimals` shown with `shown` fraction digits, rounded half away from zero; a negative
  * value that rounds to zero shows no sign. `trim` drops trailing fraction zeros (down to `minShown`).
  */
-export function roundedDecimal(raw: bigint, decimals: number, shown: number, { trim = false, minShown = 0, thousands = false } = {}): string {
+export function roundedDecimal(
+  raw: bigint,
+  decimals: number,
+  shown: number,
+  { trim = false, minShown = 0, thousands = false } = {},
+): string {
   const negative = raw < 0n;
   const abs = negative ? -raw : raw;
   const drop = 10n ** BigInt(decimals - shown);
