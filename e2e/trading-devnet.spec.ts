@@ -1,4 +1,6 @@
 // The harness can start the core on a real devnet: a spec trades through the same bridge the page uses.
+import type { OrderResult } from '../src/shared/bridge';
+import { orderText } from '../src/renderer/lib/notice-text';
 import { expect, test } from './harness/fixture';
 
 test.use({ withDevnet: true });
@@ -22,6 +24,7 @@ test('the core trades on the worker devnet through the harness', async ({ core, 
   const market = markets.find((m) => m.symbol === 'ETH') ?? markets[0]!;
   await call('account.select', { master: demo.address, agent: null, tradeAs: 'master' });
   await core.dialogs({ kind: 'confirm', yes: true });
-  const placed = await call<{ status: string; summary: string }>('orders.place', { assetId: market.assetId, epoch: market.epoch, side: 'buy', price: '5', size: '1', timeInForce: 'GTC', signAs: 'master' });
-  expect(placed).toMatchObject({ status: 'ACCEPTED', summary: 'Buy 1 at 5¢ is resting' });
+  const placed = await call<OrderResult>('orders.place', { assetId: market.assetId, epoch: market.epoch, side: 'buy', price: '5', size: '1', timeInForce: 'GTC', signAs: 'master' });
+  expect(placed).toMatchObject({ status: 'ACCEPTED', side: 'buy', price: '50000', remaining: '1000000' });
+  expect(orderText(placed)).toBe('Buy 1 at 5¢ is resting');
 });

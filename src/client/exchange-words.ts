@@ -2,26 +2,9 @@
 // the exchange's ("The exchange said: "…""), and the codes we know get sentences of our own. A code
 // we do not know is shown as a code, never as an instruction in our voice.
 
-/** Longest run of the exchange's text we show; the rest is cut with an ellipsis. */
-export const MAX_QUOTED_CHARS = 200;
+import { cleanExchangeText, exchangeSaid } from '../shared/exchange-text';
 
-// Control characters, bidi overrides and other invisible formatting would let a server disguise
-// what it says (or break the line it is shown in).
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
-
-/** The exchange's text made safe to show inside our quotes: visible, one line, bounded. */
-export function cleanExchangeText(text: string): string {
-  const flat = text.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim().replace(/"/g, "'");
-  const chars = [...flat];
-  return chars.length > MAX_QUOTED_CHARS ? `${chars.slice(0, MAX_QUOTED_CHARS).join('')}…` : flat;
-}
-
-/** `The exchange said: "…".` for a sentence the server sent (no second full stop after its own). */
-export function exchangeSaid(text: string): string {
-  const clean = cleanExchangeText(text);
-  return `The exchange said: "${clean}"${/[.!?…]$/.test(clean) ? '' : '.'}`;
-}
+export { MAX_QUOTED_CHARS, cleanExchangeText, exchangeSaid } from '../shared/exchange-text';
 
 /** Codes the exchange documents (or the devnet sends), in our own words. */
 const KNOWN: Readonly<Record<string, string>> = {

@@ -53,10 +53,10 @@ export { SubscriptionSocket, FEED_HANDSHAKE_TIMEOUT_MS, FEED_PING_INTERVAL_MS, F
 export type * from './http/schemas';
 
 // Trading state: books, account state, epochs, exchange clock.
-export { BookStore, sameView, snapshotView, type BookLevel, type BookView } from './book/book-store';
-export { BookSync, type BookHealth, type BookHealthState, type BookSyncOptions } from './book/book-sync';
+export { BookStore, sameView, snapshotView, type PriceLevel, type BookLevels } from './book/book-store';
+export { BookSync, type BookSyncHealth, type BookHealthState, type BookSyncOptions } from './book/book-sync';
 export { AccountState, type AccountStateOptions, type OwnFill } from './account/account-state';
-export { EpochWatcher, type ClaimableEpoch, type EpochWatcherOptions } from './time/epoch-watcher';
+export { EpochWatcher, type EpochClaimable, type EpochWatcherOptions } from './time/epoch-watcher';
 export { ExchangeClock } from './time/clock';
 
 // On-chain deposits into the exchange's deposit ledger.
@@ -67,8 +67,8 @@ export {
   type DepositMode,
   type DepositOptions,
   type DepositPlan,
-  type DepositProgress,
-  type DepositResult,
+  type ChainDepositProgress,
+  type ChainDepositResult,
   type DepositStage,
 } from './deposit/client';
 export { DepositError, toDepositError, type DepositErrorCode } from './deposit/errors';

@@ -16,7 +16,7 @@ import { agentStatusView, claimableEpoch, claimResult, depositArgs, depositProgr
 import { connectionView, pinState } from './bridge/health';
 import { configuredMarket, deploymentDraft, deploymentEdit, deploymentRef, deploymentResult, inspectedMarket, marketAdd, marketLookup, marketMove, marketRemove, marketRename } from './bridge/deployments';
 import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
-import { bookView, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
+import { bookView, epochResolution, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { cancelAllArgs, cancelArgs, cancelResult, closeResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
 import { address, decimalString, label, marketRef } from './bridge/primitives';
@@ -190,10 +190,10 @@ export const bridgeEvents = {
   book: { payload: z.object({ subscriptionId: z.string(), book: bookView }), summary: 'A subscribed book changed (coalesced).' },
   oracle: { payload: oracleTick, summary: 'A new oracle price.' },
   account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
-  fill: { payload: fillView, summary: 'One of our orders was filled.' },
+  fill: { payload: fillView, summary: 'One of our orders was filled; the window words a notice for a maker fill as the notification settings allow.' },
   orderHistory: { payload: list(orderHistoryEntry), summary: 'The order history changed (newest first, bounded).' },
   trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
-  resolution: { payload: resolvedEpoch, summary: 'An epoch resolved.' },
+  resolution: { payload: epochResolution, summary: 'An epoch resolved; the window words its notice as the notification settings allow.' },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
 } as const satisfies Record<string, EventSpec>;
 

@@ -16,6 +16,7 @@ import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import type { ExchangeClient, OwnFillRecord } from '../../src/client';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { AccountView, CloseResult, OrderResult, ReplaceResult } from '../../src/shared/bridge';
+import { closeText } from '../../src/renderer/lib/notice-text';
 import type { Address } from '../../src/shared/protocol';
 import type { TempDevnet } from '../devnet-kit';
 import { coreCalls, type RecordedEvent } from './core-calls';
@@ -308,10 +309,10 @@ async function aliceFlatten(m: Market): Promise<string> {
     model.place({ id: r.orderId.toLowerCase(), market: key(m), sell: r.side === 'sell', price: BigInt(r.limitPrice!), size: BigInt(r.requested), rests: false }, takerFillsOf(await newFills(), r.orderId));
   }
   // What it says is left is what is left, and closing never opens the other side.
-  expect(r.remaining, r.summary).toBe(pos.net.toString());
-  expect(before * pos.net >= 0n && (pos.net < 0n ? -pos.net : pos.net) <= (before < 0n ? -before : before), r.summary).toBe(true);
+  expect(r.remaining, closeText(r, key(m))).toBe(pos.net.toString());
+  expect(before * pos.net >= 0n && (pos.net < 0n ? -pos.net : pos.net) <= (before < 0n ? -before : before), closeText(r, key(m))).toBe(true);
   coverage.add(`flatten ${r.status}`);
-  return `alice flattens → ${r.summary}`;
+  return `alice flattens → ${closeText(r, key(m))}`;
 }
 
 async function aliceCancelAll(m: Market): Promise<string> {

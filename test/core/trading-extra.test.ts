@@ -11,6 +11,8 @@ import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { type ExchangeClient } from '../../src/client';
 import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
+import type { CloseResult, OrderResult } from '../../src/shared/bridge';
+import { closeText, orderText } from '../../src/renderer/lib/notice-text';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { createTradingCore, startTradingDevnet } from './trading-devnet';
 import { devnetClient } from '../../src/devnet/bot';
@@ -34,17 +36,8 @@ const { ok, err, of } = coreCalls(
   () => events,
 );
 
-interface Order {
-  orderId: string;
-  status: string;
-  summary: string;
-  filled: string;
-}
-interface Close {
-  status: string;
-  orderId: string | null;
-  summary: string;
-}
+type Order = OrderResult;
+type Close = CloseResult;
 interface Position {
   assetId: string;
   epoch: string;
@@ -135,7 +128,8 @@ describe('more of the trading core on a devnet', () => {
     // A taker fill at 45.5¢ for 2.5, then a maker fill at 40¢ for 1.
     expect((await bobOrder(eth, 'sell', 455_000n, 2_500_000n, 'GTC')).status).toBe('ACCEPTED');
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45.5', size: '2.5', timeInForce: 'IOC', signAs: 'master' });
-    expect(taken).toMatchObject({ status: 'FILLED', filled: '2500000', summary: 'Bought 2.5 at 45.5¢' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2500000', fillPrice: '455000', fillPriceIsLimit: false });
+    expect(orderText(taken)).toBe('Bought 2.5 at 45.5¢');
     const resting = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '40', size: '1', timeInForce: 'GTC', signAs: 'master' });
     expect(resting.status).toBe('ACCEPTED');
     expect((await bobOrder(eth, 'sell', 400_000n, C, 'IOC')).status).toBe('FILLED');
@@ -173,7 +167,7 @@ describe('more of the trading core on a devnet', () => {
     const flat = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
     // Best bid 42¢, default slippage 5¢: limited at 37¢, filled at the 42¢ bid.
     expect(flat).toMatchObject({ status: 'CLOSED', side: 'sell', requested: '3500000', filled: '3500000', remaining: '0', averagePrice: '420000', worstPrice: '420000', bestPrice: '420000', limitPrice: '370000', maxSlippage: '50000' });
-    expect(flat.summary).toBe(`Closed ETH 1h #${eth.epoch}: sold 3.5 contracts at 42¢ average (worst 42¢); the position is closed.`);
+    expect(closeText(flat, `ETH 1h #${eth.epoch}`)).toBe(`Closed ETH 1h #${eth.epoch}: sold 3.5 contracts at 42¢ average (worst 42¢); the position is closed.`);
     const after = await position();
     expect(after === undefined || after.size === '0').toBe(true);
     // Its fill is at the 42¢ bid it hit: in the list and in the fill event.
@@ -189,7 +183,9 @@ describe('more of the trading core on a devnet', () => {
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
     const shown = t.dialogs.shown.length;
     try {
-      expect(await ok('orders.flatten', { ...eth, signAs: 'master' })).toMatchObject({ status: 'NOTHING_TO_CLOSE', orderId: null, filled: '0', remaining: '0', summary: `Nothing to close: no position in ETH 1h #${eth.epoch}.` });
+      const nothing = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
+      expect(nothing).toMatchObject({ status: 'NOTHING_TO_CLOSE', orderId: null, filled: '0', remaining: '0', positionChanged: false });
+      expect(closeText(nothing, `ETH 1h #${eth.epoch}`)).toBe(`Nothing to close: no position in ETH 1h #${eth.epoch}.`);
     } finally {
       t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
     }
@@ -210,14 +206,14 @@ describe('more of the trading core on a devnet', () => {
     try {
       const part = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
       expect(part).toMatchObject({ status: 'PARTIALLY_CLOSED', requested: '5000000', filled: '2000000', remaining: '3000000', averagePrice: '550000', worstPrice: '550000', limitPrice: '525000' });
-      expect(part.summary).toBe(`Partly closed ETH 1h #${eth.epoch}: sold 2 contracts at 55¢ average (worst 55¢), stopped at the 52.5¢ limit (best 55¢ − 2.5¢ slippage); 3 contracts still open.`);
+      expect(closeText(part, `ETH 1h #${eth.epoch}`)).toBe(`Partly closed ETH 1h #${eth.epoch}: sold 2 contracts at 55¢ average (worst 55¢), stopped at the 52.5¢ limit (best 55¢ − 2.5¢ slippage); 3 contracts still open.`);
       // The stray 1¢ bid is untouched: it was below the limit.
       expect((await bob.getOrderBook(BigInt(eth.assetId), BigInt(eth.epoch))).bids.map((l) => [l.price, l.size])).toEqual([[10_000n, 100n * C]]);
       expect(await size()).toBe('3000000');
       await bob.cancelAll({ assetId: BigInt(eth.assetId), epoch: BigInt(eth.epoch) });
       const none = await ok<Close>('orders.flatten', { ...eth, signAs: 'master' });
       expect(none).toMatchObject({ status: 'NO_LIQUIDITY', orderId: null, remaining: '3000000' });
-      expect(none.summary).toBe(`Nothing closed: no bids in ETH 1h #${eth.epoch} to close against; 3 contracts still open.`);
+      expect(closeText(none, `ETH 1h #${eth.epoch}`)).toBe(`Nothing closed: no bids in ETH 1h #${eth.epoch} to close against; 3 contracts still open.`);
       // Sell 3 more than held: a short of 3 whose close buys, never more than 3.
       expect((await bobOrder(eth, 'buy', 500_000n, 6n * C, 'GTC')).status).toBe('ACCEPTED');
       expect((await ok<Order>('orders.place', { ...eth, side: 'sell', price: '50', size: '6', timeInForce: 'IOC', signAs: 'master' })).status).toBe('FILLED');
@@ -236,7 +232,8 @@ describe('more of the trading core on a devnet', () => {
   it('records an IOC buy above the resting ask at the ask\'s price, in the list, the fill event, the summary and the CSV', async () => {
     expect((await bobOrder(eth, 'sell', 450_000n, 2n * C, 'GTC')).status).toBe('ACCEPTED');
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '50', size: '2', timeInForce: 'IOC', signAs: 'master' });
-    expect(taken).toMatchObject({ status: 'FILLED', filled: '2000000', summary: 'Bought 2 at 45¢' });
+    expect(taken).toMatchObject({ status: 'FILLED', filled: '2000000', fillPrice: '450000', fillPriceIsLimit: false });
+    expect(orderText(taken)).toBe('Bought 2 at 45¢');
     const fills = (await ok<{ fills: Fill[] }>('account.get')).fills.filter((f) => f.orderId === taken.orderId);
     expect(fills.map((f) => [f.side, f.price, f.size, f.liquidity, f.priceIsLimit])).toEqual([['buy', '450000', '2000000', 'taker', undefined]]);
     expect(of<Fill>('fill').filter((f) => f.orderId === taken.orderId).map((f) => f.price)).toEqual(['450000']);

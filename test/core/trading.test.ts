@@ -6,6 +6,8 @@ import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { TempDevnet } from '../devnet-kit';
 import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
+import type { OrderResult } from '../../src/shared/bridge';
+import { orderText } from '../../src/renderer/lib/notice-text';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { createTradingCore, startTradingDevnet } from './trading-devnet';
 
@@ -29,12 +31,7 @@ const { ok, err, of } = coreCalls(
 const select = (master: string, extra: { agent?: string; tradeAs?: 'master' | 'agent' } = {}) =>
   ok('account.select', { master, agent: extra.agent ?? null, tradeAs: extra.tradeAs ?? 'master' });
 
-interface Order {
-  orderId: string;
-  status: string;
-  summary: string;
-  filled: string;
-}
+type Order = OrderResult;
 
 beforeAll(async () => {
   temp = await startTradingDevnet('core-trading-', { demoAccounts: 3, btcEpochSeconds: SHORT });
@@ -93,7 +90,8 @@ describe('trading core on a devnet', () => {
     const quote = await ok('orders.quote', { ...eth, side: 'buy', price: '40', size: '10', timeInForce: 'GTC', signAs: 'master' });
     expect(quote).toEqual({ price: '400000', size: '10000000', cost: '4000000', payoutIfRight: '10000000', maxLoss: '4000000' });
     const placed = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '40', size: '10', timeInForce: 'GTC', signAs: 'master' });
-    expect(placed).toMatchObject({ status: 'ACCEPTED', summary: 'Buy 10 at 40¢ is resting' });
+    expect(placed).toMatchObject({ status: 'ACCEPTED', side: 'buy', price: '400000', remaining: '10000000' });
+    expect(orderText(placed)).toBe('Buy 10 at 40¢ is resting');
     const account = await ok<{ openOrders: { orderId: string; signedBy: string }[]; balance: { locked: string } }>('account.get');
     expect(account.openOrders).toEqual([expect.objectContaining({ orderId: placed.orderId, signedBy: 'master' })]);
     await vi.waitFor(() => {
@@ -129,7 +127,7 @@ describe('trading core on a devnet', () => {
     await ok('orders.place', { ...eth, side: 'sell', price: '60', size: '1', timeInForce: 'GTC', signAs: 'master' });
     const rejected = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '60', size: '1', timeInForce: 'ALO', signAs: 'master' });
     expect(rejected.status).toBe('REJECTED');
-    expect(rejected.summary).toMatch(/^Rejected: a post-only order would have crossed the book \(ALO\)/);
+    expect(orderText(rejected)).toMatch(/^Rejected: a post-only order would have crossed the book \(ALO\)/);
     await ok('orders.cancelAll', { ...eth, signAs: 'master' });
     // The order history has every outcome, newest placed first.
     const history = await ok<{ orderId: string; outcome: string; reason: string; price: string }[]>('orders.history');
@@ -150,7 +148,8 @@ describe('trading core on a devnet', () => {
     await ok('orders.place', { ...eth, side: 'sell', price: '45', size: '5', timeInForce: 'GTC', signAs: 'master' });
     await select(alice);
     const taken = await ok<Order>('orders.place', { ...eth, side: 'buy', price: '45', size: '5', timeInForce: 'IOC', signAs: 'master' });
-    expect(taken).toMatchObject({ status: 'FILLED', summary: 'Bought 5 at 45¢' });
+    expect(taken).toMatchObject({ status: 'FILLED', side: 'buy', fillPrice: '450000' });
+    expect(orderText(taken)).toBe('Bought 5 at 45¢');
     // The trade is on the market's tape, from the feed.
     await vi.waitFor(async () => {
       const tape = await ok<{ price: string; size: string; side: string }[]>('markets.trades', eth);
@@ -232,6 +231,9 @@ describe('trading core on a devnet', () => {
     expect(resting.status).toBe('ACCEPTED');
     expect(taken.status).toBe('FILLED');
     await vi.waitFor(() => expect(of<{ assetId: string; epoch: string }>('resolution').some((r) => r.assetId === market.assetId && r.epoch === market.epoch)).toBe(true), wait);
+    // The event carries the epoch trading now, for the window's notice ("… resolved Up; #4 is trading.").
+    const resolution = of<{ assetId: string; epoch: string; currentEpoch: string }>('resolution').find((r) => r.assetId === market.assetId && r.epoch === market.epoch);
+    expect(BigInt(resolution!.currentEpoch)).toBeGreaterThan(BigInt(market.epoch));
     let winner = alice;
     await vi.waitFor(async () => {
       await select(alice);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from '../../src/shared/protocol';
 import { startChain, type DevnetChain } from '../../src/devnet/chain';
 import { DEPOSIT_LEDGER_ABI, ERC20_ABI } from '../../src/client/deposit/abi';
-import { createDepositClient, type DepositClient, type DepositProgress } from '../../src/client/deposit/client';
+import { createDepositClient, type DepositClient, type ChainDepositProgress } from '../../src/client/deposit/client';
 import { DepositError, toDepositError } from '../../src/client/deposit/errors';
 import { signDepositPermit } from '../../src/client/deposit/permit';
 import { minedReceipt } from '../../src/devnet/chain/rpc';
@@ -82,7 +82,7 @@ describe('deposit client', () => {
   it('approve mode: approves, deposits, emits DepositQueued with the next index and moves the tokens', async () => {
     const alice = chain.accounts[0]!;
     const before = await snapshot(alice.address);
-    const stages: DepositProgress[] = [];
+    const stages: ChainDepositProgress[] = [];
     const result = await clientFor(alice.privateKey).deposit('100', { mode: 'approve', onProgress: (p) => stages.push(p) });
     expect(result.amount).toBe(100_000_000n);
     expect(result.index).toBe(before.next);
@@ -131,7 +131,7 @@ describe('deposit client', () => {
 
   it('waits for and reports the requested confirmations', async () => {
     const dave = chain.accounts[3]!;
-    const stages: DepositProgress[] = [];
+    const stages: ChainDepositProgress[] = [];
     const mining = setInterval(() => void provider.send('evm_mine', []).catch(() => undefined), 30);
     try {
       const result = await clientFor(dave.privateKey).deposit('1', { mode: 'approve', confirmations: 3, onProgress: (p) => stages.push(p) });

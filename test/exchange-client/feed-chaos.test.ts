@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { MarketFeed, parseMarketUpdate, type ExchangeClient, type MarketUpdate } from '../../src/client';
-import { BookStore, BookSync, sameView, snapshotView, type BookView } from '../../src/client';
+import { BookStore, BookSync, sameView, snapshotView, type BookLevels } from '../../src/client';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
 import { seededRandom as prng } from '../../src/devnet/prng';
@@ -142,7 +142,7 @@ describe('BookSync under chaos', () => {
     expect(s0.bids.length + s0.asks.length).toBe(0);
 
     const feed = new MarketFeed({ url: chaos.url, ackTimeoutMs: 500, reconnectDelayMs: 20, maxReconnectDelayMs: 200, onError: () => {} });
-    const liveSamples: { seqId: bigint; view: BookView }[] = [];
+    const liveSamples: { seqId: bigint; view: BookLevels }[] = [];
     let changes = 0;
     const sync = new BookSync({
       assetId,
@@ -191,7 +191,7 @@ describe('BookSync under chaos', () => {
     await until(() => truthLog.at(-1)?.seqId === final.seqId, 'the reference stream');
     const ref = new BookStore(assetId, 0n);
     ref.seqId = s0.seqId;
-    const truthAt = new Map<bigint, BookView>([[s0.seqId, ref.view()]]);
+    const truthAt = new Map<bigint, BookLevels>([[s0.seqId, ref.view()]]);
     for (const u of truthLog.filter((x) => x.epoch === 0n && x.seqId > s0.seqId)) {
       expect(u.seqId).toBe(ref.seqId + 1n);
       expect(ref.apply(u)).toBe(true);

@@ -5,7 +5,7 @@ import type { Address, Hex } from '../../shared/protocol';
 import { ExchangeHttpError } from '../errors';
 import type { MarketUpdate, TradeEvent } from '../feeds/market-feed';
 import type { ExchangeReader } from '../http/read-client';
-import type { Balance, BookOrders, Position } from '../http/schemas';
+import type { Balance, BookOrders, ExchangePosition } from '../http/schemas';
 
 export interface OwnFill {
   orderId: Hex;
@@ -33,7 +33,7 @@ export class AccountState {
   readonly account: Address;
   readonly #o: AccountStateOptions;
   balance: Balance | null = null;
-  readonly positions = new Map<string, Position | null>();
+  readonly positions = new Map<string, ExchangePosition | null>();
   readonly orders = new Map<string, BookOrders>();
   readonly fills: OwnFill[] = [];
   /** Ids of own orders (resting or just sent), lowercase. */
@@ -47,7 +47,7 @@ export class AccountState {
     this.account = opts.account;
   }
 
-  position(assetId: bigint, epoch: bigint): Position | null | undefined {
+  position(assetId: bigint, epoch: bigint): ExchangePosition | null | undefined {
     return this.positions.get(key(assetId, epoch));
   }
 

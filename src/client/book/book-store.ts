@@ -15,15 +15,15 @@ interface RestingOrder {
   size: number;
 }
 
-export interface BookLevel {
+export interface PriceLevel {
   price: bigint;
   size: bigint;
   orderCount: number;
 }
 
-export interface BookView {
-  bids: BookLevel[];
-  asks: BookLevel[];
+export interface BookLevels {
+  bids: PriceLevel[];
+  asks: PriceLevel[];
 }
 
 function tickOf(price: bigint | number): number {
@@ -140,11 +140,11 @@ export class BookStore {
   }
 
   /** Aggregated levels, best first: bids descending, asks ascending. */
-  levels(side: 'bids' | 'asks', depth = Infinity): BookLevel[] {
+  levels(side: 'bids' | 'asks', depth = Infinity): PriceLevel[] {
     const s = side === 'asks' ? 1 : 0;
     const size = this.#size[s]!;
     const count = this.#count[s]!;
-    const out: BookLevel[] = [];
+    const out: PriceLevel[] = [];
     const step = s === 1 ? 1 : -1;
     for (let t = s === 1 ? 1 : TICKS - 1; t >= 1 && t < TICKS && out.length < depth; t += step) {
       if (count[t]! > 0) out.push({ price: BigInt(t * TICK), size: BigInt(size[t]!), orderCount: count[t]! });
@@ -152,15 +152,15 @@ export class BookStore {
     return out;
   }
 
-  view(depth = Infinity): BookView {
+  view(depth = Infinity): BookLevels {
     return { bids: this.levels('bids', depth), asks: this.levels('asks', depth) };
   }
 
-  bestBid(): BookLevel | undefined {
+  bestBid(): PriceLevel | undefined {
     return this.levels('bids', 1)[0];
   }
 
-  bestAsk(): BookLevel | undefined {
+  bestAsk(): PriceLevel | undefined {
     return this.levels('asks', 1)[0];
   }
 
@@ -171,13 +171,13 @@ export class BookStore {
 }
 
 /** The comparable L2 of a REST snapshot (price, size, orderCount per level). */
-export function snapshotView(s: OrderBook): BookView {
-  const conv = (l: OrderBook['bids'][number]): BookLevel => ({ price: l.price, size: l.size, orderCount: l.orderCount });
+export function snapshotView(s: OrderBook): BookLevels {
+  const conv = (l: OrderBook['bids'][number]): PriceLevel => ({ price: l.price, size: l.size, orderCount: l.orderCount });
   return { bids: s.bids.map(conv), asks: s.asks.map(conv) };
 }
 
-export function sameView(a: BookView, b: BookView): boolean {
-  const eq = (x: BookLevel[], y: BookLevel[]) =>
+export function sameView(a: BookLevels, b: BookLevels): boolean {
+  const eq = (x: PriceLevel[], y: PriceLevel[]) =>
     x.length === y.length && x.every((l, i) => l.price === y[i]!.price && l.size === y[i]!.size && l.orderCount === y[i]!.orderCount);
   return eq(a.bids, b.bids) && eq(a.asks, b.asks);
 }

@@ -10,7 +10,7 @@ import { BookStore } from './book-store';
 
 export type BookHealthState = 'live' | 'resyncing' | 'stale' | 'down';
 
-export interface BookHealth {
+export interface BookSyncHealth {
   state: BookHealthState;
   reason: string;
   seqId: bigint;
@@ -85,7 +85,7 @@ export class BookSync {
     this.#sub = null;
   }
 
-  health(): BookHealth {
+  health(): BookSyncHealth {
     const age = this.#lastUpdateAt === null ? null : this.#now() - this.#lastUpdateAt;
     let state: BookHealthState;
     let reason = this.#reason;

@@ -28,7 +28,7 @@ export type DepositMode = 'approve' | 'permit';
 /** 'credited' is never emitted here: the caller reports it once the exchange balance shows the deposit. */
 export type DepositStage = 'checking' | 'approving' | 'approved' | 'signing-permit' | 'sent' | 'mined' | 'confirmations' | 'credited';
 
-export interface DepositProgress {
+export interface ChainDepositProgress {
   stage: DepositStage;
   confirmations: number;
   required: number;
@@ -39,14 +39,14 @@ export interface DepositOptions {
   mode: DepositMode;
   /** Blocks to wait for, counting the deposit's own block. Default 1. */
   confirmations?: number;
-  onProgress?: (progress: DepositProgress) => void;
+  onProgress?: (progress: ChainDepositProgress) => void;
   /** Give up waiting for a receipt or confirmations after this long. Default 5 minutes. */
   timeoutMs?: number;
   /** Permit mode: overrides (tests, or a UI that lets the user choose). */
   permit?: { nonce?: bigint; deadline?: bigint; ttlSeconds?: number };
 }
 
-export interface DepositResult {
+export interface ChainDepositResult {
   /** DepositQueued index: the deposit's id at the exchange. */
   index: bigint;
   txHash: Hex;
@@ -75,7 +75,7 @@ export interface DepositPlan {
 
 export interface DepositClient {
   plan(amountHuman: string): Promise<DepositPlan>;
-  deposit(amountHuman: string, options: DepositOptions): Promise<DepositResult>;
+  deposit(amountHuman: string, options: DepositOptions): Promise<ChainDepositResult>;
   /** Releases the RPC connection. */
   close(): void;
 }
@@ -202,7 +202,7 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     emit('approved', 0, tx.hash as Hex);
   }
 
-  async function runDeposit(amountHuman: string, options: DepositOptions): Promise<DepositResult> {
+  async function runDeposit(amountHuman: string, options: DepositOptions): Promise<ChainDepositResult> {
     const required = Math.max(1, options.confirmations ?? 1);
     const deadline = Date.now() + (options.timeoutMs ?? 300_000);
     const emit: Emit = (stage, confirmations, txHash) =>

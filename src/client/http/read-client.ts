@@ -101,7 +101,7 @@ export class ExchangeReader {
     return this.#get(`book/market/top/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.topOfBookSchema, 'top of book', opts);
   }
 
-  getPosition(account: Address, assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.Position> {
+  getPosition(account: Address, assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.ExchangePosition> {
     return this.#get(`position/${acct(account)}/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.positionSchema, 'position', opts);
   }
 

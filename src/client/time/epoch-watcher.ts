@@ -14,7 +14,7 @@ export interface EpochWatcherOptions {
   onError?(assetId: bigint, err: ExchangeError): void;
 }
 
-export interface ClaimableEpoch {
+export interface EpochClaimable {
   assetId: bigint;
   epoch: bigint;
   claimable: bigint;
@@ -78,9 +78,9 @@ export class EpochWatcher {
    * Past epochs (newest first, at most `lookback`) where `account` has something to claim, from
    * GET /claim. Epochs that are not resolved or have nothing are skipped.
    */
-  async claimable(assetId: bigint, account: Address, lookback = 10): Promise<ClaimableEpoch[]> {
+  async claimable(assetId: bigint, account: Address, lookback = 10): Promise<EpochClaimable[]> {
     const cur = this.current(assetId) ?? (await this.#o.reader.getAsset(assetId)).epoch;
-    const out: ClaimableEpoch[] = [];
+    const out: EpochClaimable[] = [];
     for (let e = cur - 1n; e >= 0n && cur - e <= BigInt(lookback); e--) {
       try {
         const c = await this.#o.reader.getClaimable(assetId, e, account);

@@ -11,7 +11,7 @@ import type { DevnetAccount, DevnetContracts } from '../chain';
 import { devnetClient } from './devnet-client';
 import { FeedState } from './feed-state';
 import type { RestingOrder } from './reconcile';
-import type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
+import type { BotVenue, MarketInfo, VenueOrderOutcome, OrderRequest, VenueTopOfBook } from './venue';
 
 export interface ClientVenueOptions {
   account: DevnetAccount;
@@ -76,7 +76,7 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
         return undefined; // no price yet: the bot quotes nothing rather than guess
       }
     },
-    async top(assetId, epoch): Promise<TopOfBook> {
+    async top(assetId, epoch): Promise<VenueTopOfBook> {
       const live = feeds.top(assetId, epoch);
       if (live) return live;
       const t = await client.getTopOfBook(assetId, epoch);
@@ -86,7 +86,7 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
       const own = await feeds.ownOrders(assetId, epoch);
       return own ? own.map((o) => ({ orderId: o.id, side: o.side, price: o.price, size: o.size })) : restOrders(assetId, epoch);
     },
-    async place(order): Promise<OrderOutcome> {
+    async place(order): Promise<VenueOrderOutcome> {
       try {
         const out = await client.placeOrder(orderInput(order));
         feeds.acted(order.assetId, order.epoch, out.orderHash);

@@ -14,7 +14,7 @@ export { startLiquidityBot, type LiquidityBot, type LiquidityBotOptions } from '
 export { MarketMaker, type MarketMakerConfig } from './market-maker';
 export { botProfile } from './profiles';
 export { devnetClient, type DevnetEndpoint } from './devnet-client';
-export type { BotVenue, MarketInfo, OrderOutcome, OrderRequest, TopOfBook } from './venue';
+export type { BotVenue, MarketInfo, VenueOrderOutcome, OrderRequest, VenueTopOfBook } from './venue';
 
 /** Tokens each bot deposits at start (human decimal, 6-decimal token). */
 export const BOT_DEPOSIT = '10000';

@@ -14,7 +14,7 @@ export interface MarketInfo {
   expiration: bigint;
 }
 
-export interface TopOfBook {
+export interface VenueTopOfBook {
   bestBid?: bigint;
   bestAsk?: bigint;
 }
@@ -28,7 +28,7 @@ export interface OrderRequest {
   tif: 'ALO' | 'IOC';
 }
 
-export interface OrderOutcome {
+export interface VenueOrderOutcome {
   orderId: string;
   status: string;
   filled: bigint;
@@ -40,9 +40,9 @@ export interface BotVenue {
   market(assetId: bigint): Promise<MarketInfo>;
   /** Latest oracle price for the market's symbol, or undefined before the first one. */
   oraclePrice(assetId: bigint): Promise<bigint | undefined>;
-  top(assetId: bigint, epoch: bigint): Promise<TopOfBook>;
+  top(assetId: bigint, epoch: bigint): Promise<VenueTopOfBook>;
   restingOrders(assetId: bigint, epoch: bigint): Promise<RestingOrder[]>;
-  place(order: OrderRequest): Promise<OrderOutcome>;
+  place(order: OrderRequest): Promise<VenueOrderOutcome>;
   cancelReplace(target: string, order: OrderRequest): Promise<{ status: string }>;
   cancel(assetId: bigint, epoch: bigint, orderId: string): Promise<void>;
   cancelAll(assetId: bigint, epoch: bigint): Promise<void>;

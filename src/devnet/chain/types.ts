@@ -1,6 +1,7 @@
-/** 0x-prefixed hex; addresses are EIP-55 checksummed. */
-export type Hex = `0x${string}`;
-export type Address = Hex;
+// 0x-prefixed hex; addresses are EIP-55 checksummed. Declared once, in shared/protocol.
+import type { Address, Hex } from '../../shared/protocol/hex';
+
+export type { Address, Hex };
 
 export interface DevnetKey {
   address: Address;

@@ -6,7 +6,7 @@
 // Whatever the pairing of the two sides, the market pool changes by exactly the change in open long contracts,
 // so the pool always equals 1e6 × open complete sets. A position's margin is its cost basis; realised P&L is
 // proceeds minus the cost basis removed (pro rata, floor).
-import type { Account, Order, Position } from './state';
+import type { Account, Order, PositionState } from './state';
 
 /** Collateral per unit, in thousandths, for an order side at a tick. */
 export function rate(sell: boolean, tick: number): number {
@@ -31,7 +31,7 @@ export function mulDiv(a: number, b: number, c: number): number {
 }
 
 /** Position units an order of `size` can reserve instead of collateral (the part that reduces the position). */
-export function planReservedPosition(pos: Position, sell: boolean, size: number, extraAvailable: number): number {
+export function planReservedPosition(pos: PositionState, sell: boolean, size: number, extraAvailable: number): number {
   const avail = (sell ? pos.net - pos.resLong : -pos.net - pos.resShort) + extraAvailable;
   if (avail <= 0) return 0;
   return avail < size ? avail : size;
@@ -112,7 +112,7 @@ export function settle(o: Order, u: number, t: number): number {
  * the missing units to collateral. Affordable: each closed unit freed at least 1.0 per unit (proceeds plus
  * released reservation) and a unit of collateral costs at most 0.999.
  */
-function rebalance(pos: Position): void {
+function rebalance(pos: PositionState): void {
   const acct: Account = pos.account;
   let dLong = pos.resLong - (pos.net > 0 ? pos.net : 0);
   let dShort = pos.resShort - (pos.net < 0 ? -pos.net : 0);

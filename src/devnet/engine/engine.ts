@@ -26,26 +26,26 @@
 import { MAX_AMOUNT, MAX_PRACTICAL_SIZE, MAX_PRICE, MIN_PRICE, PRICE_TICK, SIZE_LOT, ZERO_HASH } from '../../shared/protocol/constants';
 import { planReservedPosition, rate, release, reserve, settle, value } from './accounting';
 import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, unlinkOrder } from './book';
-import type { Book, EngineState, Level, Order, Position } from './state';
+import type { Book, EngineState, Level, Order, PositionState } from './state';
 import { getAccount, getBook, getPosition, newState } from './state';
 import { stateHash } from './state-hash';
 import type {
   AccountOrdersView,
   ApplyOutput,
-  BalanceView,
+  EngineBalance,
   BookOrderView,
   CancelCommand,
   CancelReplaceCommand,
   CancelReplaceResult,
-  CancelResult,
+  EngineCancelResult,
   ClaimCommand,
-  ClaimResult,
+  EngineClaimResult,
   Command,
   CommandResultMap,
   CreditCommand,
   CreditResult,
   EngineErrorInfo,
-  FillView,
+  EngineFill,
   Hex,
   L2LevelView,
   L2View,
@@ -57,7 +57,7 @@ import type {
   NewOrderResult,
   OrderFields,
   OrderReason,
-  PositionView,
+  EnginePosition,
   RegisterMarketCommand,
   RegisterMarketResult,
   ResolveCommand,
@@ -65,7 +65,7 @@ import type {
   TifName,
   TopView,
   TotalsView,
-  WithdrawalView,
+  EngineWithdrawal,
   WithdrawCommand,
   WithdrawResult,
 } from './types';
@@ -101,7 +101,7 @@ function invalid(code: string, message: string): Rejection {
 /** An order that passed every rejection check, with its planned reservation. */
 interface Admitted {
   book: Book;
-  pos: Position;
+  pos: PositionState;
   tick: number;
   size: number;
   tif: TifName;
@@ -245,8 +245,8 @@ export class Engine {
     return { ...base, status: 'SUCCESS', price: c.price };
   }
 
-  private claim(c: ClaimCommand): ClaimResult {
-    const fail = (code: string, message: string): ClaimResult => ({ id: c.id, status: 'CLAIM_FAILED', amount: 0n, error: err(code, message) });
+  private claim(c: ClaimCommand): EngineClaimResult {
+    const fail = (code: string, message: string): EngineClaimResult => ({ id: c.id, status: 'CLAIM_FAILED', amount: 0n, error: err(code, message) });
     if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This claim was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.');
@@ -366,7 +366,7 @@ export class Engine {
   }
 
   /** Size a taker could fill from other accounts' orders up to its limit (stops once `need` is reached). */
-  private available(book: Book, pos: Position, sell: boolean, tick: number, need: number): number {
+  private available(book: Book, pos: PositionState, sell: boolean, tick: number, need: number): number {
     let sum = 0;
     if (sell) {
       for (let t = book.bestBid; t >= tick && t >= 1; t--) {
@@ -474,8 +474,8 @@ export class Engine {
     return o !== undefined && o.pos.book === book && o.pos.account.id === account ? o : undefined;
   }
 
-  private cancel(c: CancelCommand): CancelResult {
-    const fail = (code: string, message: string): CancelResult => cancelFailed(c.id, code, message);
+  private cancel(c: CancelCommand): EngineCancelResult {
+    const fail = (code: string, message: string): EngineCancelResult => cancelFailed(c.id, code, message);
     if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This cancel was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ORDERBOOK_NOT_FOUND', 'This asset epoch is not registered.');
@@ -514,7 +514,7 @@ export class Engine {
     const target = this.ownOrder(book, account, c.cancelOrderId);
     if (target === undefined) return cancelFailed('ORDER_NOT_FOUND', 'No resting order of this account has this id.');
 
-    const notCommitted: CancelResult = { id: c.id, status: 'CANCEL_NOT_COMMITTED', orderIds: [] };
+    const notCommitted: EngineCancelResult = { id: c.id, status: 'CANCEL_NOT_COMMITTED', orderIds: [] };
     if (r.side !== target.sell) {
       const rej: Rejection = { reason: 'INVALID_ORDER', error: err('REPLACEMENT_SIDE_MISMATCH', 'The replacement must be on the same side as the cancelled order.') };
       if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.s.processed.add(r.orderId);
@@ -570,12 +570,12 @@ export class Engine {
   }
 
   /** Unknown accounts have a zero balance. */
-  balance(account: string): BalanceView {
+  balance(account: string): EngineBalance {
     const a = this.s.accounts.get(account.toLowerCase());
     return { account: account.toLowerCase(), balance: BigInt(a?.free ?? 0), pending: BigInt(a?.pending ?? 0) };
   }
 
-  position(account: string, assetId: bigint, epoch: bigint): PositionView {
+  position(account: string, assetId: bigint, epoch: bigint): EnginePosition {
     const b = this.book(assetId, epoch);
     const id = account.toLowerCase();
     const p = b.positions.get(id);
@@ -690,7 +690,7 @@ export class Engine {
   }
 
   /** The account's most recent own fills, oldest first. */
-  fills(account: string): FillView[] {
+  fills(account: string): EngineFill[] {
     const a = this.s.accounts.get(account.toLowerCase());
     if (a === undefined) return [];
     return a.fills.slice(-this.s.fillHistory).map((f) => ({
@@ -705,8 +705,8 @@ export class Engine {
     }));
   }
 
-  withdrawals(account?: string): WithdrawalView[] {
-    const out: WithdrawalView[] = [];
+  withdrawals(account?: string): EngineWithdrawal[] {
+    const out: EngineWithdrawal[] = [];
     const id = account?.toLowerCase();
     for (const w of this.s.withdrawals.values()) {
       if (id !== undefined && w.account !== id) continue;
@@ -716,7 +716,7 @@ export class Engine {
   }
 
   /** Withdrawals queued for the payout process, in request order. */
-  pendingPayouts(): WithdrawalView[] {
+  pendingPayouts(): EngineWithdrawal[] {
     return this.withdrawals().filter((w) => !w.paid);
   }
 
@@ -749,7 +749,7 @@ export class Engine {
 
 // ------------------------------------------------------------ helpers
 
-function cancelFailed(id: Hex, code: string, message: string): CancelResult {
+function cancelFailed(id: Hex, code: string, message: string): EngineCancelResult {
   return { id, status: 'CANCEL_FAILED', orderIds: [], error: err(code, message) };
 }
 
@@ -772,7 +772,7 @@ function winning(book: Book, net: number): number {
 }
 
 /** Live size of a level not owned by `pos`, summed until `cap` is reached. */
-function levelSum(level: Level, pos: Position, cap: number): number {
+function levelSum(level: Level, pos: PositionState, cap: number): number {
   let sum = 0;
   for (let i = level.head; i < level.q.length && sum < cap; i++) {
     const o = level.q[i] as Order;

@@ -27,7 +27,7 @@ export interface Account {
   fills: FillRecord[];
 }
 
-export interface Position {
+export interface PositionState {
   account: Account;
   book: Book;
   /** Signed net size: > 0 long Up. */
@@ -49,7 +49,7 @@ export interface Position {
 
 export interface Order {
   id: Hex;
-  pos: Position;
+  pos: PositionState;
   sell: boolean;
   /** price / 1000, 1..999 */
   tick: number;
@@ -98,7 +98,7 @@ export interface Book {
   lastTime: number;
   /** Collateral held in this market: equals the open long contracts (complete sets). */
   pool: number;
-  positions: Map<string, Position>;
+  positions: Map<string, PositionState>;
   resolved: boolean;
   resolutionPrice: bigint;
   upWins: boolean;
@@ -159,7 +159,7 @@ export function getAccount(state: EngineState, id: string): Account {
   return a;
 }
 
-export function getPosition(book: Book, account: Account): Position {
+export function getPosition(book: Book, account: Account): PositionState {
   let p = book.positions.get(account.id);
   if (p === undefined) {
     p = { account, book, net: 0, cost: 0, pnl: 0, resLong: 0, resShort: 0, claimed: false, orders: new Set(), reducing: new Set() };

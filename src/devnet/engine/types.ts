@@ -2,8 +2,10 @@
 // Protocol integers are bigint here; market events are already in wire form (docs/protocol/feeds.md#market-events) so
 // the feed can forward them untouched.
 
-/** A 0x-prefixed hex string (order digests, cancel ids, tx hashes). */
-export type Hex = `0x${string}`;
+// A 0x-prefixed hex string (order digests, cancel ids, tx hashes), declared once in shared/protocol.
+import type { Hex } from '../../shared/protocol/hex';
+
+export type { Hex };
 
 /** Time in force, by its wire value (docs/protocol/units.md#time-in-force). */
 export const TIF = { GTC: 0, FOK: 1, IOC: 2, ALO: 3 } as const;
@@ -147,7 +149,7 @@ export interface NewOrderResult {
   error?: EngineErrorInfo;
 }
 
-export interface CancelResult {
+export interface EngineCancelResult {
   id: Hex;
   status: 'CANCELLED' | 'CANCEL_FAILED' | 'CANCEL_NOT_COMMITTED';
   orderIds: Hex[];
@@ -157,7 +159,7 @@ export interface CancelResult {
 export interface CancelReplaceResult {
   id: Hex;
   status: 'SUCCESS' | 'CANCEL_FAILED' | 'REPLACEMENT_FAILED' | 'CANCEL_COMMITTED_REPLACEMENT_FAILED';
-  cancel: CancelResult;
+  cancel: EngineCancelResult;
   replacement: NewOrderResult | null;
   error?: EngineErrorInfo;
 }
@@ -180,7 +182,7 @@ export interface ResolveResult {
   error?: EngineErrorInfo;
 }
 
-export interface ClaimResult {
+export interface EngineClaimResult {
   id: Hex;
   status: 'CLAIMED' | 'CLAIM_FAILED';
   amount: bigint;
@@ -203,10 +205,10 @@ export interface CommandResultMap {
   registerMarket: RegisterMarketResult;
   credit: CreditResult;
   placeOrder: NewOrderResult;
-  cancel: CancelResult;
+  cancel: EngineCancelResult;
   cancelReplace: CancelReplaceResult;
   resolve: ResolveResult;
-  claim: ClaimResult;
+  claim: EngineClaimResult;
   withdraw: WithdrawResult;
   markWithdrawalPaid: MarkWithdrawalPaidResult;
 }
@@ -264,7 +266,7 @@ export type MarketEvent =
 
 // ---------------------------------------------------------------- query views
 
-export interface BalanceView {
+export interface EngineBalance {
   account: string;
   /** Free balance. */
   balance: bigint;
@@ -272,7 +274,7 @@ export interface BalanceView {
   pending: bigint;
 }
 
-export interface PositionView {
+export interface EnginePosition {
   account: string;
   assetId: bigint;
   epoch: bigint;
@@ -371,7 +373,7 @@ export interface LedgerOrderView {
   time: number;
 }
 
-export interface FillView {
+export interface EngineFill {
   time: number;
   orderId: Hex;
   assetId: bigint;
@@ -382,7 +384,7 @@ export interface FillView {
   liquidity: 'maker' | 'taker';
 }
 
-export interface WithdrawalView {
+export interface EngineWithdrawal {
   id: Hex;
   account: string;
   amount: bigint;

@@ -113,10 +113,10 @@ interface AuthPrefix {
   approvalNonce?: bigint;
 }
 
-export type AgentStatus = 'active' | 'inactive' | 'expired';
+export type AgentApprovalState = 'active' | 'inactive' | 'expired';
 
 /** The lifetime rule (README.md): active until revoked or replaced; expired once now > approvalNonce + lifetime. */
-export function approvalStatus(rec: AgentRecord | undefined, ctx: AuthContext): AgentStatus {
+export function approvalStatus(rec: AgentRecord | undefined, ctx: AuthContext): AgentApprovalState {
   if (rec === undefined || rec.revoked) return 'inactive';
   const nowSec = BigInt(Math.floor(ctx.nowMs() / 1000));
   return nowSec > rec.approvalNonce + ctx.agentLifetimeSec ? 'expired' : 'active';

@@ -3,7 +3,7 @@ import type { MarketEvent } from '../engine';
 import type { MarketSpec, OracleSymbol } from '../markets';
 import type { AuthContext, RoleGrant } from './auth';
 import type { Journal } from './journal';
-import type { OracleHistory } from './oracle';
+import type { OraclePriceLog } from './oracle';
 import type { RateLimiter } from './rate-limit';
 
 /** The chain configuration served at GET /config/chains/:chainId (only present keys). */
@@ -20,7 +20,7 @@ export interface ServiceContext extends AuthContext {
   markets: ReadonlyMap<bigint, MarketSpec>;
   symbols: ReadonlyMap<bigint, OracleSymbol>;
   /** Oracle path for "now" queries (feed, mark). */
-  liveOracle: OracleHistory;
+  liveOracle: OraclePriceLog;
   contracts: ContractsConfig;
   resolvers: readonly RoleGrant[];
   admins: readonly RoleGrant[];

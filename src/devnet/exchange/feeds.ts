@@ -2,7 +2,7 @@
 // oracle prices per symbol at a steady cadence (/oracle-ws/).
 import type { WebSocket } from 'ws';
 import type { MarketEvent } from '../engine';
-import type { OracleHistory } from './oracle';
+import type { OraclePriceLog } from './oracle';
 import { SubscriptionFeed } from './subscription-feed';
 
 export function createMarketFeed(opts: { isKnownAsset(assetId: string): boolean; pingIntervalMs: number }) {
@@ -20,15 +20,15 @@ export function createMarketFeed(opts: { isKnownAsset(assetId: string): boolean;
   };
 }
 
-export interface OracleFeedOptions {
-  oracle: OracleHistory;
+export interface OracleFeedServerOptions {
+  oracle: OraclePriceLog;
   nowMs(): number;
   pingIntervalMs: number;
   /** Cadence of price messages per subscribed symbol; 0 = only on subscribe. */
   publishIntervalMs: number;
 }
 
-export function createOracleFeed(opts: OracleFeedOptions) {
+export function createOracleFeed(opts: OracleFeedServerOptions) {
   const message = (symbolId: string): string => {
     const now = opts.nowMs();
     // ts in unix seconds, as the reference samples (docs/protocol/choices.md#oracle-scale-and-timestamps).

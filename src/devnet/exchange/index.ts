@@ -2,7 +2,7 @@
 export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, DEFAULT_SIGNATURE_WORKERS, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
 export type { RateLimit } from './rate-limit';
 export type { ChainOptions } from './chain-sync';
-export type { RoleGrant, AgentStatus } from './auth';
+export type { RoleGrant, AgentApprovalState } from './auth';
 export type { ContractsConfig } from './context';
 export type { TotalsView } from '../engine';
 export { ServiceError, JournalError, type ErrorBody } from './errors';

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, checkInvariants, Engine } from '../engine';
 import type {
   CancelReplaceResult,
-  CancelResult,
-  ClaimResult,
+  EngineCancelResult,
+  EngineClaimResult,
   CreditResult,
   MarketEvent,
   MarkWithdrawalPaidResult,
@@ -107,9 +107,9 @@ export interface ResultByKind {
   epochOpen: RegisterMarketResult;
   deposit: CreditResult;
   fill: NewOrderResult;
-  cancel: CancelResult;
+  cancel: EngineCancelResult;
   cancelReplace: CancelReplaceResult;
-  claim: ClaimResult;
+  claim: EngineClaimResult;
   withdrawal: WithdrawResult;
   payout: MarkWithdrawalPaidResult;
   approve: SimpleResult;

@@ -11,7 +11,7 @@ export interface OracleConfig {
   originMs: number;
 }
 
-export class OracleHistory {
+export class OraclePriceLog {
   private readonly paths = new Map<bigint, { process: PriceProcess; lastMs: number }>();
 
   constructor(

@@ -6,13 +6,13 @@ import { hashAction, ZERO_ADDRESS, type Address, type ExchangeDomain, type Resol
 import type { MarketEvent } from '../engine';
 import { epochAt, epochEnd, epochStart, epochStrike, type MarketSpec } from '../markets';
 import type { Ledger } from './ledger';
-import type { OracleHistory } from './oracle';
+import type { OraclePriceLog } from './oracle';
 import { toSignedEntry } from './records';
 
 export interface SchedulerDeps {
   ledger: Ledger;
   markets: readonly MarketSpec[];
-  oracle: OracleHistory;
+  oracle: OraclePriceLog;
   domain: Readonly<ExchangeDomain>;
   nowMs(): number;
   publish(events: MarketEvent[]): void;

@@ -14,7 +14,7 @@ import { createMarketFeed, createOracleFeed } from './feeds';
 import { createJsonServer } from './http-server';
 import { Journal } from './journal';
 import { Ledger } from './ledger';
-import { OracleHistory } from './oracle';
+import { OraclePriceLog } from './oracle';
 import { RateLimiter, type RateLimit } from './rate-limit';
 import { readRoutes } from './read-routes';
 import { EpochScheduler } from './scheduler';
@@ -188,7 +188,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   const catalog = typeof options.markets === 'function' ? options.markets(genesisSec) : (options.markets ?? defaultCatalog(genesisSec));
   const { markets, symbols } = indexCatalog(catalog);
   const oracleConfig = { seed: options.oracle?.seed ?? 1, stepMs: oracleStepMs, originMs: genesis.oracleOriginMs };
-  const liveOracle = new OracleHistory(symbols, oracleConfig);
+  const liveOracle = new OraclePriceLog(symbols, oracleConfig);
   const pingIntervalMs = options.pingIntervalMs ?? 10_000;
 
   const marketFeed = createMarketFeed({ isKnownAsset: (a) => markets.has(BigInt(a)), pingIntervalMs });
@@ -224,7 +224,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   const scheduler = new EpochScheduler({
     ledger,
     markets: [...markets.values()],
-    oracle: new OracleHistory(symbols, oracleConfig),
+    oracle: new OraclePriceLog(symbols, oracleConfig),
     domain,
     nowMs: clock,
     publish: (events) => ctx.publish(events),

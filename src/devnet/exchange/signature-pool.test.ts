@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesToHex, DigestSigner, keccakUtf8, recoverDigestSigner } from '../../shared/protocol';
 import { SignaturePool } from './signature-pool';
-import { SignatureVerifier, type SignatureCheck } from './signature-verifier';
+import { SignatureVerifier, type SignatureToCheck } from './signature-verifier';
 import { startFixture } from './test-fixture';
 import { fillOrder, signedBody } from './testkit';
 
 const keys = Array.from({ length: 3 }, (_, i) => new DigestSigner(bytesToHex(keccakUtf8(`pool key ${i}`))));
 
-function reference(c: SignatureCheck): boolean {
+function reference(c: SignatureToCheck): boolean {
   try {
     return recoverDigestSigner(c.digest, c.signature as `0x${string}`).toLowerCase() === c.signer.toLowerCase();
   } catch {
@@ -18,8 +18,8 @@ function reference(c: SignatureCheck): boolean {
 }
 
 /** Valid, foreign-signer, mutated, high-v, malformed and short-digest checks over a few signers. */
-function mixedChecks(n: number): SignatureCheck[] {
-  const out: SignatureCheck[] = [];
+function mixedChecks(n: number): SignatureToCheck[] {
+  const out: SignatureToCheck[] = [];
   for (let i = 0; i < n; i++) {
     const key = keys[i % keys.length]!;
     const digest = keccakUtf8(`pool payload ${i}`);

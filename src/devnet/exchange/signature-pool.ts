@@ -5,7 +5,7 @@
 // "is this signature valid?": everything that depends on state (single use of digests, nonces,
 // agents) is decided by the caller after the answer arrives, on the main thread.
 import { Worker } from 'node:worker_threads';
-import { SignatureVerifier, type SignatureCheck, type SignatureVerifierOptions } from './signature-verifier';
+import { SignatureVerifier, type SignatureToCheck, type SignatureVerifierOptions } from './signature-verifier';
 
 export interface SignaturePoolOptions {
   /** Worker threads; 0 verifies on the calling thread. */
@@ -31,7 +31,7 @@ export interface SignatureChecker {
   close(): Promise<void>;
 }
 
-interface Job extends SignatureCheck {
+interface Job extends SignatureToCheck {
   resolve(ok: boolean): void;
 }
 

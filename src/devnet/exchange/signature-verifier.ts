@@ -228,7 +228,7 @@ export interface SignatureVerifierOptions {
 }
 
 /** One signature to check: the same inputs as `SignatureVerifier.verify`. */
-export interface SignatureCheck {
+export interface SignatureToCheck {
   digest: Uint8Array;
   signature: string;
   signer: string;
@@ -324,7 +324,7 @@ export class SignatureVerifier {
    * table share two modular inversions across the batch (s⁻¹ mod n and the final Z⁻¹ mod p);
    * everything else goes through `verify` one by one. Every item is checked on its own inputs.
    */
-  verifyBatch(items: readonly SignatureCheck[]): boolean[] {
+  verifyBatch(items: readonly SignatureToCheck[]): boolean[] {
     const out = new Array<boolean>(items.length).fill(false);
     const pend: Pending[] = [];
     for (let i = 0; i < items.length; i++) {

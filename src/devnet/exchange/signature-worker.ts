@@ -2,7 +2,7 @@
 // per check out (1 = valid). The verifier's per-signer tables live in this thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from './signature-pool';
-import { SignatureVerifier, type SignatureCheck, type SignatureVerifierOptions } from './signature-verifier';
+import { SignatureVerifier, type SignatureToCheck, type SignatureVerifierOptions } from './signature-verifier';
 
 const port = parentPort;
 if (port === null) throw new Error('signature-worker.ts runs only as a worker thread.');
@@ -13,7 +13,7 @@ port.on('message', (m: WorkerRequest) => {
   const recovered = verifier.stats.recovered;
   let reply: WorkerReply;
   try {
-    const items: SignatureCheck[] = m.signatures.map((signature, i) => ({ digest: m.digests.subarray(32 * i, 32 * i + 32), signature, signer: m.signers[i]! }));
+    const items: SignatureToCheck[] = m.signatures.map((signature, i) => ({ digest: m.digests.subarray(32 * i, 32 * i + 32), signature, signer: m.signers[i]! }));
     const ok = verifier.verifyBatch(items);
     const results = new Uint8Array(ok.length);
     for (let i = 0; i < ok.length; i++) results[i] = ok[i] ? 1 : 0;

@@ -3,12 +3,12 @@
 import type {
   BookOrderView,
   CancelReplaceResult,
-  CancelResult,
-  FillView,
+  EngineCancelResult,
+  EngineFill,
   L2LevelView,
   LedgerOrderView,
   NewOrderResult,
-  PositionView,
+  EnginePosition,
 } from '../engine';
 
 export interface BookOrderJson {
@@ -48,7 +48,7 @@ export function newOrderJson(r: NewOrderResult) {
   };
 }
 
-export function cancelJson(r: CancelResult) {
+export function cancelJson(r: EngineCancelResult) {
   return { id: r.id, status: r.status, orderIds: r.orderIds };
 }
 
@@ -56,7 +56,7 @@ export function cancelReplaceJson(r: CancelReplaceResult) {
   return { id: r.id, status: r.status, cancel: cancelJson(r.cancel), replacement: r.replacement === null ? null : newOrderJson(r.replacement) };
 }
 
-export function positionJson(p: PositionView, ts: number) {
+export function positionJson(p: EnginePosition, ts: number) {
   return {
     account: p.account,
     assetId: p.assetId.toString(),
@@ -104,7 +104,7 @@ export function ledgerOrderJson(o: LedgerOrderView, signature: string) {
 }
 
 /** One own fill of GET /fills/:account (a devnet extra, not a documented route). */
-export function fillJson(f: FillView) {
+export function fillJson(f: EngineFill) {
   return {
     orderId: f.orderId,
     assetId: f.assetId.toString(),

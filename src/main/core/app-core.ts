@@ -10,7 +10,7 @@ import type { DeploymentPinning, Settings, SettingsService } from '../settings';
 import type { Vault } from '../vault';
 import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
 import type { AppFacts, CoreContext } from './context';
-import type { DevnetAccount } from './devnet-accounts';
+import type { DevnetAccountEntry } from './devnet-accounts';
 import { dialogBusy, gateDialogs } from './dialog-gate';
 import type { Dialogs } from './dialogs';
 import { toBridgeFailure } from './errors';
@@ -33,7 +33,7 @@ export interface AppCoreDeps {
   readonly logger: Logger;
   readonly app: AppFacts;
   readonly now?: () => number;
-  readonly devnetAccounts?: readonly DevnetAccount[];
+  readonly devnetAccounts?: readonly DevnetAccountEntry[];
   /** Feed health override; by default the trading session's. */
   readonly feeds?: FeedHealthSource;
   /** Connect to the selected deployment and trade; without it every trading method is unavailable. */

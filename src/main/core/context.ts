@@ -2,7 +2,7 @@
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
-import type { DevnetAccount } from './devnet-accounts';
+import type { DevnetAccountEntry } from './devnet-accounts';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
 
@@ -22,5 +22,5 @@ export interface CoreContext {
   readonly app: AppFacts;
   readonly now: () => number;
   /** The embedded devnet's funded demo accounts; empty when the devnet is not running. */
-  readonly devnetAccounts: readonly DevnetAccount[];
+  readonly devnetAccounts: readonly DevnetAccountEntry[];
 }

@@ -20,10 +20,10 @@ const accountSchema = z.object({
 });
 const fileSchema = z.object({ accounts: z.array(accountSchema).max(100) });
 
-export type DevnetAccount = z.infer<typeof accountSchema>;
+export type DevnetAccountEntry = z.infer<typeof accountSchema>;
 
 /** Parses the accounts file's text; a malformed file yields no accounts and a reason. */
-export function parseDevnetAccounts(text: string): { accounts: DevnetAccount[]; problem: string | null } {
+export function parseDevnetAccounts(text: string): { accounts: DevnetAccountEntry[]; problem: string | null } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -36,7 +36,7 @@ export function parseDevnetAccounts(text: string): { accounts: DevnetAccount[]; 
 }
 
 /** Reads the file named by EXCHANGE_TERMINAL_DEVNET_ACCOUNTS, if set. */
-export function loadDevnetAccounts(env: NodeJS.ProcessEnv = process.env): { accounts: DevnetAccount[]; problem: string | null } {
+export function loadDevnetAccounts(env: NodeJS.ProcessEnv = process.env): { accounts: DevnetAccountEntry[]; problem: string | null } {
   const file = env[DEVNET_ACCOUNTS_ENV];
   if (!file) return { accounts: [], problem: null };
   let text: string;

@@ -4,6 +4,6 @@ export { createUnavailableCore } from './unavailable-core';
 export type { AppFacts } from './context';
 export type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from './dialogs';
 export { DEVNET_ACCOUNTS_ENV, loadDevnetAccounts } from './devnet-accounts';
-export type { DevnetAccount } from './devnet-accounts';
+export type { DevnetAccountEntry } from './devnet-accounts';
 export { createScriptedDialogs } from './scripted-dialogs';
 export type { DialogAnswer, DialogRecord, ScriptedDialogs } from './scripted-dialogs';

@@ -7,7 +7,7 @@ import { DeploymentPinning, SettingsService, type Deployment } from '../settings
 import { createMemoryStore } from '../store/key-value-store';
 import { createManualClock, openVault } from '../vault';
 import { createAppCore, type AppCore } from './app-core';
-import type { DevnetAccount } from './devnet-accounts';
+import type { DevnetAccountEntry } from './devnet-accounts';
 import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
 import type { DeploymentsOptions } from './handlers/deployments';
 import type { TradingOptions } from './session/host';
@@ -30,7 +30,7 @@ export interface TestCore {
 }
 
 export async function createTestCore(
-  options: { devnetAccounts?: DevnetAccount[]; trading?: TradingOptions; defaultDeployments?: Deployment[]; deployments?: DeploymentsOptions } = {},
+  options: { devnetAccounts?: DevnetAccountEntry[]; trading?: TradingOptions; defaultDeployments?: Deployment[]; deployments?: DeploymentsOptions } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
   const store = createMemoryStore();

@@ -31,13 +31,13 @@ export const KeyInfoSchema = z.object({
   backend: z.enum(['keychain', 'file']),
 });
 /** Public facts about a key: everything here may be shown in the window. */
-export type KeyInfo = z.infer<typeof KeyInfoSchema>;
-export type KeyRole = KeyInfo['role'];
-export type KeySource = KeyInfo['source'];
+export type VaultKeyInfo = z.infer<typeof KeyInfoSchema>;
+export type VaultKeyRole = VaultKeyInfo['role'];
+export type KeySource = VaultKeyInfo['source'];
 
 export interface KeyOptions {
   label?: string;
-  role?: KeyRole;
+  role?: VaultKeyRole;
 }
 
 export interface VaultStatus {
@@ -53,7 +53,7 @@ export interface VaultStatus {
 export interface VaultEvents extends Record<string, unknown> {
   locked: { reason: 'manual' | 'idle' };
   unlocked: Record<string, never>;
-  'keys-changed': { keys: KeyInfo[] };
+  'keys-changed': { keys: VaultKeyInfo[] };
 }
 
 export interface VaultOptions {
@@ -136,28 +136,28 @@ export class Vault {
     };
   }
 
-  list(): KeyInfo[] {
+  list(): VaultKeyInfo[] {
     return this.#keys();
   }
 
   // ---- keys --------------------------------------------------------------------------------------
 
-  async create(options: KeyOptions = {}): Promise<KeyInfo> {
+  async create(options: KeyOptions = {}): Promise<VaultKeyInfo> {
     return this.#add(createRandomMaterial(), 'created', options);
   }
 
-  async importPrivateKey(privateKey: string, options: KeyOptions = {}): Promise<KeyInfo> {
+  async importPrivateKey(privateKey: string, options: KeyOptions = {}): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     return this.#add(materialFromPrivateKey(privateKey), 'privateKey', options);
   }
 
   /** Imports the account at m/44'/60'/0'/0/`accountIndex` of an English BIP-39 phrase. */
-  async importMnemonic(phrase: string, accountIndex: number, options: KeyOptions = {}): Promise<KeyInfo> {
+  async importMnemonic(phrase: string, accountIndex: number, options: KeyOptions = {}): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     return this.#add(materialFromMnemonic(phrase, accountIndex), 'mnemonic', options);
   }
 
-  async importKeystore(json: string, password: string, options: KeyOptions = {}): Promise<KeyInfo> {
+  async importKeystore(json: string, password: string, options: KeyOptions = {}): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     return this.#add(await materialFromKeystore(json, password), 'keystore', options);
   }
@@ -170,7 +170,7 @@ export class Vault {
     return materialToKeystore(await this.#material(info), password, this.#keystoreScrypt);
   }
 
-  rename(address: string, label: string): KeyInfo {
+  rename(address: string, label: string): VaultKeyInfo {
     this.#requireUnlocked();
     const info = this.#find(address);
     const renamed = { ...info, label: this.#label(label, undefined) };
@@ -359,12 +359,12 @@ export class Vault {
     return parsed.success ? parsed.data : null;
   }
 
-  #keys(): KeyInfo[] {
+  #keys(): VaultKeyInfo[] {
     const parsed = z.array(KeyInfoSchema).safeParse(this.#store.get(KEYS_KEY) ?? []);
     return parsed.success ? parsed.data : [];
   }
 
-  #saveKeys(keys: KeyInfo[]): void {
+  #saveKeys(keys: VaultKeyInfo[]): void {
     this.#store.set(KEYS_KEY, keys);
     this.#events.emit('keys-changed', { keys });
   }
@@ -377,7 +377,7 @@ export class Vault {
     }
   }
 
-  #find(address: string): KeyInfo {
+  #find(address: string): VaultKeyInfo {
     const normalized = this.#normalize(address);
     const info = this.#keys().find((k) => k.address === normalized);
     if (!info) throw new VaultError('KEY_NOT_FOUND', `No key for ${normalized} is in this vault.`);
@@ -392,7 +392,7 @@ export class Vault {
     return trimmed;
   }
 
-  #requireSameBackend(info: KeyInfo): void {
+  #requireSameBackend(info: VaultKeyInfo): void {
     if (info.backend !== this.#backend.kind) {
       throw new VaultError(
         'KEYCHAIN_UNAVAILABLE',
@@ -403,13 +403,13 @@ export class Vault {
     }
   }
 
-  async #add(material: KeyMaterial, source: KeySource, options: KeyOptions): Promise<KeyInfo> {
+  async #add(material: KeyMaterial, source: KeySource, options: KeyOptions): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     const keys = this.#keys();
     if (keys.some((k) => k.address === material.address)) {
       throw new VaultError('DUPLICATE_KEY', `The key ${material.address} is already in this vault.`);
     }
-    const info: KeyInfo = {
+    const info: VaultKeyInfo = {
       address: material.address,
       label: this.#label(options.label, `Key ${keys.length + 1}`),
       role: options.role ?? 'master',
@@ -427,7 +427,7 @@ export class Vault {
     return info;
   }
 
-  async #material(info: KeyInfo): Promise<KeyMaterial> {
+  async #material(info: VaultKeyInfo): Promise<KeyMaterial> {
     this.#requireSameBackend(info);
     const secret = await this.#backend.read(info.address);
     if (secret === null) {

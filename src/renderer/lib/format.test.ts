@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   centsInputToPrice,
-  fixed,
   marketLabel,
   formatCountdown,
   formatDistance,
@@ -34,6 +33,8 @@ describe('price formatting', () => {
     expect(centsInputToPrice('0')).toBeNull();
     expect(centsInputToPrice('100')).toBeNull();
     expect(centsInputToPrice('99.89')).toBeNull();
+    // As the ticket reads a typed price (the same parse as main's): "62.50¢" is 62.5¢.
+    expect(centsInputToPrice(' 62.50¢ ')).toBe(625000n);
   });
 
   it('steps by ticks inside the tradable range', () => {
@@ -58,12 +59,6 @@ describe('sizes and money', () => {
     expect(formatSignedUsd('-400000')).toBe('−$0.40');
     expect(formatSignedUsd('1200000')).toBe('+$1.20');
     expect(formatSignedUsd('4')).toBe('$0.00');
-  });
-
-  it('rounds half away from zero', () => {
-    expect(fixed(125n, 2, 1)).toBe('1.3');
-    expect(fixed(-125n, 2, 1)).toBe('−1.3');
-    expect(fixed(-4n, 2, 1)).toBe('0.0');
   });
 
   it('formats oracle prices and the distance to strike', () => {

@@ -1,42 +1,16 @@
 /**
- * Display formatting for protocol integers that cross the bridge as decimal strings.
- * Exact integer arithmetic only (BigInt): money, prices and sizes never touch floats.
- * Units (docs/protocol/units.md): prices 1,000..999,000 per $1 contract; sizes, money and oracle prices 6 decimals.
+ * The window's formatting of what crosses the bridge: protocol integers arrive as decimal strings
+ * (or are missing, shown as "—"); their units (docs/protocol/units.md) and rounding are
+ * src/shared/protocol's (display.ts, units.ts), so a price reads the same in main's dialogs and the window.
  */
+import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from '../../shared/protocol/constants';
+import { displayContracts, displayOracle, displayPrice, displaySignedUsd, displaySize, displayUsd, roundedDecimal } from '../../shared/protocol/display';
+import { CENTS_SUFFIX, canonicalDecimal, formatPrice as exactCents, formatSize as exactSize, parsePrice } from '../../shared/protocol/units';
 
-export const PRICE_TICK = 1000n;
-export const PRICE_MIN = 1000n;
-export const PRICE_MAX = 999_000n;
-const SCALE = 1_000_000n;
+type Amount = string | bigint | null | undefined;
 
 function toBig(value: string | bigint): bigint {
   return typeof value === 'bigint' ? value : BigInt(value);
-}
-
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/**
- * `raw / 10^decimals` shown with `shown` fraction digits, rounded half away from zero.
- * `trim` drops trailing fraction zeros (down to `minShown`).
- */
-export function fixed(raw: bigint, decimals: number, shown: number, { trim = false, minShown = 0, thousands = false } = {}): string {
-  const negative = raw < 0n;
-  const abs = negative ? -raw : raw;
-  const drop = 10n ** BigInt(decimals - shown);
-  const rounded = decimals > shown ? (abs + drop / 2n) / drop : abs * 10n ** BigInt(shown - decimals);
-  const unit = 10n ** BigInt(shown);
-  const whole = (rounded / unit).toString();
-  let fraction = shown > 0 ? (rounded % unit).toString().padStart(shown, '0') : '';
-  if (trim) {
-    let end = fraction.length;
-    while (end > minShown && fraction[end - 1] === '0') end -= 1;
-    fraction = fraction.slice(0, end);
-  }
-  const wholeText = thousands ? groupThousands(whole) : whole;
-  const sign = negative && rounded !== 0n ? '−' : '';
-  return sign + wholeText + (fraction ? `.${fraction}` : '');
 }
 
 /** A top-of-book price, or null when there is none (the core may send "0" for an empty side). */
@@ -45,62 +19,54 @@ export function priceOrNull(price: string | null | undefined): string | null {
 }
 
 /** 625000 → "62.5¢" (one decimal, always: prices tick in tenths of a cent); 0 is no price. */
-export function formatPrice(price: string | bigint | null | undefined): string {
+export function formatPrice(price: Amount): string {
   if (price === null || price === undefined || price === '0' || price === 0n) return '—';
-  return `${fixed(toBig(price), 4, 1)}¢`;
+  return displayPrice(toBig(price));
 }
 
 /** 625000 → "62.5", 620000 → "62": what a user would type in the ticket's cents field. */
 export function priceToCentsInput(price: string | bigint): string {
-  return fixed(toBig(price), 4, 1, { trim: true });
+  return exactCents(toBig(price));
 }
 
-/** "62.5" → 625000n; null when it is not a valid cents price on the tick. */
+/** "62.5" (or "62.50¢", as the ticket reads it) → 625000n; null when it is not a valid cents price on the tick. */
 export function centsInputToPrice(input: string): bigint | null {
-  const match = /^\s*(\d{1,2})(?:\.(\d))?\s*$/.exec(input);
-  if (!match) return null;
-  const price = (BigInt(match[1] ?? '0') * 10n + BigInt(match[2] ?? '0')) * PRICE_TICK;
-  return price >= PRICE_MIN && price <= PRICE_MAX ? price : null;
+  try {
+    return parsePrice(canonicalDecimal(input, CENTS_SUFFIX));
+  } catch {
+    return null;
+  }
 }
 
 /** Moves a price by whole ticks and keeps it inside the tradable range. */
 export function stepPrice(price: bigint, ticks: number): bigint {
   const moved = price + BigInt(ticks) * PRICE_TICK;
-  return moved < PRICE_MIN ? PRICE_MIN : moved > PRICE_MAX ? PRICE_MAX : moved;
+  return moved < MIN_PRICE ? MIN_PRICE : moved > MAX_PRICE ? MAX_PRICE : moved;
 }
 
 /** 6-decimal contracts with up to 2 decimals: 10250000 → "10.25", 5000000 → "5". */
-export function formatSize(size: string | bigint | null | undefined): string {
-  if (size === null || size === undefined) return '—';
-  return fixed(toBig(size), 6, 2, { trim: true, thousands: true });
+export function formatSize(size: Amount): string {
+  return size === null || size === undefined ? '—' : displaySize(toBig(size));
 }
 
-/** 6-decimal contracts as ticket input (no thousands separators). */
+/** 6-decimal contracts as ticket input (exact, no thousands separators). */
 export function sizeToInput(size: string | bigint): string {
-  return fixed(toBig(size), 6, 2, { trim: true });
+  return exactSize(toBig(size));
 }
 
 /** 6-decimal USD: 1234567890 → "$1,234.57"; negative → "−$1.00". */
-export function formatUsd(amount: string | bigint | null | undefined): string {
-  if (amount === null || amount === undefined) return '—';
-  const text = fixed(toBig(amount), 6, 2, { thousands: true });
-  return text.startsWith('−') ? `−$${text.slice(1)}` : `$${text}`;
+export function formatUsd(amount: Amount): string {
+  return amount === null || amount === undefined ? '—' : displayUsd(toBig(amount));
 }
 
 /** Signed money with an explicit sign, for P&L: "+$1.20", "−$0.40", "$0.00". */
-export function formatSignedUsd(amount: string | bigint | null | undefined): string {
-  if (amount === null || amount === undefined) return '—';
-  const value = toBig(amount);
-  const text = formatUsd(value);
-  return value > 0n && text !== '$0.00' ? `+${text}` : text;
+export function formatSignedUsd(amount: Amount): string {
+  return amount === null || amount === undefined ? '—' : displaySignedUsd(toBig(amount));
 }
 
 /** Oracle (USD × 10^6): 2 decimals from $1, 4 below it. */
-export function formatOracle(price: string | bigint | null | undefined): string {
-  if (price === null || price === undefined) return '—';
-  const value = toBig(price);
-  const abs = value < 0n ? -value : value;
-  return `$${fixed(value, 6, abs >= SCALE ? 2 : 4, { thousands: true })}`;
+export function formatOracle(price: Amount): string {
+  return price === null || price === undefined ? '—' : displayOracle(toBig(price));
 }
 
 /** Oracle minus strike as money and percent of strike: "+$12.40 (+0.02%)", with ▲/▼ for colour-blind users. */
@@ -111,7 +77,7 @@ export function formatDistance(oracle: string | null, strike: string): { text: s
   const direction = diff > 0n ? 'up' : diff < 0n ? 'down' : 'flat';
   const arrow = direction === 'up' ? '▲' : direction === 'down' ? '▼' : '·';
   const money = formatOracle(diff < 0n ? -diff : diff);
-  const percent = strikeValue === 0n ? '' : ` ${fixed((diff < 0n ? -diff : diff) * 1_000_000n / strikeValue, 4, 2)}%`;
+  const percent = strikeValue === 0n ? '' : ` ${roundedDecimal(((diff < 0n ? -diff : diff) * 1_000_000n) / strikeValue, 4, 2)}%`;
   return { text: `${arrow} ${money}${percent}`, direction };
 }
 
@@ -122,7 +88,7 @@ export function formatDistance(oracle: string | null, strike: string): { text: s
 export function impliedProbability(bid: string | null, ask: string | null): string {
   const [bestBid, bestAsk] = [priceOrNull(bid), priceOrNull(ask)];
   if (bestBid === null || bestAsk === null) return 'no quotes';
-  return `${fixed((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
+  return `${roundedDecimal((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
 
 /** Milliseconds left → "4:05", "1:02:03"; "0:00" once past. */
@@ -164,16 +130,15 @@ export function marketLabel(markets: readonly { assetId: string; symbol: string;
 }
 
 /** 6-decimal contracts with their unit: "12 contracts", "1 contract", "0.5 contracts". */
-export function formatContracts(size: string | bigint | null | undefined): string {
-  const n = formatSize(size);
-  return n === '—' ? n : `${n} ${n === '1' ? 'contract' : 'contracts'}`;
+export function formatContracts(size: Amount): string {
+  return size === null || size === undefined ? '—' : displayContracts(toBig(size));
 }
 
 /**
  * The colour of a P&L from what is shown: "up" or "down" only when the amount rounds to at least a
  * cent, so a loss shown as "$0.00" is not red (and never "−$0.00").
  */
-export function pnlTone(amount: string | bigint | null | undefined): 'up' | 'down' | '' {
+export function pnlTone(amount: Amount): 'up' | 'down' | '' {
   if (amount === null || amount === undefined) return '';
   const v = toBig(amount);
   const abs = v < 0n ? -v : v;

@@ -4,7 +4,7 @@
  * keeps its rows and the ladder stays still under the pointer.
  */
 import type { BookLevel, BookView } from '../../shared/bridge';
-import { PRICE_MAX, PRICE_MIN, PRICE_TICK } from './format';
+import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from '../../shared/protocol/constants';
 
 export interface GroupedLevel {
   readonly size: bigint;
@@ -55,8 +55,8 @@ export function cumulativeDepth(grouped: Map<bigint, GroupedLevel>, side: 'bid' 
 
 export function snapToStep(price: bigint, step: bigint): bigint {
   const snapped = ((price + step / 2n) / step) * step;
-  const low = ((PRICE_MIN + step - 1n) / step) * step;
-  const high = (PRICE_MAX / step) * step;
+  const low = ((MIN_PRICE + step - 1n) / step) * step;
+  const high = (MAX_PRICE / step) * step;
   return snapped < low ? low : snapped > high ? high : snapped;
 }
 
@@ -74,8 +74,8 @@ export function ladderCentre(book: Pick<BookView, 'bids' | 'asks' | 'last'> | nu
 
 /** The fixed prices of the window, high to low: `count` rows centred on `centre`, inside 0.1–99.9¢. */
 export function ladderPrices(centre: bigint, step: bigint, count: number): bigint[] {
-  const low = ((PRICE_MIN + step - 1n) / step) * step;
-  const high = (PRICE_MAX / step) * step;
+  const low = ((MIN_PRICE + step - 1n) / step) * step;
+  const high = (MAX_PRICE / step) * step;
   const half = BigInt(Math.floor(count / 2));
   let top = centre + half * step;
   if (top > high) top = high;

@@ -20,6 +20,7 @@ import type {
 import type { Settings } from '../../shared/settings-schema';
 import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
+import { fillText, resolutionText } from './notice-text';
 import { pushNotice } from './notices';
 import type { SectionId } from './sections';
 
@@ -122,6 +123,11 @@ export function selectAsset(assetId: string): void {
   }
 }
 
+/** Whether the user wants this kind of notice (settings not read yet: the defaults, which notify). */
+function notifies(kind: 'fills' | 'resolutions'): boolean {
+  return get(settings)?.notifications[kind] ?? true;
+}
+
 /** Loads every view and subscribes to every event. Returns the unsubscriber. */
 export function startTerminal(bridge: BridgeClient): () => void {
   client = bridge;
@@ -135,10 +141,16 @@ export function startTerminal(bridge: BridgeClient): () => void {
       lock.set(v);
       if (!v.locked) void refreshAccount();
     }),
-    // One notice per event: the core announces fills of resting orders and resolutions (as the
-    // user's notification settings allow); a taker fill is told by its order's own result.
+    // One notice per event. Fills of resting orders and resolutions are worded here from their
+    // events, as the user's notification settings allow; a taker fill is told by its order's result.
     bridge.on('notice', (n) => pushNotice(n.level, n.message)),
-    bridge.on('resolution', () => void quietly('claims.list').then((c) => c && claims.set(c))),
+    bridge.on('fill', (f) => {
+      if (f.liquidity === 'maker' && notifies('fills')) pushNotice('info', fillText(f, marketName(f.assetId, f.epoch)));
+    }),
+    bridge.on('resolution', (r) => {
+      if (notifies('resolutions')) pushNotice('info', resolutionText(r, marketName(r.assetId, r.epoch)));
+      void quietly('claims.list').then((c) => c && claims.set(c));
+    }),
     bridge.on('orderHistory', (h) => orderHistory.set(h)),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most

@@ -1,9 +1,10 @@
 /**
  * Trading actions shared by the ticket, the ladder, the order tables and the hotkeys: each
- * sends one intent through the bridge and reports the core's summary as a notice.
+ * sends one intent through the bridge and reports what the core answered as a notice (notice-text.ts).
  */
 import { writable } from 'svelte/store';
 import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
+import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
 import { call, marketName } from './terminal';
 
@@ -34,8 +35,9 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     const result = await call('orders.place', order);
     if (!result) return false;
     const level = levelForStatus(result.status);
-    const withReason = level === 'error' && result.reason && !result.summary.includes(result.reason) ? ` (${result.reason})` : '';
-    pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${result.summary}${withReason}`, result.status);
+    const text = orderText(result);
+    const withReason = level === 'error' && result.reason && !text.includes(result.reason) ? ` (${result.reason})` : '';
+    pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${text}${withReason}`, result.status);
     return level !== 'error';
   } finally {
     sending.set(false);
@@ -46,7 +48,7 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
 export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
   const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
   if (!result) return false;
-  pushNotice(levelForStatus(result.status), `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
+  pushNotice(levelForStatus(result.status), `${marketName(order.assetId, order.epoch)}: ${cancelText(result)}`, result.status);
   return result.status === 'CANCELLED';
 }
 
@@ -54,14 +56,14 @@ export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
   if (!result) return;
   const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
-  pushNotice(none ? 'info' : levelForStatus(result.status), `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : result.summary}`, result.status);
+  pushNotice(none ? 'info' : levelForStatus(result.status), `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : cancelText(result)}`, result.status);
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
   const result = await call('orders.replace', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, price, size, signAs: order.signedBy });
   if (!result) return false;
   const ok = result.status === 'SUCCESS';
-  pushNotice(ok ? 'success' : 'error', `${marketName(order.assetId, order.epoch)}: ${result.summary}`, result.status);
+  pushNotice(ok ? 'success' : 'error', `${marketName(order.assetId, order.epoch)}: ${replaceText(result)}`, result.status);
   return ok;
 }
 
@@ -83,7 +85,7 @@ export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 
  */
 export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result) pushNotice(closeLevel(result.status), result.summary, result.status);
+  if (result) pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
   return result;
 }
 

@@ -70,6 +70,9 @@ export const resolvedEpoch = z.object({
   txId: bytes32.nullable(),
 });
 
+/** The `resolution` event: an epoch resolved, and the market's epoch trading now. */
+export const epochResolution = resolvedEpoch.extend({ currentEpoch: decimalString });
+
 export type BookLevel = z.infer<typeof bookLevel>;
 export type BookView = z.infer<typeof bookView>;
 export type BookHealth = z.infer<typeof bookHealth>;
@@ -77,3 +80,4 @@ export type FeedHealthState = z.infer<typeof feedHealthState>;
 export type MarketSummary = z.infer<typeof marketSummary>;
 export type OracleTick = z.infer<typeof oracleTick>;
 export type ResolvedEpoch = z.infer<typeof resolvedEpoch>;
+export type EpochResolution = z.infer<typeof epochResolution>;

@@ -13,15 +13,22 @@ export const orderTicket = z
   })
   .strict();
 
+/** What became of an order, as facts: the window words the notice ("Bought 10 at 62.5¢", src/renderer/lib/notice-text.ts). */
 export const orderResult = z.object({
   orderId: bytes32,
   status: z.enum(['ACCEPTED', 'CANCELLED', 'REJECTED', 'FILLED', 'PARTIALLY_FILLED']),
+  /** The exchange's reason (a code or its own text) for a rejection or cancellation; "" when none. */
   reason: z.string(),
+  side: sideName,
+  /** The order's limit price. */
+  price: decimalString,
   filled: decimalString,
   remaining: decimalString,
   cancelled: decimalString,
-  /** One sentence for the notice area, e.g. "Bought 10 at 62.5¢" or why it was rejected. */
-  summary: z.string(),
+  /** What the filled part traded at (size-weighted average of its fills); null when nothing filled. */
+  fillPrice: decimalString.nullable(),
+  /** True when the exchange did not report a fill's price: `fillPrice` is then the limit, "at or better". */
+  fillPriceIsLimit: z.boolean(),
 });
 
 export const cancelArgs = z.object({ ...marketRef.shape, orderId: bytes32, signAs }).strict();
@@ -30,7 +37,6 @@ export const cancelAllArgs = z.object({ ...marketRef.shape, signAs }).strict();
 export const cancelResult = z.object({
   status: z.enum(['CANCELLED', 'CANCEL_FAILED', 'CANCEL_NOT_COMMITTED']),
   orderIds: z.array(bytes32),
-  summary: z.string(),
 });
 
 /** Edit in place: the order is cancelled and replaced in one signed request, same side. */
@@ -40,8 +46,9 @@ export const replaceArgs = z
 
 export const replaceResult = z.object({
   status: z.enum(['SUCCESS', 'CANCEL_FAILED', 'REPLACEMENT_FAILED', 'CANCEL_COMMITTED_REPLACEMENT_FAILED']),
+  /** Null when the exchange answered for no replacement, or had already processed this exact one (`duplicate`). */
   replacement: orderResult.nullable(),
-  summary: z.string(),
+  duplicate: z.boolean(),
 });
 
 /**
@@ -50,7 +57,7 @@ export const replaceResult = z.object({
  */
 export const flattenArgs = z.object({ ...marketRef.shape, signAs }).strict();
 
-/** What a close did: exactly what filled, at what average and worst price, and what is still open. */
+/** What a close did: exactly what filled, at what average and worst price, and what is still open (worded by the window). */
 export const closeResult = z.object({
   status: z.enum([
     /** No position: nothing was sent. */
@@ -78,7 +85,10 @@ export const closeResult = z.object({
   bestPrice: decimalString.nullable(),
   limitPrice: decimalString.nullable(),
   maxSlippage: decimalString,
-  summary: z.string(),
+  /** The exchange's reason when the closing order was rejected; "" otherwise. */
+  reason: z.string(),
+  /** NOTHING_TO_CLOSE because the position went flat or turned over between the plan and the send. */
+  positionChanged: z.boolean(),
 });
 
 /** What the ticket shows before sending: computed by main with the protocol's exact rules. */

@@ -11,5 +11,6 @@ export * from './signing';
 export * from './sign-action';
 export * from './wire';
 export * from './units';
+export * from './display';
 export * from './asset-id';
 export * from './nonces';

@@ -40,6 +40,23 @@ function checkFormattable(value: unknown, code: UnitsErrorCode, what: string): b
   return value;
 }
 
+/**
+ * A decimal as people type it, in the protocol's canonical form: surrounding spaces and a unit
+ * suffix (`unit`, e.g. CENTS_SUFFIX) dropped, trailing zeros after the point dropped ("62.50" →
+ * "62.5", "10.00" → "10"). Anything else is left for the unit parser to refuse.
+ */
+export function canonicalDecimal(typed: string, unit: RegExp | null = null): string {
+  let v = typed.trim();
+  if (unit) v = v.replace(unit, '').trim();
+  const m = /^([0-9]+)\.([0-9]*)$/.exec(v);
+  if (!m) return v;
+  const frac = m[2]!.replace(/0+$/, '');
+  return frac === '' ? m[1]! : `${m[1]}.${frac}`;
+}
+
+/** The cent sign a typed price may end with ("62.5¢", "62.5c"). */
+export const CENTS_SUFFIX = /\s*[¢c]$/i;
+
 /** "62.5" (cents) → 625000n. Canonical, at most one decimal, 0.1–99.9. */
 export function parsePrice(cents: string): bigint {
   // cents × 10^4: one decimal of cents is a tenth-cent = 1000 units.
@@ -83,7 +100,12 @@ export function formatAmount(amount: bigint): string {
 export function formatDollars(amount: bigint): string {
   const sign = amount < 0n ? '-' : '';
   const [whole = '0', fraction = ''] = formatAmount(amount < 0n ? -amount : amount).split('.');
-  return `${sign}$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(2, '0')}`;
+  return `${sign}$${groupThousands(whole)}.${fraction.padEnd(2, '0')}`;
+}
+
+/** "1234567" → "1,234,567". */
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

@@ -1,7 +1,7 @@
 /** keys.*: create, import, export, rename and delete keys in the vault. Secrets go in, never out. */
 import { getAddress } from 'ethers';
 import type { KeyInfo, KeyRole } from '../../../shared/bridge';
-import type { KeyInfo as VaultKeyInfo, KeyOptions } from '../../vault';
+import type { KeyOptions, VaultKeyInfo } from '../../vault';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';

@@ -10,7 +10,7 @@ import {
   REQUEST_KINDS,
   ZERO_HASH,
   formatDollars,
-  formatPrice,
+  formatCents,
   formatSize,
   hashAction,
   makeExchangeDomain,
@@ -91,7 +91,7 @@ function describeAction(kind: PayloadKind, a: Record<string, unknown>): string[]
   switch (kind) {
     case 'orders': {
       const tif = ['GTC', 'FOK', 'IOC', 'ALO'][Number(big('timeInForce'))] ?? String(a['timeInForce']);
-      return [`${a['side'] ? 'Sell' : 'Buy'} ${formatSize(big('size'))} contracts at ${formatPrice(big('price'))}¢ (${tif}) on ${market()}`];
+      return [`${a['side'] ? 'Sell' : 'Buy'} ${formatSize(big('size'))} contracts at ${formatCents(big('price'))} (${tif}) on ${market()}`];
     }
     case 'cancels':
       return a['orderHash'] === ZERO_HASH ? [`Cancel every order on ${market()}`] : [`Cancel order ${String(a['orderHash'])} on ${market()}`];

@@ -1,13 +1,13 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
-import type { FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { formatDollars, formatPrice, formatSize, type Hex } from '../../../shared/protocol';
+import type { CancelResult, FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
+import { formatCents, formatDollars, formatSize, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../../client';
+import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
 import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
 import { shortfallOf, type Shortfall } from '../session/order-funds';
-import { cancelSummary, orderSummary, reasonSentence } from '../session/order-text';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
 
@@ -37,7 +37,7 @@ export async function confirmOrder(ctx: CoreContext, session: TradingSession, as
   const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. ` : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
-    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatPrice(t.price)}¢ (${tif}, epoch ${epoch})?`,
+    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatCents(t.price)} (${tif}, epoch ${epoch})?`,
     detail: `${closes}It costs ${formatDollars(BigInt(q.cost))} and pays ${formatDollars(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatDollars(BigInt(q.maxLoss))}.`,
     confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
   });
@@ -57,16 +57,25 @@ function duplicateResponse(outcome: Extract<OrderOutcome, { delivery: 'duplicate
 }
 
 /** The size-weighted average price of an order's taker fills; "at or better than" when any is only its limit. */
-function filledAtOf(fills: readonly FillView[]): { price: bigint; atOrBetter: boolean } | undefined {
+function fillPriceOf(fills: readonly FillView[]): { fillPrice: string | null; fillPriceIsLimit: boolean } {
   const size = fills.reduce((sum, f) => sum + BigInt(f.size), 0n);
-  if (size === 0n) return undefined;
+  if (size === 0n) return { fillPrice: null, fillPriceIsLimit: false };
   const value = fills.reduce((sum, f) => sum + BigInt(f.price) * BigInt(f.size), 0n);
-  return { price: value / size, atOrBetter: fills.some((f) => f.priceIsLimit === true) };
+  return { fillPrice: (value / size).toString(), fillPriceIsLimit: fills.some((f) => f.priceIsLimit === true) };
 }
 
 function resultOf(r: NewOrderResponse, t: ParsedTicket, fills: readonly FillView[] = []): OrderResult {
-  const base = { orderId: r.orderId, status: r.status, reason: r.reason, filled: r.filled.toString(), remaining: r.remaining.toString(), cancelled: r.cancelled.toString() };
-  return { ...base, summary: orderSummary(base, t.sell, t.price, filledAtOf(fills)) };
+  return {
+    orderId: r.orderId,
+    status: r.status,
+    reason: r.reason,
+    side: t.sell ? 'sell' : 'buy',
+    price: t.price.toString(),
+    filled: r.filled.toString(),
+    remaining: r.remaining.toString(),
+    cancelled: r.cancelled.toString(),
+    ...fillPriceOf(fills),
+  };
 }
 
 export interface Placement {
@@ -138,17 +147,13 @@ async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: 
 
 /** Why an order ended without filling, in words, for the order history. */
 function historyReason(r: NewOrderResponse, tif: TimeInForceName): string {
-  if (r.status === 'REJECTED') return reasonSentence(r.reason);
+  if (r.status === 'REJECTED') return rejectReasonSentence(r.reason);
   if (r.status === 'CANCELLED') return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
   return '';
 }
 
-function cancelResultOf(outcome: CancelOutcome) {
-  const r =
-    outcome.delivery === 'answered'
-      ? { status: outcome.response.status, orderIds: outcome.response.orderIds }
-      : { status: 'CANCELLED' as const, orderIds: [] as Hex[] };
-  return { ...r, summary: cancelSummary(r) };
+function cancelResultOf(outcome: CancelOutcome): CancelResult {
+  return outcome.delivery === 'answered' ? { status: outcome.response.status, orderIds: outcome.response.orderIds } : { status: 'CANCELLED', orderIds: [] };
 }
 
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
@@ -212,7 +217,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
         : await actor.client.cancelReplaceOrder(input);
       await session.refreshAccount();
-      if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, summary: 'The replacement had already been processed.' };
+      if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, duplicate: true };
       const r = outcome.response;
       // A replacement that crossed the book filled as taker, like any new order.
       const fills =
@@ -222,17 +227,11 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
       if (r.status !== 'CANCEL_FAILED') session.history.cancelled([orderId], 'replaced by an edit');
       if (replacement) {
-        session.history.placed({ assetId: a, epoch: e, orderId: replacement.orderId, side: input.side, price: t.price, size: t.size, timeInForce, signedBy: actor.signedBy, status: replacement.status, filled: BigInt(replacement.filled), reason: replacement.status === 'REJECTED' ? reasonSentence(replacement.reason) : '' });
+        session.history.placed({ assetId: a, epoch: e, orderId: replacement.orderId, side: input.side, price: t.price, size: t.size, timeInForce, signedBy: actor.signedBy, status: replacement.status, filled: BigInt(replacement.filled), reason: replacement.status === 'REJECTED' ? rejectReasonSentence(replacement.reason) : '' });
         session.account?.trackOrder(replacement.orderId as Hex);
         session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
       }
-      const summary =
-        r.status === 'SUCCESS'
-          ? `Replaced: ${replacement?.summary ?? 'done'}`
-          : r.status === 'CANCEL_FAILED'
-            ? 'Not replaced: the order was no longer open'
-            : `The order was cancelled but the replacement failed${replacement ? `: ${replacement.summary}` : ''}`;
-      return { status: r.status, replacement, summary };
+      return { status: r.status, replacement, duplicate: false };
     },
 
     'orders.history': () => trading.session().history.list(),

@@ -112,10 +112,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
         if (current === session) emitConnection();
       },
       onResolved: (_s, assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
-      notify: (level, message, kind) => {
+      notify: (level, message) => {
         if (current !== session) return;
-        const n = ctx.settings.getSettings().notifications;
-        if ((kind === 'fill' && !n.fills) || (kind === 'resolution' && !n.resolutions)) return;
         ctx.events.emit('notice', { level, message: message.slice(0, 500) });
       },
     });

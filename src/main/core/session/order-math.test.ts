@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseTicket, quoteOf } from './order-math';
-import { orderSummary } from './order-text';
 
 describe('order math', () => {
   it('quotes with the protocol margin rules', () => {
@@ -34,22 +33,6 @@ describe('order math', () => {
 
   it('refuses prices off the tick with the exchange sentence', () => {
     expect(() => parseTicket({ side: 'buy', price: '62.55', size: '1' })).toThrow(/price|Price/);
-  });
-
-  it('says what happened in one sentence', () => {
-    const base = { orderId: `0x${'1'.repeat(64)}`, reason: '', cancelled: '0' };
-    expect(orderSummary({ ...base, status: 'FILLED', filled: '10000000', remaining: '0' }, false, 625_000n)).toBe('Bought 10 at 62.5¢');
-    expect(orderSummary({ ...base, status: 'REJECTED', reason: 'MARGIN', filled: '0', remaining: '0' }, false, 625_000n)).toBe(
-      'Rejected: not enough collateral (MARGIN)',
-    );
-    // A reason we do not know is the exchange's text: quoted, labelled, cleaned of invisible characters.
-    expect(orderSummary({ ...base, status: 'REJECTED', reason: 'Call\u202e support "now"', filled: '0', remaining: '0' }, false, 625_000n)).toBe(
-      'Rejected: The exchange said: "Call support \'now\'".',
-    );
-    // What the fill traded at, when known: exact, or only its limit ("at or better than").
-    const filled = { ...base, status: 'FILLED' as const, filled: '10000000', remaining: '0' };
-    expect(orderSummary(filled, false, 625_000n, { price: 450_000n, atOrBetter: false })).toBe('Bought 10 at 45¢');
-    expect(orderSummary(filled, true, 1_000n, { price: 1_000n, atOrBetter: true })).toBe('Sold 10 at or better than 0.1¢');
   });
 });
 

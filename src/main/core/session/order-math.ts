@@ -5,7 +5,7 @@
  */
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';
 import { ORDER_LIMITS } from '../../../shared/bridge/limits';
-import { MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, orderMargin } from '../../../shared/protocol';
+import { CENTS_SUFFIX, MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, canonicalDecimal, orderMargin } from '../../../shared/protocol';
 import { toPrice, toSide, toSize } from '../../../client';
 import { ExchangeValidationError } from '../../../client';
 
@@ -19,25 +19,11 @@ const SIZE_RULE = `Size must be ${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSiz
 const PRICE_RULE = `Price must be ${ORDER_LIMITS.minPriceCents}¢ to ${ORDER_LIMITS.maxPriceCents}¢ in steps of ${ORDER_LIMITS.priceStepCents}¢`;
 
 /**
- * A decimal as people type it, in the protocol's canonical form: surrounding spaces and a unit
- * suffix (¢, c) dropped, trailing zeros after the point dropped ("62.50" → "62.5", "10.00" → "10").
- * Anything else is left for the unit parser to refuse.
- */
-export function canonicalDecimal(typed: string, unit: RegExp | null = null): string {
-  let v = typed.trim();
-  if (unit) v = v.replace(unit, '').trim();
-  const m = /^([0-9]+)\.([0-9]*)$/.exec(v);
-  if (!m) return v;
-  const frac = m[2]!.replace(/0+$/, '');
-  return frac === '' ? m[1]! : `${m[1]}.${frac}`;
-}
-
-/**
  * Parses price (cents) and size (contracts) as typed, within the exchange's real limits (at most
  * 100,000 contracts, steps of 0.01; prices 0.1–99.9¢ in steps of 0.1¢); an empty field is named.
  */
 export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
-  const priceText = canonicalDecimal(ticket.price, /\s*[¢c]$/i);
+  const priceText = canonicalDecimal(ticket.price, CENTS_SUFFIX);
   const sizeText = canonicalDecimal(ticket.size);
   if (priceText === '') throw new ExchangeValidationError('PRICE_MISSING', `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`);
   if (sizeText === '') throw new ExchangeValidationError('SIZE_MISSING', `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`);

@@ -6,8 +6,6 @@
 import { JsonRpcProvider, Contract } from 'ethers';
 import type { AccountSelection, BookView, FeedHealth, FillView, MarketSummary, ResolvedEpoch } from '../../../shared/bridge';
 import {
-  formatPrice,
-  formatSize,
   formatTimeframe,
   makeExchangeDomain,
   unpackAssetId,
@@ -38,7 +36,6 @@ import { readDeploymentFacts } from './deployment-facts';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import { FeedHealthTracker, socketHealth } from './feed-health';
 import type { MarketEntry } from './market-directory';
-import { marketLabel } from './market-name';
 import { OracleHistory } from './oracle-history';
 import { OrderHistory } from './order-history';
 import { TradeTape } from './trade-tape';
@@ -60,7 +57,7 @@ export interface SessionOptions {
   attestedFacts?: (deployment: Deployment) => DomainFacts | null;
   /** Feed health or pin changed: the host re-sends `connection`. */
   onConnectionChange(): void;
-  notify(level: 'info' | 'warning' | 'error', message: string, kind?: 'fill' | 'resolution'): void;
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
   /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
   onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
 }
@@ -520,9 +517,8 @@ export class TradingSession {
       for (let attempt = 0; attempt < 10 && !this.#stopped; attempt++) {
         const r = await this.#readResolution(assetId, previous);
         if (r) {
-          this.#o.events.emit('resolution', r);
-          const symbol = this.market(assetId).symbol;
-          this.#o.notify('info', `${marketLabel(symbol, assetId, previous)} resolved ${r.upWon ? 'Up' : 'Down'}; #${current} is trading.`, 'resolution');
+          // The window words the notice (as the user's notification settings allow).
+          this.#o.events.emit('resolution', { ...r, currentEpoch: current.toString() });
           await this.refreshAccount(previous, assetId);
           this.#o.onResolved?.(this, assetId, previous);
           return;
@@ -609,8 +605,8 @@ export class TradingSession {
       at,
     };
     this.history.filled(fill.orderId, fill.fill);
+    // A maker fill: the window words its notice (a taker fill is told by its order's result).
     this.#o.events.emit('fill', view);
-    this.#o.notify('info', fillSentence(view, marketLabel(this.market(fill.assetId).symbol, fill.assetId, fill.epoch)), 'fill');
   }
 
   /**
@@ -768,10 +764,4 @@ function unreachable(deployment: Deployment, reason: string): BridgeFailure {
 
 export function notConnected(deployment: Deployment): BridgeFailure {
   return new BridgeFailure('connection.not_connected', `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`);
-}
-
-/** A maker fill of a resting order: the one notice a fill gives (`name` is "BTC 1m #3"). */
-export function fillSentence(f: FillView, name: string): string {
-  const n = BigInt(f.size);
-  return `${name}: ${f.side === 'buy' ? 'bought' : 'sold'} ${formatSize(n)} Up contract${n === 1_000_000n ? '' : 's'} at ${formatPrice(BigInt(f.price))}¢ (your resting order filled).`;
 }
