@@ -2,7 +2,7 @@
 import type { ConnectionView, FeedHealth } from '../../../shared/bridge';
 import type { AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { pinStateOf, selectedDeployment } from './settings';
+import { pinStateOf, selectedDeployment } from '../../settings';
 
 /** Feed health comes from the exchange layer once it is wired in; until then, no feeds are reported. */
 export type FeedHealthSource = () => FeedHealth[];

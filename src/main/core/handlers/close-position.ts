@@ -7,7 +7,7 @@ import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
 import { parsePrice } from '../../../shared/protocol';
 import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
-import { clipToInventory, planClose } from '../session/close-plan';
+import { clipToInventory, planClose } from '../trading-math/close-plan';
 import type { TradingSession } from '../session/session';
 import { confirmOrder, send } from './orders';
 

@@ -7,7 +7,7 @@
  */
 import type { ConfiguredMarket } from '../../../shared/bridge';
 import { ExchangeClient } from '../../../client';
-import { describePinChange, factsOf, NO_DEPLOYMENT, type Deployment, type DomainFacts, type Settings } from '../../settings';
+import { describePinChange, factsOf, isConfirmed, NO_DEPLOYMENT, pinStateOf, selectedDeployment, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { checkDeploymentDraft, deploymentIdFor, type DeploymentDraft } from '../../settings/endpoint-rules';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
@@ -24,7 +24,6 @@ import {
   renameMarketRequest,
   selectRequest,
 } from './deployment-dialogs';
-import { selectedDeployment, pinStateOf } from './settings';
 
 export interface DeploymentsOptions extends InspectOptions {
   /** Timeout of each read while adding a deployment, ms (default 10 s). */
@@ -41,11 +40,6 @@ function hostOf(url: string): string {
 
 function sameFacts(a: DomainFacts, b: DomainFacts): boolean {
   return describePinChange(a, b) === '';
-}
-
-/** Built in (main wrote it) or confirmed by the user in main's dialog: main may contact its hosts. */
-export function isConfirmed(d: Deployment): boolean {
-  return d.builtIn === 'devnet' || d.confirmedAt !== undefined;
 }
 
 function endpointsOf(d: DeploymentDraft): string {

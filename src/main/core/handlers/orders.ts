@@ -6,8 +6,8 @@ import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
-import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
-import { shortfallOf, type Shortfall } from '../session/order-funds';
+import { parseTicket, quoteOf, type ParsedTicket } from '../trading-math/order-math';
+import { shortfallOf, type Shortfall } from '../trading-math/order-funds';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
 

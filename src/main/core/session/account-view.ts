@@ -1,7 +1,7 @@
 /** The selected account as the window sees it: balances, positions with P&L, open orders and own fills. */
 import type { AccountView, OpenOrderView, PositionView } from '../../../shared/bridge';
 import type { TradingSession } from './session';
-import { averagePrice, markPrice, unrealisedPnl } from './position-math';
+import { averagePrice, markPrice, unrealisedPnl } from '../trading-math/position-math';
 
 const toMs = (ts: number): number => (ts < 100_000_000_000 ? ts * 1000 : ts);
 

@@ -3,13 +3,11 @@
  * the selected deployment (or its URLs) change, and carries the account selection across.
  */
 import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
-import type { Deployment, DomainFacts, Settings } from '../../settings';
+import { isConfirmed, selectedDeployment, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
 import { claimOne } from '../handlers/claims';
-import { isConfirmed } from '../handlers/deployments';
-import { selectedDeployment } from '../handlers/settings';
 import { AutoClaimer } from './auto-claim';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
