@@ -3,7 +3,6 @@ import type { AccountSelection } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { accountViewOf } from '../session/account-view';
 import type { TradingHost } from '../session/host';
 
 function checkKeys(ctx: CoreContext, s: AccountSelection): void {
@@ -30,23 +29,23 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
       } catch (error) {
         // Kept for when the exchange answers (the session applies it on connect); the view says why it is empty.
         session.keepSelection(selection);
-        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+        return session.accountView(error instanceof Error ? error.message : 'The account could not be read.');
       }
       try {
         await session.select(selection);
-        return accountViewOf(session);
+        return session.accountView();
       } catch (error) {
-        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+        return session.accountView(error instanceof Error ? error.message : 'The account could not be read.');
       }
     },
     'account.get': async () => {
       const session = await trading.connected();
       await session.refreshAccount();
-      return accountViewOf(session);
+      return session.accountView();
     },
     'account.exportFills': async () => {
       const session = trading.session();
-      const view = accountViewOf(session);
+      const view = session.accountView();
       const rows = view.fills.map((f) =>
         [new Date(f.at).toISOString(), f.assetId, f.epoch, f.orderId, f.side, formatPrice(BigInt(f.price)), formatSize(BigInt(f.size)), f.liquidity].join(','),
       );

@@ -17,7 +17,7 @@ async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
   const out: ClaimableEpoch[] = [];
   for (const m of session.markets) {
     for (const c of await session.epochs.claimable(m.assetId, master)) {
-      session.claimable.set(`${c.assetId}:${c.epoch}`, c.claimable);
+      session.desk.claimableSeen(c.assetId, c.epoch, c.claimable);
       out.push({ assetId: c.assetId.toString(), epoch: c.epoch.toString(), symbol: m.symbol, amount: c.claimable.toString() });
     }
   }
@@ -29,7 +29,7 @@ export async function claimOne(session: TradingSession, assetId: bigint, epoch: 
   const symbol = session.market(assetId).symbol;
   const amount = (await session.reader.getClaimable(assetId, epoch, master)).claimable;
   const r = await session.client(master).claim({ assetId, epoch });
-  session.claimable.delete(`${assetId}:${epoch}`);
+  session.desk.claimed(assetId, epoch);
   await session.refreshAccount(epoch, assetId);
   const ok = r.status === 'CLAIMED';
   const name = marketLabel(symbol, assetId, epoch);

@@ -13,7 +13,7 @@ import { confirmOrder, send } from './orders';
 
 
 async function bookOf(session: TradingSession, assetId: bigint, epoch: bigint): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
-  const live = session.books.liveLevels(assetId, epoch);
+  const live = session.board.books.liveLevels(assetId, epoch);
   if (live) return live;
   const snap = await session.reader.getOrderBook(assetId, epoch, { depth: MAX_BOOK_DEPTH });
   return { bids: snap.bids, asks: snap.asks };
@@ -33,7 +33,7 @@ export async function closePosition(ctx: CoreContext, session: TradingSession, a
   const base = { orderId: null, side: null, requested: '0', filled: '0', averagePrice: null, worstPrice: null, pricesAreLimits: false, bestPrice: null, limitPrice: null, maxSlippage: slippage.toString(), reason: '', positionChanged: false };
   await session.refreshAccount(e, a);
   const inventory = session.account?.inventory(a, e) ?? 0n;
-  const own = session.ownLevels(a, e);
+  const own = session.desk.ownLevels(a, e);
   const plan = planClose(inventory, await bookOf(session, a, e), inventory > 0n ? own.bids : own.asks, slippage);
   if (plan.kind === 'nothing') return { ...base, status: 'NOTHING_TO_CLOSE', remaining: '0' };
   if (plan.kind === 'no_liquidity') {
