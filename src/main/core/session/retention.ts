@@ -54,7 +54,8 @@ export class BoundedMap<K, V> {
     this.#map.set(key, value);
     if (this.#map.size <= this.limit) return;
     for (const [k, v] of this.#map) {
-      if (this.evictable(k, v)) {
+      // The entry just set is never the one to go: it is the newest.
+      if (k !== key && this.evictable(k, v)) {
         this.#map.delete(k);
         return;
       }
