@@ -15,6 +15,7 @@ import { ConnectionHealth, ORACLE_STALE_MS } from './connection-health';
 import { MarketBoard } from './market-board';
 import type { MarketEntry } from './market-directory';
 import { oldestKept } from './retention';
+import { SessionTimers } from './session-timers';
 import { Signers, type Actor } from './signers';
 
 export { notConnected } from './signers';
@@ -55,19 +56,17 @@ export class TradingSession {
   readonly #o: SessionOptions;
   readonly #marketFeed: MarketFeed;
   readonly #oracleFeed: OracleFeed;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #timers = new SessionTimers();
   readonly #unsubscribe: (() => void)[] = [];
-  #stopped = false;
 
   constructor(opts: SessionOptions) {
     this.#o = opts;
     this.deployment = opts.deployment;
-    const { events, markets } = opts;
     this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
     const feedError = (e: ExchangeError): void => {
       opts.logger.debug('session.feed_error', { code: e.code });
       // A feed error usually means its socket just changed state: tell the window now.
-      queueMicrotask(() => !this.#stopped && this.health.emitIfChanged());
+      queueMicrotask(() => !this.#timers.stopped && this.health.emitIfChanged());
     };
     this.#marketFeed = new MarketFeed({ url: opts.deployment.marketWsUrl, onError: feedError });
     this.#oracleFeed = new OracleFeed({ url: opts.deployment.oracleWsUrl, staleAfterMs: ORACLE_STALE_MS, onError: feedError });
@@ -86,8 +85,6 @@ export class TradingSession {
     this.desk = new AccountDesk({
       ...opts,
       reader: this.reader,
-      events,
-      markets,
       currentEpoch: (a) => this.epochs.current(a),
       topOfBook: (a, e) => this.board.topOfBook(a, e),
       settlementToken: () => this.signers.settlementToken(),
@@ -100,7 +97,7 @@ export class TradingSession {
   // ------------------------------------------------------------ lifecycle
 
   async #connect(): Promise<void> {
-    while (!this.#stopped) {
+    while (!this.#timers.stopped) {
       const started = Date.now();
       try {
         await this.signers.readFacts(this.reader);
@@ -109,10 +106,10 @@ export class TradingSession {
         break;
       } catch (error) {
         this.health.connectFailed(error);
-        await this.#sleep(RETRY_CONNECT_MS);
+        await this.#timers.sleep(RETRY_CONNECT_MS);
       }
     }
-    if (this.#stopped) return;
+    if (this.#timers.stopped) return;
     this.#o.notify('info', `Connected to ${this.deployment.name}.`);
     for (const m of this.#o.markets) await this.epochs.track(m.assetId);
     const off = this.board.subscribeFeeds({
@@ -126,11 +123,11 @@ export class TradingSession {
     });
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
-    this.#every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
-    this.#every(this.#o.healthMs ?? 5_000, () => this.health.probe());
+    this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
+    this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
     // Socket states are in memory: re-read them every second so the status bar never shows a cut
     // feed as live for the length of a network probe.
-    this.#every(1_000, () => Promise.resolve(this.health.emitIfChanged()));
+    this.#timers.every(1_000, () => Promise.resolve(this.health.emitIfChanged()));
     await Promise.all([this.board.refreshMarkets(), this.health.probe()]);
   }
 
@@ -141,7 +138,7 @@ export class TradingSession {
     this.board.forgetEpochsBefore(assetId, oldestKept(current));
     this.desk.forgetEpochsBefore(assetId, oldestKept(current));
     void this.desk.refresh();
-    const wait = { sleep: () => this.#sleep(this.#o.pollMs ?? 1_000), stopped: () => this.#stopped };
+    const wait = { sleep: () => this.#timers.sleep(this.#o.pollMs ?? 1_000), stopped: () => this.#timers.stopped };
     void this.board.awaitResolution(assetId, previous, current, wait, async () => {
       await this.desk.refresh(previous, assetId);
       this.#o.onResolved?.(this, assetId, previous);
@@ -149,9 +146,7 @@ export class TradingSession {
   }
 
   stop(): void {
-    this.#stopped = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
+    this.#timers.stop();
     for (const off of this.#unsubscribe.splice(0)) off();
     this.board.books.closeAll();
     this.epochs.stop();
@@ -160,48 +155,17 @@ export class TradingSession {
     this.health.close();
   }
 
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.#timers.delete(t);
-        resolve();
-      }, ms);
-      this.#timers.add(t);
-    });
-  }
-
-  #every(ms: number, fn: () => Promise<void>): void {
-    const tick = (): void => {
-      const t = setTimeout(() => {
-        this.#timers.delete(t);
-        void fn()
-          .catch(() => {})
-          .finally(() => !this.#stopped && tick());
-      }, ms);
-      this.#timers.add(t);
-    };
-    tick();
-  }
-
   // ------------------------------------------------------------ what handlers ask of the parts
 
   /** Resolves once connected; while the exchange cannot be reached, rejects with the reason (the retries go on). */
   whenConnected = (): Promise<void> => this.health.whenConnected(this.ready);
   feedHealth = () => this.health.feedHealth();
   clockOffsetMs = (): number | null => (this.clock.samples > 0 ? this.clock.offsetMs : null);
-  get markets(): readonly MarketEntry[] {
-    return this.#o.markets;
-  }
+  get markets(): readonly MarketEntry[] { return this.#o.markets; }
   market = (assetId: bigint): MarketEntry => this.board.market(assetId);
-  get facts() {
-    return this.signers.facts;
-  }
-  get selection(): AccountSelection {
-    return this.desk.selection;
-  }
-  get account() {
-    return this.desk.account;
-  }
+  get facts() { return this.signers.facts; }
+  get selection(): AccountSelection { return this.desk.selection; }
+  get account() { return this.desk.account; }
   keepSelection = (selection: AccountSelection): void => this.desk.keepSelection(selection);
   select = (selection: AccountSelection): Promise<void> => this.desk.select(selection);
   refreshAccount = (epoch?: bigint, assetId?: bigint): Promise<void> => this.desk.refresh(epoch, assetId);
