@@ -22,9 +22,18 @@ export function pinStateOf(settings: Settings): PinState {
   const observed = settings.pendingPinChanges[id];
   if (!pin) {
     if (!observed) return { kind: 'unpinned' };
-    return { kind: 'unconfirmed', observed, sentence: 'Nothing is signed until you confirm the signing domain and token contracts of this deployment.' };
+    return {
+      kind: 'unconfirmed',
+      observed,
+      sentence: 'Nothing is signed until you confirm the signing domain and token contracts of this deployment.',
+    };
   }
   const pinned = factsOf(pin);
   if (!observed) return { kind: 'pinned', ...pinned };
-  return { kind: 'changed', pinned, observed, sentence: `The signing domain changed: ${describePinChange(pinned, observed)}.` };
+  return {
+    kind: 'changed',
+    pinned,
+    observed,
+    sentence: `The signing domain changed: ${describePinChange(pinned, observed)}.`,
+  };
 }

@@ -29,23 +29,23 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
       } catch (error) {
         // Kept for when the exchange answers (the session applies it on connect); the view says why it is empty.
         session.keepSelection(selection);
-        return session.accountView(error instanceof Error ? error.message : 'The account could not be read.');
+        return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
       }
       try {
         await session.select(selection);
-        return session.accountView();
+        return session.desk.view();
       } catch (error) {
-        return session.accountView(error instanceof Error ? error.message : 'The account could not be read.');
+        return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
       }
     },
     'account.get': async () => {
       const session = await trading.connected();
       await session.refreshAccount();
-      return session.accountView();
+      return session.desk.view();
     },
     'account.exportFills': async () => {
       const session = trading.session();
-      const view = session.accountView();
+      const view = session.desk.view();
       const rows = view.fills.map((f) =>
         [new Date(f.at).toISOString(), f.assetId, f.epoch, f.orderId, f.side, formatPrice(BigInt(f.price)), formatSize(BigInt(f.size)), f.liquidity].join(','),
       );

@@ -122,7 +122,12 @@ export class AccountDesk implements AccountViewSource {
   /** An order the exchange answered (or had already processed): tracked for fills, shown, and in the history. */
   orderSent(o: SentOrder): void {
     this.account?.trackOrder(o.orderId);
-    this.#placed.set(o.orderId.toLowerCase(), { size: o.size, timeInForce: o.timeInForce, placedAt: Date.now(), signedBy: o.signedBy });
+    this.#placed.set(o.orderId.toLowerCase(), {
+      size: o.size,
+      timeInForce: o.timeInForce,
+      placedAt: Date.now(),
+      signedBy: o.signedBy,
+    });
     this.#history.placed(o);
   }
 

@@ -5,7 +5,14 @@
  */
 import { JsonRpcProvider } from 'ethers';
 import type { FeedHealth } from '../../../shared/bridge';
-import { ExchangeError, rpcConnection, type ExchangeReader, type MarketFeed, type OracleFeed } from '../../../client';
+import {
+  ExchangeError,
+  rpcConnection,
+  type ExchangeClock,
+  type ExchangeReader,
+  type MarketFeed,
+  type OracleFeed,
+} from '../../../client';
 import type { Deployment } from '../../settings';
 import { BridgeFailure } from '../bridge-runtime';
 import { FeedHealthTracker, socketHealth } from './feed-health';
@@ -16,6 +23,7 @@ const MARKET_STALE_MS = 45_000;
 export interface ConnectionHealthOptions {
   deployment: Deployment;
   reader: Pick<ExchangeReader, 'getHealth'>;
+  clock: Pick<ExchangeClock, 'samples' | 'offsetMs'>;
   marketFeed: MarketFeed;
   oracleFeed: OracleFeed;
   /** Resyncs of the streamed books, counted with the market feed's. */
@@ -45,7 +53,10 @@ export class ConnectionHealth {
 
   /** The chain node, one connection shared by the probe and the wallet balance read. */
   rpc(): JsonRpcProvider {
-    return (this.#provider ??= new JsonRpcProvider(rpcConnection(this.#o.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 }));
+    return (this.#provider ??= new JsonRpcProvider(rpcConnection(this.#o.deployment.rpcUrl), undefined, {
+      staticNetwork: true,
+      batchMaxCount: 1,
+    }));
   }
 
   /** Resolves with `ready`; while the exchange cannot be reached, rejects with the reason instead of waiting for the retries. */
@@ -60,7 +71,12 @@ export class ConnectionHealth {
 
   /** An attempt to read the deployment's facts failed. */
   connectFailed(error: unknown): void {
-    const reason = error instanceof ExchangeError ? error.sentence : error instanceof BridgeFailure ? error.message : 'the exchange did not answer';
+    const reason =
+      error instanceof ExchangeError
+        ? error.sentence
+        : error instanceof BridgeFailure
+          ? error.message
+          : 'the exchange did not answer';
     this.#http.fail('down', reason);
     this.#connectFailure = reason;
     for (const tell of [...this.#attemptFailed]) tell(reason);
@@ -71,6 +87,11 @@ export class ConnectionHealth {
   connected(startedAt: number): void {
     this.#connectFailure = null;
     this.#http.ok(Date.now() - startedAt, Date.now());
+  }
+
+  /** How far the exchange's clock is from ours (ms), null before the first sample. */
+  clockOffsetMs(): number | null {
+    return this.#o.clock.samples > 0 ? this.#o.clock.offsetMs : null;
   }
 
   oracleSeen(at: number): void {
@@ -104,7 +125,8 @@ export class ConnectionHealth {
     const configured = this.#o.deployment.chainId;
     try {
       const chainId = BigInt((await this.rpc().send('eth_chainId', [])) as string);
-      if (chainId.toString() !== configured) this.#chain.fail('down', `the node serves chain ${chainId}, not ${configured}`);
+      if (chainId.toString() !== configured)
+        this.#chain.fail('down', `the node serves chain ${chainId}, not ${configured}`);
       else this.#chain.ok(Date.now() - started, Date.now());
     } catch {
       this.#chain.fail('down', 'the chain node did not answer');
@@ -116,7 +138,12 @@ export class ConnectionHealth {
     const market = this.#market;
     socketHealth(market, this.#o.marketFeed.socket, this.#o.marketFeed.lastActivityAt || null, now, MARKET_STALE_MS);
     socketHealth(this.#oracle, this.#o.oracleFeed.socket, this.#oracleLastAt, now, ORACLE_STALE_MS);
-    return [this.#http.view(), { ...market.view(), resyncs: market.resyncs + this.#o.bookResyncs() }, this.#oracle.view(), this.#chain.view()];
+    return [
+      this.#http.view(),
+      { ...market.view(), resyncs: market.resyncs + this.#o.bookResyncs() },
+      this.#oracle.view(),
+      this.#chain.view(),
+    ];
   }
 
   emitIfChanged(): void {
@@ -133,5 +160,8 @@ export class ConnectionHealth {
 
 function unreachable(deployment: Deployment, reason: string): BridgeFailure {
   const because = reason.replace(/[.\s]+$/, '');
-  return new BridgeFailure('connection.unreachable', `Not connected to ${deployment.name}: ${because}. The app keeps trying; nothing was signed or sent.`);
+  return new BridgeFailure(
+    'connection.unreachable',
+    `Not connected to ${deployment.name}: ${because}. The app keeps trying; nothing was signed or sent.`,
+  );
 }

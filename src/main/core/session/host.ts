@@ -64,8 +64,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       return s;
     },
     selection: () => current?.selection ?? selection,
-    feeds: () => (current ? current.feedHealth() : []),
-    clockOffsetMs: () => current?.clockOffsetMs() ?? null,
+    feeds: () => (current ? current.health.feedHealth() : []),
+    clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     dispose: () => {
       off();
       current?.stop();

@@ -6,7 +6,14 @@ import { createEventHub } from '../event-hub';
 import { MarketBoard, type MarketBoardOptions } from './market-board';
 import { oldestKept } from './retention';
 
-const ASSET = packAssetId({ id: 1n, marketType: 1n, startTime: 1_700_000_000n, periodLength: 60n, strike: 0n, range: 0n });
+const ASSET = packAssetId({
+  id: 1n,
+  marketType: 1n,
+  startTime: 1_700_000_000n,
+  periodLength: 60n,
+  strike: 0n,
+  range: 0n,
+});
 const CURRENT = 40n;
 
 /** A board over a market feed the test drives and a reader where every past epoch resolved. */
@@ -21,7 +28,14 @@ function board(): { board: MarketBoard; trade: (epoch: bigint) => void } {
   const oracleFeed = { subscribe: () => ({ unsubscribe: () => Promise.resolve() }) } as unknown as OracleFeed;
   const epochs = { current: () => CURRENT, asset: () => undefined } as unknown as EpochWatcher;
   const reader = {
-    getAssetAtEpoch: (_a: bigint, epoch: bigint) => Promise.resolve({ epoch, strikePrice: 1n, resolutionPrice: 2n, isResolved: true, expiration: 1n } as unknown as Asset),
+    getAssetAtEpoch: (_a: bigint, epoch: bigint) =>
+      Promise.resolve({
+        epoch,
+        strikePrice: 1n,
+        resolutionPrice: 2n,
+        isResolved: true,
+        expiration: 1n,
+      } as unknown as Asset),
     getResolutionPrice: () => Promise.resolve({ ts: 1 }),
   } as unknown as MarketBoardOptions['reader'];
   const b = new MarketBoard({
@@ -34,11 +48,16 @@ function board(): { board: MarketBoard; trade: (epoch: bigint) => void } {
     events: createEventHub(),
     ownLevels: () => ({ bids: new Map(), asks: new Map() }),
     onMarketsChanged: () => {},
-    notify: () => {},
   });
   b.subscribeFeeds({ onUpdate: () => {}, onResyncRequired: () => {}, onOracle: () => {}, onOracleStale: () => {} });
   const trade = (epoch: bigint): void =>
-    onUpdate({ type: 'trade', assetId: ASSET, epoch, seqId: 1n, data: { orderId: '0x01', side: false, fill: 1n, fillPrice: 500_000n } } as unknown as MarketUpdate);
+    onUpdate({
+      type: 'trade',
+      assetId: ASSET,
+      epoch,
+      seqId: 1n,
+      data: { orderId: '0x01', side: false, fill: 1n, fillPrice: 500_000n },
+    } as unknown as MarketUpdate);
   return { board: b, trade };
 }
 

@@ -76,7 +76,11 @@ export class MarketBoard {
 
   market(assetId: bigint): MarketEntry {
     const m = this.#o.markets.find((e) => e.assetId === assetId);
-    if (!m) throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not one of the markets of ${this.#o.deployment.name}.`);
+    if (!m)
+      throw new BridgeFailure(
+        'markets.unknown',
+        `Asset ${assetId} is not one of the markets of ${this.#o.deployment.name}.`,
+      );
     return m;
   }
 
@@ -181,7 +185,10 @@ export class MarketBoard {
   }
 
   /** Best bid and ask from the live book when one streams this market, else from the last poll. */
-  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null; last: bigint | null; source: 'book' | 'poll' } {
+  topOfBook(
+    assetId: bigint,
+    epoch: bigint,
+  ): { bid: bigint | null; ask: bigint | null; last: bigint | null; source: 'book' | 'poll' } {
     const top = this.#tops.get(assetId.toString());
     const fits = top !== undefined && top.epoch === epoch;
     const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
@@ -203,7 +210,15 @@ export class MarketBoard {
     // The trade event carries the resting order's side; the aggressor took the other one.
     const at = Date.now();
     this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at, sell: !u.data.side });
-    const print = { assetId: u.assetId.toString(), epoch: u.epoch.toString(), price: u.data.fillPrice.toString(), size: u.data.fill.toString(), side: u.data.side ? ('buy' as const) : ('sell' as const), at, seqId: u.seqId.toString() };
+    const print = {
+      assetId: u.assetId.toString(),
+      epoch: u.epoch.toString(),
+      price: u.data.fillPrice.toString(),
+      size: u.data.fill.toString(),
+      side: u.data.side ? ('buy' as const) : ('sell' as const),
+      at,
+      seqId: u.seqId.toString(),
+    };
     this.#tape.push(print);
     // Only the markets the window shows: every market's trades would flood the bridge for nothing.
     if (this.books.watching(u.assetId, u.epoch)) this.#o.events.emit('trade', print);
@@ -222,14 +237,22 @@ export class MarketBoard {
     for (let e = current - 1n; e >= 0n && current - e <= BigInt(lookback); e--) {
       if (!this.#resolved.has(`${assetId}:${e}`)) await this.readResolution(assetId, e);
     }
-    return [...this.#resolved.values()].filter((r) => r.assetId === assetId.toString()).sort((a, b) => Number(BigInt(b.epoch) - BigInt(a.epoch)));
+    return [...this.#resolved.values()]
+      .filter((r) => r.assetId === assetId.toString())
+      .sort((a, b) => Number(BigInt(b.epoch) - BigInt(a.epoch)));
   }
 
   /**
    * After a roll-over: looks for `previous`'s resolution a few times (it lands shortly after), and
    * once found emits it and calls `onResolved`.
    */
-  async awaitResolution(assetId: bigint, previous: bigint, current: bigint, wait: { sleep(): Promise<void>; stopped(): boolean }, onResolved: () => Promise<void>): Promise<void> {
+  async awaitResolution(
+    assetId: bigint,
+    previous: bigint,
+    current: bigint,
+    wait: { sleep(): Promise<void>; stopped(): boolean },
+    onResolved: () => Promise<void>,
+  ): Promise<void> {
     for (let attempt = 0; attempt < 10 && !wait.stopped(); attempt++) {
       const r = await this.readResolution(assetId, previous);
       if (r) {

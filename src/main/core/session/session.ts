@@ -4,8 +4,15 @@
  * account's state) and the signers (facts, pin, one client per key). The session owns their
  * lifecycle and timers; handlers reach the exchange only through it.
  */
-import type { AccountSelection, AccountView, SignAs } from '../../../shared/bridge';
-import { ExchangeClient, ExchangeClock, EpochWatcher, MarketFeed, OracleFeed, type ExchangeError } from '../../../client';
+import type { AccountSelection, SignAs } from '../../../shared/bridge';
+import {
+  ExchangeClient,
+  ExchangeClock,
+  EpochWatcher,
+  MarketFeed,
+  OracleFeed,
+  type ExchangeError,
+} from '../../../client';
 import type { Logger } from '../../log';
 import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings';
 import type { Vault } from '../../vault';
@@ -62,15 +69,27 @@ export class TradingSession {
   constructor(opts: SessionOptions) {
     this.#o = opts;
     this.deployment = opts.deployment;
-    this.reader = new ExchangeClient({ baseUrl: opts.deployment.httpUrl, timeoutMs: 15_000, onResponse: this.clock.onResponse });
+    this.reader = new ExchangeClient({
+      baseUrl: opts.deployment.httpUrl,
+      timeoutMs: 15_000,
+      onResponse: this.clock.onResponse,
+    });
     const feedError = (e: ExchangeError): void => {
       opts.logger.debug('session.feed_error', { code: e.code });
       // A feed error usually means its socket just changed state: tell the window now.
       queueMicrotask(() => !this.#timers.stopped && this.health.emitIfChanged());
     };
     this.#marketFeed = new MarketFeed({ url: opts.deployment.marketWsUrl, onError: feedError });
-    this.#oracleFeed = new OracleFeed({ url: opts.deployment.oracleWsUrl, staleAfterMs: ORACLE_STALE_MS, onError: feedError });
-    this.epochs = new EpochWatcher({ reader: this.reader, pollMs: opts.pollMs ?? 1_000, onEpoch: (a, previous, current) => this.#onEpoch(a, previous, current) });
+    this.#oracleFeed = new OracleFeed({
+      url: opts.deployment.oracleWsUrl,
+      staleAfterMs: ORACLE_STALE_MS,
+      onError: feedError,
+    });
+    this.epochs = new EpochWatcher({
+      reader: this.reader,
+      pollMs: opts.pollMs ?? 1_000,
+      onEpoch: (a, previous, current) => this.#onEpoch(a, previous, current),
+    });
     this.signers = new Signers({ ...opts, clock: this.clock });
     this.board = new MarketBoard({
       ...opts,
@@ -81,7 +100,15 @@ export class TradingSession {
       ownLevels: (a, e) => this.desk.ownLevels(a, e),
       onMarketsChanged: () => this.desk.emitIfMarksChanged(),
     });
-    this.health = new ConnectionHealth({ ...opts, reader: this.reader, marketFeed: this.#marketFeed, oracleFeed: this.#oracleFeed, bookResyncs: () => this.board.books.resyncs(), onChange: () => opts.onConnectionChange() });
+    this.health = new ConnectionHealth({
+      ...opts,
+      reader: this.reader,
+      clock: this.clock,
+      marketFeed: this.#marketFeed,
+      oracleFeed: this.#oracleFeed,
+      bookResyncs: () => this.board.books.resyncs(),
+      onChange: () => opts.onConnectionChange(),
+    });
     this.desk = new AccountDesk({
       ...opts,
       reader: this.reader,
@@ -159,17 +186,22 @@ export class TradingSession {
 
   /** Resolves once connected; while the exchange cannot be reached, rejects with the reason (the retries go on). */
   whenConnected = (): Promise<void> => this.health.whenConnected(this.ready);
-  feedHealth = () => this.health.feedHealth();
-  clockOffsetMs = (): number | null => (this.clock.samples > 0 ? this.clock.offsetMs : null);
-  get markets(): readonly MarketEntry[] { return this.#o.markets; }
+  get markets(): readonly MarketEntry[] {
+    return this.#o.markets;
+  }
   market = (assetId: bigint): MarketEntry => this.board.market(assetId);
-  get facts() { return this.signers.facts; }
-  get selection(): AccountSelection { return this.desk.selection; }
-  get account() { return this.desk.account; }
+  get facts() {
+    return this.signers.facts;
+  }
+  get selection(): AccountSelection {
+    return this.desk.selection;
+  }
+  get account() {
+    return this.desk.account;
+  }
   keepSelection = (selection: AccountSelection): void => this.desk.keepSelection(selection);
   select = (selection: AccountSelection): Promise<void> => this.desk.select(selection);
   refreshAccount = (epoch?: bigint, assetId?: bigint): Promise<void> => this.desk.refresh(epoch, assetId);
-  accountView = (error?: string | null): AccountView => this.desk.view(error);
   client = (address: string): ExchangeClient => this.signers.client(address);
   actor = (signAs: SignAs): Actor => this.signers.actor(this.desk.selection, signAs);
   assertCanSign = (): void => this.signers.assertCanSign();

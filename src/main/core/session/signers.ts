@@ -5,7 +5,13 @@
  */
 import type { AccountSelection, SignAs } from '../../../shared/bridge';
 import { makeExchangeDomain, type Address, type ExchangeDomain, type Hex } from '../../../shared/protocol';
-import { ExchangeClient, type DeploymentContext, type ExchangeClock, type ExchangeConfig, type ExchangeReader } from '../../../client';
+import {
+  ExchangeClient,
+  type DeploymentContext,
+  type ExchangeClock,
+  type ExchangeConfig,
+  type ExchangeReader,
+} from '../../../client';
 import { describePinChange, type Deployment, type DeploymentPinning, type DomainFacts } from '../../settings';
 import type { Vault } from '../../vault';
 import { BridgeFailure } from '../bridge-runtime';
@@ -57,14 +63,27 @@ export class Signers {
       throw error;
     }
     pinning.refuse(deployment.id, null);
-    this.facts = { chainId: BigInt(observed.facts.chainId), contracts: observed.contracts, domainName: observed.facts.domainName };
+    this.facts = {
+      chainId: BigInt(observed.facts.chainId),
+      contracts: observed.contracts,
+      domainName: observed.facts.domainName,
+    };
     const attested = this.#o.attestedFacts?.(deployment) ?? null;
     // Only the built-in devnet is pinned without a person, and only with the facts its launcher wrote
     // down (devnet.json) when there are any; every other first pin waits for main's dialog.
-    const trustFirstUse = deployment.builtIn === 'devnet' && (attested === null || describePinChange(attested, observed.facts) === '');
+    const trustFirstUse =
+      deployment.builtIn === 'devnet' && (attested === null || describePinChange(attested, observed.facts) === '');
     const check = pinning.checkPin(deployment.id, observed.facts, { trustFirstUse });
-    if (check.kind === 'changed') this.#o.notify('warning', `The signing domain of ${deployment.name} changed: signing is paused until you accept it.`);
-    if (check.kind === 'unconfirmed') this.#o.notify('warning', `Confirm the signing domain and token contracts of ${deployment.name} before anything is signed.`);
+    if (check.kind === 'changed')
+      this.#o.notify(
+        'warning',
+        `The signing domain of ${deployment.name} changed: signing is paused until you accept it.`,
+      );
+    if (check.kind === 'unconfirmed')
+      this.#o.notify(
+        'warning',
+        `Confirm the signing domain and token contracts of ${deployment.name} before anything is signed.`,
+      );
   }
 
   /** Throws why nothing can be signed now (a pin to confirm or accept, another chain, not connected). */
@@ -79,14 +98,24 @@ export class Signers {
     if (!pin) this.#o.pinning.assertSigningAllowed(this.#o.deployment.id);
     if (!pin || !this.facts) throw notConnected(this.#o.deployment);
     return {
-      domain: makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }),
+      domain: makeExchangeDomain({
+        chainId: BigInt(pin.chainId),
+        verifyingContract: pin.verifyingContract as Address,
+        name: pin.domainName,
+      }),
       ledger: this.facts.contracts.ledger,
     };
   }
 
   pinnedDomain(): Readonly<ExchangeDomain> | null {
     const pin = this.#o.pinning.pinFor(this.#o.deployment.id);
-    return pin ? makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName }) : null;
+    return pin
+      ? makeExchangeDomain({
+          chainId: BigInt(pin.chainId),
+          verifyingContract: pin.verifyingContract as Address,
+          name: pin.domainName,
+        })
+      : null;
   }
 
   /** The pinned settlement token (whose wallet balance the account view shows), null without a pin. */
@@ -119,7 +148,11 @@ export class Signers {
     const { master, agent } = selection;
     if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to trade with first.');
     if (signAs === 'master') return { client: this.client(master), master: undefined, signedBy: 'master' };
-    if (!agent) throw new BridgeFailure('account.no_agent', 'No agent key is selected for this account: approve one or sign as the master.');
+    if (!agent)
+      throw new BridgeFailure(
+        'account.no_agent',
+        'No agent key is selected for this account: approve one or sign as the master.',
+      );
     return { client: this.client(agent), master: master as Hex, signedBy: 'agent' };
   }
 
@@ -135,15 +168,35 @@ export class Signers {
   pinnedSpenders(): { depositLedger: Address; settlementToken: Address; permit2: Address } {
     this.assertSigningAllowed();
     const spenders = this.#o.pinning.pinFor(this.#o.deployment.id)?.spenders;
-    const { depositLedger, settlementToken, permit2 } = spenders ?? { depositLedger: null, settlementToken: null, permit2: null };
+    const { depositLedger, settlementToken, permit2 } = spenders ?? {
+      depositLedger: null,
+      settlementToken: null,
+      permit2: null,
+    };
     if (!depositLedger || !settlementToken || !permit2) {
-      const missing = [!depositLedger && 'deposit ledger', !settlementToken && 'settlement token', !permit2 && 'Permit2'].filter(Boolean).join(', ');
-      throw new BridgeFailure('funds.no_pinned_spenders', `${this.#o.deployment.name} published no ${missing} address when its domain was pinned, so deposits are not possible here.`);
+      const missing = [
+        !depositLedger && 'deposit ledger',
+        !settlementToken && 'settlement token',
+        !permit2 && 'Permit2',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      throw new BridgeFailure(
+        'funds.no_pinned_spenders',
+        `${this.#o.deployment.name} published no ${missing} address when its domain was pinned, so deposits are not possible here.`,
+      );
     }
-    return { depositLedger: depositLedger as Address, settlementToken: settlementToken as Address, permit2: permit2 as Address };
+    return {
+      depositLedger: depositLedger as Address,
+      settlementToken: settlementToken as Address,
+      permit2: permit2 as Address,
+    };
   }
 }
 
 export function notConnected(deployment: Deployment): BridgeFailure {
-  return new BridgeFailure('connection.not_connected', `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`);
+  return new BridgeFailure(
+    'connection.not_connected',
+    `Not connected to ${deployment.name} yet: nothing can be signed or sent until it answers.`,
+  );
 }

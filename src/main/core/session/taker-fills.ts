@@ -64,12 +64,18 @@ export class TakerFills {
   async settleLimitPriced(account: Address | undefined): Promise<boolean> {
     if (this.#supported === false) return false;
     const markets = new Map<string, { assetId: bigint; epoch: bigint }>();
-    for (const f of this.#fills) if (f.priceIsLimit) markets.set(`${f.assetId}:${f.epoch}`, { assetId: BigInt(f.assetId), epoch: BigInt(f.epoch) });
+    for (const f of this.#fills)
+      if (f.priceIsLimit)
+        markets.set(`${f.assetId}:${f.epoch}`, { assetId: BigInt(f.assetId), epoch: BigInt(f.epoch) });
     let changed = false;
     for (const m of markets.values()) {
       const byOrder = await this.#byOrder(account, m.assetId, m.epoch);
       if (!byOrder) return changed;
-      const orders = new Set(this.#fills.filter((f) => f.priceIsLimit && f.assetId === m.assetId.toString() && f.epoch === m.epoch.toString()).map((f) => f.orderId.toLowerCase()));
+      const orders = new Set(
+        this.#fills
+          .filter((f) => f.priceIsLimit && f.assetId === m.assetId.toString() && f.epoch === m.epoch.toString())
+          .map((f) => f.orderId.toLowerCase()),
+      );
       for (const id of orders) {
         const records = byOrder.get(id) ?? [];
         const mine = this.#fills.filter((f) => f.orderId.toLowerCase() === id);
@@ -78,7 +84,12 @@ export class TakerFills {
         const first = mine[0]!;
         const filled = mine.reduce((sum, f) => sum + BigInt(f.size), 0n);
         const limit = BigInt(mine.find((f) => f.priceIsLimit)!.price);
-        const views = fillViews({ ...m, orderId: first.orderId as Hex, side: first.side, limit }, records, filled, first.at);
+        const views = fillViews(
+          { ...m, orderId: first.orderId as Hex, side: first.side, limit },
+          records,
+          filled,
+          first.at,
+        );
         const kept = this.#fills.filter((f) => f.orderId.toLowerCase() !== id);
         this.#fills.splice(0, this.#fills.length, ...kept, ...views);
         changed = true;
@@ -99,13 +110,19 @@ export class TakerFills {
   }
 
   /** The account's taker fills in one market by own order id (oldest first); null when not available. */
-  async #byOrder(account: Address | undefined, assetId: bigint, epoch: bigint): Promise<Map<string, OwnFillRecord[]> | null> {
+  async #byOrder(
+    account: Address | undefined,
+    assetId: bigint,
+    epoch: bigint,
+  ): Promise<Map<string, OwnFillRecord[]> | null> {
     if (!account || this.#supported === false) return null;
     let records: OwnFillRecord[] | null;
     try {
       records = await this.#o.reader.getFills(account, { assetId, epoch, limit: 1000 });
     } catch (error) {
-      this.#o.logger.debug('session.fills_unreadable', { code: error instanceof ExchangeError ? error.code : 'UNKNOWN' });
+      this.#o.logger.debug('session.fills_unreadable', {
+        code: error instanceof ExchangeError ? error.code : 'UNKNOWN',
+      });
       return null;
     }
     this.#supported = records !== null;
@@ -121,10 +138,23 @@ export class TakerFills {
 }
 
 /** Exchange records first (oldest first), then any unreported remainder at the limit, flagged. */
-function fillViews(order: Omit<TakerOrder, 'filled'>, records: OwnFillRecord[], filled: bigint, at: number): FillView[] {
-  const base = { assetId: order.assetId.toString(), epoch: order.epoch.toString(), orderId: order.orderId, side: order.side, liquidity: 'taker' as const, at };
+function fillViews(
+  order: Omit<TakerOrder, 'filled'>,
+  records: OwnFillRecord[],
+  filled: bigint,
+  at: number,
+): FillView[] {
+  const base = {
+    assetId: order.assetId.toString(),
+    epoch: order.epoch.toString(),
+    orderId: order.orderId,
+    side: order.side,
+    liquidity: 'taker' as const,
+    at,
+  };
   const views: FillView[] = records.map((r) => ({ ...base, price: r.price.toString(), size: r.size.toString() }));
   const reported = records.reduce((sum, r) => sum + r.size, 0n);
-  if (reported < filled) views.push({ ...base, price: order.limit.toString(), size: (filled - reported).toString(), priceIsLimit: true });
+  if (reported < filled)
+    views.push({ ...base, price: order.limit.toString(), size: (filled - reported).toString(), priceIsLimit: true });
   return views;
 }
