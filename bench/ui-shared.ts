@@ -52,7 +52,8 @@ export interface RigOptions {
 /** `npx electron-vite build` unless UI_BENCH_SKIP_BUILD=1 (then out/renderer must exist). */
 export function buildRenderer(): void {
   if (process.env['UI_BENCH_SKIP_BUILD'] === '1') {
-    if (!existsSync(resolve('out/renderer/index.html'))) throw new Error('out/renderer is missing: unset UI_BENCH_SKIP_BUILD');
+    if (!existsSync(resolve('out/renderer/index.html')))
+      throw new Error('out/renderer is missing: unset UI_BENCH_SKIP_BUILD');
     return;
   }
   const t0 = Date.now();
@@ -78,7 +79,9 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       blockTimeMs: 500,
       markets: (genesis) => ({
         symbols: [DEVNET_SYMBOLS.BTC],
-        markets: [defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesis - (genesis % 3600n), periodLength: 3600n })],
+        markets: [
+          defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesis - (genesis % 3600n), periodLength: 3600n }),
+        ],
       }),
     });
     cleanups.push(() => devnet.stop());
@@ -100,7 +103,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       async invoke(method, args) {
         options.onBinding?.(method);
         const outcome = await raw.invoke(method, args);
-        if (method === 'markets.subscribeBook' && outcome.ok) subscriptionId = (outcome.value as { subscriptionId: string }).subscriptionId;
+        if (method === 'markets.subscribeBook' && outcome.ok)
+          subscriptionId = (outcome.value as { subscriptionId: string }).subscriptionId;
         return outcome;
       },
     };
@@ -143,7 +147,10 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     cleanups.push(() => terminal.stop());
     if (options.initScriptPath) await page.addInitScript({ path: options.initScriptPath });
     await page.goto(renderer.url);
-    await page.getByTestId('connection-status').and(page.locator('[data-state="connected"]')).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('connection-status')
+      .and(page.locator('[data-state="connected"]'))
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Trade' }).click();
     // The ladder shows as many rows as fit its box (fewer at laptop heights).
     await page.getByTestId('ladder').locator('[data-price]').first().waitFor();

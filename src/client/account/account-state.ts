@@ -96,7 +96,8 @@ export class AccountState {
       return a === assetId.toString() && BigInt(e!) < oldest;
     };
     for (const [k, o] of [...this.orders]) if (old(k) && o.buys.length + o.sells.length === 0) this.orders.delete(k);
-    for (const [k, p] of [...this.positions]) if (old(k) && (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n))) this.positions.delete(k);
+    for (const [k, p] of [...this.positions])
+      if (old(k) && (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n))) this.positions.delete(k);
   }
 
   /** Keeps at most `marketsKept` markets in a per-market map, the oldest read first to go. */
@@ -116,7 +117,15 @@ export class AccountState {
   onMarketUpdate(u: MarketUpdate): void {
     if (u.type !== 'trade' || !this.isOwnOrder(u.data.orderId)) return;
     const t: TradeEvent = u;
-    const fill: OwnFill = { orderId: t.data.orderId, assetId: t.assetId, epoch: t.epoch, side: t.data.side, fill: t.data.fill, fillPrice: t.data.fillPrice, seqId: t.seqId };
+    const fill: OwnFill = {
+      orderId: t.data.orderId,
+      assetId: t.assetId,
+      epoch: t.epoch,
+      side: t.data.side,
+      fill: t.data.fill,
+      fillPrice: t.data.fillPrice,
+      seqId: t.seqId,
+    };
     this.fills.push(fill);
     const limit = this.#o.fillsKept ?? OWN_FILLS_KEPT;
     if (this.fills.length > limit) this.fills.splice(0, this.fills.length - limit);

@@ -3,7 +3,8 @@ import { ExchangeHttpError, ExchangeTimeoutError } from '../errors';
 import { DEFAULT_RETRY, IntentLedger, isRateLimited, retryDelay } from './intents';
 import type { SignedAction } from './signed-actions';
 
-const limited = (retryAfterMs?: number) => new ExchangeHttpError(429, 'RATE_LIMITED', 'Slow down.', {}, 'POST', '/orders', retryAfterMs);
+const limited = (retryAfterMs?: number) =>
+  new ExchangeHttpError(429, 'RATE_LIMITED', 'Slow down.', {}, 'POST', '/orders', retryAfterMs);
 
 describe('retryDelay', () => {
   it('waits what the exchange asked for, capped by the policy, else backs off 1 s doubling', () => {

@@ -141,11 +141,19 @@ export interface DeliverOptions extends CallOptions {
  * 429 and ENTRY_PROCESSED) are never retried. ENTRY_PROCESSED for a digest this ledger already
  * sent counts as delivered.
  */
-export async function deliverIntent(http: HttpCore, ledger: IntentLedger, intent: Intent, opts: DeliverOptions = {}): Promise<DeliveryResult> {
+export async function deliverIntent(
+  http: HttpCore,
+  ledger: IntentLedger,
+  intent: Intent,
+  opts: DeliverOptions = {},
+): Promise<DeliveryResult> {
   const policy = opts.policy ?? DEFAULT_RETRY;
   const timers = opts.timers ?? realTimers;
   const path = REQUEST_KINDS[intent.signed.kind].path;
-  const callOpts: CallOptions = { ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), ...(opts.signal ? { signal: opts.signal } : {}) };
+  const callOpts: CallOptions = {
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
   for (let attempt = 1; ; attempt++) {
     const sentBefore = intent.attempts > 0;
     intent.attempts++;

@@ -313,11 +313,7 @@ export class Vault {
 
   #throttled(until: number): VaultError {
     const seconds = Math.ceil((until - this.#clock.now()) / 1000);
-    return new VaultError(
-      'THROTTLED',
-      `Too many wrong passwords: try again in ${seconds} s.`,
-      until,
-    );
+    return new VaultError('THROTTLED', `Too many wrong passwords: try again in ${seconds} s.`, until);
   }
 
   #passwordRequired(): VaultError {
@@ -443,7 +439,10 @@ export class Vault {
       material = { address: '', privateKey: '' };
     }
     if (material.address !== info.address) {
-      throw new VaultError('KEYCHAIN_ENTRY_MISSING', `The stored secret for ${info.address} does not match its address.`);
+      throw new VaultError(
+        'KEYCHAIN_ENTRY_MISSING',
+        `The stored secret for ${info.address} does not match its address.`,
+      );
     }
     return material;
   }

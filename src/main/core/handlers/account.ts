@@ -11,12 +11,14 @@ function checkKeys(ctx: CoreContext, s: AccountSelection): void {
     ['master', s.master],
     ['agent', s.agent],
   ] as const) {
-    if (address && !keys.includes(address.toLowerCase())) throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
+    if (address && !keys.includes(address.toLowerCase()))
+      throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
   }
   if (s.master && s.agent && s.master.toLowerCase() === s.agent.toLowerCase()) {
     throw new BridgeFailure('account.agent_is_master', 'The agent must be a different key from the master account.');
   }
-  if (s.tradeAs === 'agent' && !s.agent) throw new BridgeFailure('account.no_agent', 'Choose an agent key before trading as the agent.');
+  if (s.tradeAs === 'agent' && !s.agent)
+    throw new BridgeFailure('account.no_agent', 'Choose an agent key before trading as the agent.');
 }
 
 export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'account'> {
@@ -47,7 +49,16 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
       const session = trading.session();
       const view = session.desk.view();
       const rows = view.fills.map((f) =>
-        [new Date(f.at).toISOString(), f.assetId, f.epoch, f.orderId, f.side, formatPrice(BigInt(f.price)), formatSize(BigInt(f.size)), f.liquidity].join(','),
+        [
+          new Date(f.at).toISOString(),
+          f.assetId,
+          f.epoch,
+          f.orderId,
+          f.side,
+          formatPrice(BigInt(f.price)),
+          formatSize(BigInt(f.size)),
+          f.liquidity,
+        ].join(','),
       );
       const content = ['time,assetId,epoch,orderId,side,priceCents,contracts,liquidity', ...rows].join('\n') + '\n';
       const master = view.selection.master?.slice(2, 10).toLowerCase() ?? 'account';

@@ -1,5 +1,13 @@
 /** The selected account as the window sees it: balances, positions with P&L, open orders and own fills. */
-import type { AccountSelection, AccountView, FillView, OpenOrderView, PositionView, SignAs, TimeInForceName } from '../../../shared/bridge';
+import type {
+  AccountSelection,
+  AccountView,
+  FillView,
+  OpenOrderView,
+  PositionView,
+  SignAs,
+  TimeInForceName,
+} from '../../../shared/bridge';
 import type { AccountState } from '../../../client';
 import { averagePrice, markPrice, unrealisedPnl } from '../trading-math/position-math';
 import type { MarketEntry } from './market-directory';
@@ -30,7 +38,11 @@ const toMs = (ts: number): number => (ts < 100_000_000_000 ? ts * 1000 : ts);
 
 export function accountViewOf(source: AccountViewSource, error: string | null = null): AccountView {
   const account = source.account;
-  const base = { selection: source.selection, walletTokenBalance: source.walletTokenBalance?.toString() ?? null, error };
+  const base = {
+    selection: source.selection,
+    walletTokenBalance: source.walletTokenBalance?.toString() ?? null,
+    error,
+  };
   if (!account) return { ...base, balance: null, positions: [], openOrders: [], fills: [] };
   const balance = account.balance;
   const positions: PositionView[] = [];
@@ -97,7 +109,9 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
   }));
   return {
     ...base,
-    balance: balance ? { available: balance.balance.toString(), locked: balance.pending.toString(), updatedAt: toMs(balance.ts) } : null,
+    balance: balance
+      ? { available: balance.balance.toString(), locked: balance.pending.toString(), updatedAt: toMs(balance.ts) }
+      : null,
     positions,
     openOrders,
     fills: [...makerFills, ...source.takerFills].sort((a, b) => a.at - b.at),
