@@ -130,7 +130,9 @@ export class AccountState {
     const limit = this.#o.fillsKept ?? OWN_FILLS_KEPT;
     if (this.fills.length > limit) this.fills.splice(0, this.fills.length - limit);
     this.#o.onFill?.(fill);
-    void this.refresh(t.assetId, t.epoch);
+    // The fill is recorded; a re-read that fails (a dropped connection) waits for the next refresh
+    // instead of rejecting with nobody to hear it (an unhandled rejection ends a node process).
+    void this.refresh(t.assetId, t.epoch).catch(() => false);
   }
 
   /**
@@ -146,7 +148,8 @@ export class AccountState {
     }
     const p = this.#refreshOnce(assetId, epoch).finally(() => {
       this.#inflight.delete(k);
-      if (this.#queued.delete(k)) void this.refresh(assetId, epoch);
+      // Callers that asked for it wait on it through #inflight; this copy only must not reject unheard.
+      if (this.#queued.delete(k)) void this.refresh(assetId, epoch).catch(() => false);
     });
     this.#inflight.set(k, p);
     return p;
