@@ -15,6 +15,8 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { coreProbe } from '../src/main/core/probe';
+import { keccakEngineName } from '../src/shared/protocol/keccak';
+import { signingEngineName } from '../src/shared/protocol/signing';
 import { note, ratio, type Benchmark } from './harness';
 import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
 
@@ -38,6 +40,14 @@ const bench: Benchmark = {
       },
     });
     exchangePort = Number(new URL(rig.devnet.httpUrl).port);
+    // The app signs and hashes on WebAssembly once the core's deferred warm-up has run after unlock;
+    // the rig unlocked the vault, so wait for the same warm-up here (nothing else installs the engines
+    // in this process: the devnet runs in its own).
+    const enginesBy = Date.now() + 15_000;
+    while (signingEngineName() !== 'libsecp256k1-wasm' || keccakEngineName() !== 'hash-wasm') {
+      if (Date.now() > enginesBy) throw new Error(`the core's warm-up never installed the WASM engines (signing: ${signingEngineName()}, keccak: ${keccakEngineName()})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${exchangePort}\\r\\n`, 'i');
     coreProbe.onInvoke = (method) => {
       if (method === 'orders.place') {
@@ -126,6 +136,7 @@ const bench: Benchmark = {
       ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
       ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
       ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
+      note(report, `Signing on ${signingEngineName()}, hashing on ${keccakEngineName()}: installed by the core's deferred warm-up after unlock, as in the app (the devnet runs in its own process).`);
       note(report, `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`);
       note(report, 'In this harness the window↔core hop is Playwright\'s exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium\'s and node\'s clocks (both timeOrigin + now).');
       note(report, 'Shared 2-core machine also running the devnet (chain + exchange), the core, Playwright and Chromium; figures are indicative.');
