@@ -12,12 +12,17 @@
 // key→core crosses two clocks (Chromium's and node's, both wall-clock based); core→wire is one clock.
 // In this harness the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
 // harness server, NOT Electron IPC: core→wire is the part that carries over to the app.
+// As in the app, the devnet runs in a process of its own and the core signs on the WASM engines its
+// deferred warm-up installs after unlock. Where the tail goes: bench/tail-causes.ts (GC pauses always,
+// the OS run queue with UI_BENCH_SCHED=1).
 import net from 'node:net';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { coreProbe } from '../src/main/core/probe';
 import { keccakEngineName } from '../src/shared/protocol/keccak';
 import { signingEngineName } from '../src/shared/protocol/signing';
 import { note, ratio, type Benchmark } from './harness';
+import { tailCauses } from './tail-causes';
 import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
 
 const WARMUP = 20;
@@ -49,9 +54,11 @@ const bench: Benchmark = {
       await new Promise((r) => setTimeout(r, 50));
     }
     const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${exchangePort}\\r\\n`, 'i');
+    const causes = tailCauses();
     coreProbe.onInvoke = (method) => {
       if (method === 'orders.place') {
         core = epochNow();
+        causes.open();
         armed = true;
       }
     };
@@ -62,6 +69,7 @@ const bench: Benchmark = {
         // The socket may still be connecting (no remotePort yet): recognise the request by its head.
         const head = typeof args[0] === 'string' ? args[0].slice(0, 1024) : Buffer.isBuffer(args[0]) ? args[0].subarray(0, 1024).toString('latin1') : '';
         if (head.startsWith('POST ') && exchangeHost.test(head)) {
+          causes.close();
           wire = epochNow();
           armed = false;
         }
@@ -91,6 +99,9 @@ const bench: Benchmark = {
       const keyToBinding: number[] = [];
       const bindingToCore: number[] = [];
       const coreToWire: number[] = [];
+      const coreToWireOnCpu: number[] = [];
+      let gcHit = 0;
+      let heldOff = 0;
       const keyToWire: number[] = [];
       let done = 0;
       for (let i = 0; i < WARMUP + PRESSES; i++) {
@@ -108,6 +119,10 @@ const bench: Benchmark = {
           bindingToCore.push(core - binding);
           keyToCore.push(core - key);
           coreToWire.push(wire - core);
+          const why = causes.last();
+          if (why.gcMs > 0) gcHit++;
+          if (why.runQueueMs > 1) heldOff++;
+          if (causes.sched) coreToWireOnCpu.push(wire - core - why.runQueueMs);
           keyToWire.push(wire - key);
           done++;
         }
@@ -120,6 +135,7 @@ const bench: Benchmark = {
         ['key → core invoke (window↔core hop of this harness)', keyToCore],
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
         ['key → wire (total)', keyToWire],
+        ...(causes.sched ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [string, number[]][]) : []),
       ];
       for (const [label, xs] of rows) {
         const s = sortedCopy(xs);
@@ -136,11 +152,13 @@ const bench: Benchmark = {
       ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
       ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
       ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
+      note(report, `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${causes.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
       note(report, `Signing on ${signingEngineName()}, hashing on ${keccakEngineName()}: installed by the core's deferred warm-up after unlock, as in the app (the devnet runs in its own process).`);
       note(report, `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`);
       note(report, 'In this harness the window↔core hop is Playwright\'s exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium\'s and node\'s clocks (both timeOrigin + now).');
-      note(report, 'Shared 2-core machine also running the devnet (chain + exchange), the core, Playwright and Chromium; figures are indicative.');
+      note(report, 'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.');
     } finally {
+      causes.stop();
       net.Socket.prototype.write = origWrite;
       coreProbe.onInvoke = null;
       await rig.close();
