@@ -9,7 +9,8 @@ import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
 import type { ChildMessage, ParentMessage } from './devnet-process';
 
 const dataDir = process.argv[2];
-if (dataDir === undefined || process.send === undefined) throw new Error('usage: forked by bench/devnet-process.ts with a data directory');
+if (dataDir === undefined || process.send === undefined)
+  throw new Error('usage: forked by bench/devnet-process.ts with a data directory');
 const send = (m: ChildMessage): void => void process.send!(m);
 
 const devnet = await startDevnet({
@@ -20,7 +21,9 @@ const devnet = await startDevnet({
   blockTimeMs: 500,
   markets: (genesis) => ({
     symbols: [DEVNET_SYMBOLS.BTC],
-    markets: [defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesis - (genesis % 3600n), periodLength: 3600n })],
+    markets: [
+      defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesis - (genesis % 3600n), periodLength: 3600n }),
+    ],
   }),
 });
 

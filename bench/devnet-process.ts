@@ -23,7 +23,8 @@ interface WireEndpoint {
 }
 
 export type ParentMessage = { type: 'credit'; id: number; address: string; amount: string } | { type: 'stop' };
-export type ChildMessage = { type: 'ready'; endpoint: WireEndpoint } | { type: 'credited'; id: number; error: string | null };
+export type ChildMessage =
+  { type: 'ready'; endpoint: WireEndpoint } | { type: 'credited'; id: number; error: string | null };
 
 export interface DevnetProcess {
   readonly httpUrl: string;
@@ -44,7 +45,10 @@ const START_TIMEOUT_MS = 120_000;
 
 export async function startDevnetProcess(): Promise<DevnetProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'ui-bench-devnet-'));
-  const child = fork(resolve('bench/devnet-child.ts'), [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(resolve('bench/devnet-child.ts'), [dir], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   let nextId = 1;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

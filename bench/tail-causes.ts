@@ -62,7 +62,9 @@ export function tailCauses(): TailCauses {
       t1 = performance.now();
     },
     last() {
-      const gcMs = gcs.filter((g) => g.end > t0 && g.start < t1).reduce((sum, g) => sum + Math.min(g.end, t1) - Math.max(g.start, t0), 0);
+      const gcMs = gcs
+        .filter((g) => g.end > t0 && g.start < t1)
+        .reduce((sum, g) => sum + Math.min(g.end, t1) - Math.max(g.start, t0), 0);
       return { gcMs, runQueueMs: sched ? (q1 - q0) / 1e6 : NaN };
     },
     stop: () => observer.disconnect(),
