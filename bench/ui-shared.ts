@@ -21,6 +21,7 @@ import { serveDirectory, type StaticServer } from '../e2e/static-server';
 import { type ExchangeClient } from '../src/client';
 import { devnetClient } from '../src/devnet/bot';
 import { startDevnetProcess, type DevnetProcess } from './devnet-process';
+import { startHotkeyCoreProcess, type HotkeyCoreProcess } from './hotkey-core-process';
 
 const PASSWORD = 'ui bench password';
 export const VIEWPORT = { width: 1360, height: 860 } as const;
@@ -31,6 +32,8 @@ export interface UiRig {
   readonly devnet: DevnetProcess;
   readonly client: HarnessClient;
   readonly market: { assetId: string; epoch: string; symbol: string };
+  /** The core's own process, when RigOptions.coreProcess asked for one. */
+  readonly coreProcess: HotkeyCoreProcess | null;
   /** The ladder's current book subscription (captured from markets.subscribeBook). */
   subscriptionId(): string | null;
   /** Calls the core directly (not through the page); throws on a failure. */
@@ -45,6 +48,8 @@ export interface RigOptions {
   onBinding?: (method: string) => void;
   /** Init script file (runs after the harness's, so `terminal` exists) for page-side instrumentation. */
   initScriptPath?: string;
+  /** Run the core in a process of its own, as Electron's main (bench/hotkey-core-child.ts); default: in this one. */
+  coreProcess?: boolean;
 }
 
 /** `npx electron-vite build` unless UI_BENCH_SKIP_BUILD=1 (then out/renderer must exist). */
@@ -78,7 +83,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       markets: devnet.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol })),
       accounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
     };
-    const server: CoreServer = await startCoreServer({ devnet: forCore });
+    const coreProcess = options.coreProcess ? await startHotkeyCoreProcess(forCore) : null;
+    const server: Pick<CoreServer, 'url' | 'token' | 'backend' | 'close'> = coreProcess ?? (await startCoreServer({ devnet: forCore }));
     cleanups.push(() => server.close());
     const raw = harnessClient(server);
     let subscriptionId: string | null = null;
@@ -147,6 +153,7 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       devnet,
       client,
       market,
+      coreProcess,
       subscriptionId: () => subscriptionId,
       call,
       otherTrader() {
