@@ -35,7 +35,9 @@ function sandboxedPreloadGuard(): Plugin {
         if (chunk.type !== 'chunk') continue;
         const foreign = [...chunk.imports, ...chunk.dynamicImports].filter((id) => id !== 'electron');
         if (foreign.length > 0) {
-          this.error(`Preload ${chunk.fileName} must be one bundle that imports only electron, found: ${foreign.join(', ')}`);
+          this.error(
+            `Preload ${chunk.fileName} must be one bundle that imports only electron, found: ${foreign.join(', ')}`,
+          );
         }
       }
     },
@@ -54,7 +56,10 @@ function noWasmCryptoInWindow(): Plugin {
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (NODE_ONLY.test(source)) this.error(`${importer ?? 'the renderer'} imports ${source}: the WASM crypto engines are for main and the devnet, never the window.`);
+      if (NODE_ONLY.test(source))
+        this.error(
+          `${importer ?? 'the renderer'} imports ${source}: the WASM crypto engines are for main and the devnet, never the window.`,
+        );
       return null;
     },
   };

@@ -27,7 +27,8 @@ const ELECTRON_RUNTIME_FILES = [
 const MAIN_BOUNDARIES = [
   {
     deny: ['src/devnet', 'src/renderer'],
-    reason: 'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
+    reason:
+      'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
   },
   {
     deny: ['src/client'],
@@ -39,13 +40,15 @@ const MAIN_BOUNDARIES = [
 /** The app core knows neither the window nor Electron: both are wired to it in src/main/index.ts. */
 const CORE_BOUNDARY = {
   deny: ['src/main/window', 'src/main/electron'],
-  reason: 'the app core runs under plain node behind AppCore.invoke; window/ and electron/ are wired to it by src/main/index.ts, never imported by it.',
+  reason:
+    'the app core runs under plain node behind AppCore.invoke; window/ and electron/ are wired to it by src/main/index.ts, never imported by it.',
 };
 
 /** Settings and the vault are services the core uses, so they never use the core. */
 const SERVICE_BOUNDARY = {
   deny: ['src/main/core'],
-  reason: 'settings/ and vault/ are services the app core uses; they never import it (no cycle, and they stay testable alone).',
+  reason:
+    'settings/ and vault/ are services the app core uses; they never import it (no cycle, and they stay testable alone).',
 };
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
@@ -53,10 +56,7 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 /** no-restricted-imports entries that forbid node builtins (bare and `node:`) and electron. */
 function forbidNodeAndElectron(reason) {
   return {
-    paths: [
-      { name: 'electron', message: reason },
-      ...NODE_BUILTINS.map((name) => ({ name, message: reason })),
-    ],
+    paths: [{ name: 'electron', message: reason }, ...NODE_BUILTINS.map((name) => ({ name, message: reason }))],
     patterns: [{ group: ['node:*'], message: reason }],
   };
 }
@@ -91,17 +91,19 @@ const importBoundaries = {
       const abs = path.resolve(root, dir);
       return file === abs || file.startsWith(abs + path.sep);
     };
-    const boundaries = context.options.map(({ deny = [], allowOnly = [], allowFiles = [], reason = 'see docs/design.md' }) => ({
-      reason,
-      // Exact module files exempt from `deny` (a public index), matched with or without extension.
-      exempt: (target) =>
-        allowFiles.some((f) => {
-          const abs = path.resolve(root, f);
-          return [target, `${target}.ts`, path.join(target, 'index.ts')].includes(abs);
-        }),
-      deny,
-      allowOnly,
-    }));
+    const boundaries = context.options.map(
+      ({ deny = [], allowOnly = [], allowFiles = [], reason = 'see docs/design.md' }) => ({
+        reason,
+        // Exact module files exempt from `deny` (a public index), matched with or without extension.
+        exempt: (target) =>
+          allowFiles.some((f) => {
+            const abs = path.resolve(root, f);
+            return [target, `${target}.ts`, path.join(target, 'index.ts')].includes(abs);
+          }),
+        deny,
+        allowOnly,
+      }),
+    );
     const check = (node) => {
       const source = node.source?.value;
       if (typeof source !== 'string' || !(source.startsWith('.') || source.startsWith('/'))) return;
@@ -172,8 +174,10 @@ export default tseslint.config(
         {
           // ethers' waits subscribe to block events whose un-awaited requests outlive them and
           // reject unhandled once the provider is destroyed (a crashed e2e worker, seen in CI).
-          selector: "CallExpression[callee.property.type='Identifier'][callee.property.name=/^(wait|waitForDeployment|waitForTransaction)$/]",
-          message: 'Poll the receipt with pollReceipt (src/shared/receipt-poll.ts) or minedReceipt (src/devnet/chain/rpc.ts); ethers waits leave listeners that reject after provider.destroy().',
+          selector:
+            "CallExpression[callee.property.type='Identifier'][callee.property.name=/^(wait|waitForDeployment|waitForTransaction)$/]",
+          message:
+            'Poll the receipt with pollReceipt (src/shared/receipt-poll.ts) or minedReceipt (src/devnet/chain/rpc.ts); ethers waits leave listeners that reject after provider.destroy().',
         },
       ],
     },
@@ -212,9 +216,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        forbidNodeAndElectron('src/shared is pure TypeScript that runs in every process: no node builtins, no electron.'),
+        forbidNodeAndElectron(
+          'src/shared is pure TypeScript that runs in every process: no node builtins, no electron.',
+        ),
       ],
-      'local/import-boundaries': ['error', { allowOnly: ['src/shared'], reason: 'src/shared imports nothing outside itself.' }],
+      'local/import-boundaries': [
+        'error',
+        { allowOnly: ['src/shared'], reason: 'src/shared imports nothing outside itself.' },
+      ],
     },
   },
   {
@@ -223,7 +232,9 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        forbidNodeAndElectron('The window has no node and no electron; ask main through the bridge (src/shared/bridge.ts).'),
+        forbidNodeAndElectron(
+          'The window has no node and no electron; ask main through the bridge (src/shared/bridge.ts).',
+        ),
       ],
       'local/import-boundaries': [
         'error',
@@ -313,7 +324,8 @@ export default tseslint.config(
         'error',
         {
           deny: ['src/main', 'src/renderer', 'src/preload'],
-          reason: 'the devnet is a separate service: it shares src/shared and the client library with the app, never main.',
+          reason:
+            'the devnet is a separate service: it shares src/shared and the client library with the app, never main.',
         },
         {
           deny: ['src/client'],
@@ -331,7 +343,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'The client library runs under plain node (bots, benches, scripts): no electron.' }] },
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'The client library runs under plain node (bots, benches, scripts): no electron.',
+            },
+          ],
+        },
       ],
       'local/import-boundaries': [
         'error',

@@ -32,7 +32,17 @@ function orderEvent(seq: number, o: Resting, price = o.price, size = o.size): Ma
     seqId: BigInt(seq),
     assetId: 1n,
     epoch: 0n,
-    data: { orderId: o.id as `0x${string}`, assetId: 1n, epoch: 0n, price, side: o.sell, size, arrivalTime: 1n, tif: 'GTC', type: 'limit' },
+    data: {
+      orderId: o.id as `0x${string}`,
+      assetId: 1n,
+      epoch: 0n,
+      price,
+      side: o.sell,
+      size,
+      arrivalTime: 1n,
+      tif: 'GTC',
+      type: 'limit',
+    },
   };
 }
 
@@ -43,7 +53,12 @@ function build(): { resting: Resting[]; updates: MarketUpdate[]; wire: string[] 
     const sell = i % 2 === 1;
     // Bids in 0.1–50¢, asks in 50.1–99.9¢, uniformly over the ticks.
     const tick = sell ? 501 + Math.floor(r() * 499) : 1 + Math.floor(r() * 500);
-    resting.push({ id: `0x${(i + 1).toString(16).padStart(64, '0')}`, sell, price: BigInt(tick) * 1000n, size: BigInt(1 + Math.floor(r() * 100)) * 10_000n });
+    resting.push({
+      id: `0x${(i + 1).toString(16).padStart(64, '0')}`,
+      sell,
+      price: BigInt(tick) * 1000n,
+      size: BigInt(1 + Math.floor(r() * 100)) * 10_000n,
+    });
   }
   const updates: MarketUpdate[] = [];
   let seq = 1;
@@ -51,21 +66,43 @@ function build(): { resting: Resting[]; updates: MarketUpdate[]; wire: string[] 
     const o = resting[Math.floor(r() * ORDERS)]!;
     const k = r();
     if (k < 0.4) {
-      updates.push({ type: 'cancel', seqId: BigInt(seq++), assetId: 1n, epoch: 0n, data: { orderId: `0x${'c'.repeat(64)}`, cancelId: o.id as `0x${string}`, assetId: 1n, epoch: 0n } });
+      updates.push({
+        type: 'cancel',
+        seqId: BigInt(seq++),
+        assetId: 1n,
+        epoch: 0n,
+        data: { orderId: `0x${'c'.repeat(64)}`, cancelId: o.id as `0x${string}`, assetId: 1n, epoch: 0n },
+      });
       updates.push(orderEvent(seq++, o));
     } else if (k < 0.7 && o.size > 10_000n) {
       const fill = 10_000n;
-      updates.push({ type: 'trade', seqId: BigInt(seq++), assetId: 1n, epoch: 0n, data: { ...orderEvent(0, o).data, fillPrice: o.price, fill } } as MarketUpdate);
+      updates.push({
+        type: 'trade',
+        seqId: BigInt(seq++),
+        assetId: 1n,
+        epoch: 0n,
+        data: { ...orderEvent(0, o).data, fillPrice: o.price, fill },
+      } as MarketUpdate);
       updates.push(orderEvent(seq++, o));
     } else {
-      const moved = o.sell ? (o.price === 999_000n ? 998_000n : o.price + 1000n) : o.price === 1000n ? 2000n : o.price - 1000n;
+      const moved = o.sell
+        ? o.price === 999_000n
+          ? 998_000n
+          : o.price + 1000n
+        : o.price === 1000n
+          ? 2000n
+          : o.price - 1000n;
       updates.push(orderEvent(seq++, o, moved));
       updates.push(orderEvent(seq++, o));
     }
   }
-  const wire = updates.slice(0, 20_000).map((u) =>
-    JSON.stringify({ type: u.type, seqId: Number(u.seqId), data: u.data }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v === true ? 'sell' : v === false ? 'buy' : v)),
-  );
+  const wire = updates
+    .slice(0, 20_000)
+    .map((u) =>
+      JSON.stringify({ type: u.type, seqId: Number(u.seqId), data: u.data }, (_k, v: unknown) =>
+        typeof v === 'bigint' ? v.toString() : v === true ? 'sell' : v === false ? 'buy' : v,
+      ),
+    );
   return { resting, updates, wire };
 }
 
@@ -86,7 +123,12 @@ const bench: Benchmark = {
     const after = JSON.stringify(book.view(), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     if (after !== before) throw new Error('the update stream does not restore the book');
 
-    const m = await measure(report, `apply (5,000 orders, ${UPDATES.toLocaleString('en-US')} updates/round)`, UPDATES, applyAll);
+    const m = await measure(
+      report,
+      `apply (5,000 orders, ${UPDATES.toLocaleString('en-US')} updates/round)`,
+      UPDATES,
+      applyAll,
+    );
     ratio(report, 'apply throughput / 500,000 updates/s', m.opsPerSec / 500_000, { atLeast: 1 });
 
     // End to end from the socket text: JSON.parse + strict zod parse + apply.
@@ -98,19 +140,27 @@ const bench: Benchmark = {
     blackhole(parsed);
     const fresh = new BookStore(1n, 0n);
     for (const o of resting) fresh.addOrder(o.id, o.sell, o.price, o.size);
-    await measure(report, `JSON.parse + schema + apply (${wire.length.toLocaleString('en-US')} frames/round)`, wire.length, () => {
-      for (const w of wire) {
-        const p = parseMarketUpdate(JSON.parse(w));
-        if ('update' in p) fresh.apply(p.update);
-      }
-    });
+    await measure(
+      report,
+      `JSON.parse + schema + apply (${wire.length.toLocaleString('en-US')} frames/round)`,
+      wire.length,
+      () => {
+        for (const w of wire) {
+          const p = parseMarketUpdate(JSON.parse(w));
+          if ('update' in p) fresh.apply(p.update);
+        }
+      },
+    );
     const viewRounds = 1000;
     await measure(report, 'full L2 view of the 5,000-order book', viewRounds, () => {
       let n = 0;
       for (let i = 0; i < viewRounds; i++) n += book.view().bids.length;
       return n;
     });
-    note(report, '"5,000 levels" = 5,000 resting orders over the 999-tick ladders (a side cannot have more than 999 levels).');
+    note(
+      report,
+      '"5,000 levels" = 5,000 resting orders over the 999-tick ladders (a side cannot have more than 999 levels).',
+    );
     note(report, 'The target applies to BookStore.apply; frame parsing (zod) is reported separately.');
   },
 };

@@ -27,8 +27,19 @@ interface Stream {
 
 function makeStream(): Stream {
   const r = rng(42);
-  const setup: Command[] = [{ type: 'registerMarket', assetId: ASSET, epoch: EPOCH, strike: 3_000_000_000n, expiration: 4_000_000_000n, time: T0 }];
-  ACCOUNTS.forEach((owner, i) => setup.push({ type: 'credit', owner, amount: 1_000_000_000_000n, index: BigInt(i), time: T0 }));
+  const setup: Command[] = [
+    {
+      type: 'registerMarket',
+      assetId: ASSET,
+      epoch: EPOCH,
+      strike: 3_000_000_000n,
+      expiration: 4_000_000_000n,
+      time: T0,
+    },
+  ];
+  ACCOUNTS.forEach((owner, i) =>
+    setup.push({ type: 'credit', owner, amount: 1_000_000_000_000n, index: BigInt(i), time: T0 }),
+  );
   const flow: Command[] = [];
   const placed: { id: Hex; account: string }[] = [];
   let mid = 500;
@@ -41,8 +52,19 @@ function makeStream(): Stream {
     const x = r();
     if (x < 0.2 && placed.length > 0) {
       // Cancel one of the recent orders of the stream (some are already filled: CANCEL_FAILED, as in real life).
-      const target = placed[placed.length - 1 - Math.floor(r() * Math.min(placed.length, 200))] as { id: Hex; account: string };
-      flow.push({ type: 'cancel', id: id(i, 2), account: target.account, assetId: ASSET, epoch: EPOCH, orderId: target.id, time });
+      const target = placed[placed.length - 1 - Math.floor(r() * Math.min(placed.length, 200))] as {
+        id: Hex;
+        account: string;
+      };
+      flow.push({
+        type: 'cancel',
+        id: id(i, 2),
+        account: target.account,
+        assetId: ASSET,
+        epoch: EPOCH,
+        orderId: target.id,
+        time,
+      });
       cancels++;
       continue;
     }
@@ -100,8 +122,14 @@ const bench: Benchmark = {
         else if (ev.type === 'order') rested++;
       }
     }
-    note(report, `stream: ${stream.orders} orders + ${stream.cancels} cancels, ${ACCOUNTS.length} accounts → ${trades} trades, ${rested} resting orders; state hash ${probe.stateHash().slice(0, 16)}…`);
-    await measure(report, `engine: commands/s (orders + cancels, N=${N})`, stream.flow.length, () => replay(stream), { warmupRounds: 1, rounds: 5 });
+    note(
+      report,
+      `stream: ${stream.orders} orders + ${stream.cancels} cancels, ${ACCOUNTS.length} accounts → ${trades} trades, ${rested} resting orders; state hash ${probe.stateHash().slice(0, 16)}…`,
+    );
+    await measure(report, `engine: commands/s (orders + cancels, N=${N})`, stream.flow.length, () => replay(stream), {
+      warmupRounds: 1,
+      rounds: 5,
+    });
   },
 };
 

@@ -16,7 +16,15 @@ import { DEFAULT_SIGNATURE_WORKERS } from '../src/devnet/exchange/service';
 import { SignatureVerifier } from '../src/devnet/exchange/signature-verifier';
 import { toSignedEntry } from '../src/devnet/exchange/records';
 import { fillOrder, signedBody, testSigner } from '../src/devnet/exchange/testkit';
-import { hashActionBytes, makeExchangeDomain, parseSignedRequest, recoverDigestSigner, type Address, type DigestSigner, type FillOrder } from '../src/shared/protocol';
+import {
+  hashActionBytes,
+  makeExchangeDomain,
+  parseSignedRequest,
+  recoverDigestSigner,
+  type Address,
+  type DigestSigner,
+  type FillOrder,
+} from '../src/shared/protocol';
 import { openLeanConnection, postRequest, type LeanConnection } from './lean-http-client';
 import { blackhole, measure, measureInterleaved, note, ratio, type BenchReport, type Benchmark } from './harness';
 
@@ -30,13 +38,30 @@ const C = 1_000_000n;
 
 interface Started {
   child: ChildProcess;
-  info: { httpUrl: string; chainId: string; verifyingContract: Address; markets: { assetId: string; symbol: string; periodLength: string }[] };
+  info: {
+    httpUrl: string;
+    chainId: string;
+    verifyingContract: Address;
+    markets: { assetId: string; symbol: string; periodLength: string }[];
+  };
 }
 
 async function startChild(dataDir: string, keys: DigestSigner[], workers: number): Promise<Started> {
   // EXCHANGE_BENCH_NODE_ARGS: extra node flags for the service process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
   const extra = (process.env['EXCHANGE_BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a.length > 0);
-  const args = [...extra, '--import', 'tsx', join(root, 'src/devnet/exchange/serve.ts'), '--port', '0', '--data-dir', dataDir, '--fresh', '--signature-workers', String(workers)];
+  const args = [
+    ...extra,
+    '--import',
+    'tsx',
+    join(root, 'src/devnet/exchange/serve.ts'),
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--fresh',
+    '--signature-workers',
+    String(workers),
+  ];
   for (const k of keys) args.push('--credit', `${k.address}=${1_000_000n * C}`);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
@@ -58,13 +83,22 @@ function makeOrders(keys: DigestSigner[], assetId: bigint, epoch: bigint, n: num
     const crossing = i % 4 === 3;
     const step = BigInt((i * 7 + seed) % 50) * 1000n;
     const price = crossing ? (sell ? 400_000n : 600_000n) : sell ? 510_000n + step : 490_000n - step;
-    out.push(fillOrder({ key }, { assetId, epoch, side: sell, price, size: C * BigInt(1 + (i % 5)), timeInForce: crossing ? 2n : 0n }));
+    out.push(
+      fillOrder(
+        { key },
+        { assetId, epoch, side: sell, price, size: C * BigInt(1 + (i % 5)), timeInForce: crossing ? 2n : 0n },
+      ),
+    );
   }
   return out;
 }
 
 /** CONCURRENCY keep-alive connections, each sending its next body as soon as the last is answered. */
-async function fire(connections: LeanConnection[], host: string, bodies: string[]): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
+async function fire(
+  connections: LeanConnection[],
+  host: string,
+  bodies: string[],
+): Promise<{ seconds: number; latencies: number[]; statuses: Map<number, number> }> {
   const requests = bodies.map((b) => postRequest(host, '/orders', b));
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -88,7 +122,9 @@ async function fire(connections: LeanConnection[], host: string, bodies: string[
  * The cached-key check as it was before the fixed-base tables (u1·G + u2·Q with noble's own
  * precomputed points, window 8 per signer), kept here only as the before-figure of the profile.
  */
-function nobleTableCheck(items: { digest: Uint8Array; signature: string; signer: string }[]): (count: number) => boolean[] {
+function nobleTableCheck(
+  items: { digest: Uint8Array; signature: string; signer: string }[],
+): (count: number) => boolean[] {
   const { Point } = secp256k1;
   const N = Point.Fn.ORDER;
   const keys = new Map<string, InstanceType<typeof Point>>();
@@ -105,7 +141,9 @@ function nobleTableCheck(items: { digest: Uint8Array; signature: string; signer:
       const recovery = parseInt(it.signature.slice(130), 16) - 27;
       const h = BigInt(`0x${Buffer.from(it.digest).toString('hex')}`) % N;
       const is = Point.Fn.inv(s);
-      const R = Point.BASE.multiplyUnsafe(Point.Fn.create(h * is)).add(keys.get(it.signer)!.multiplyUnsafe(Point.Fn.create(r * is)));
+      const R = Point.BASE.multiplyUnsafe(Point.Fn.create(h * is)).add(
+        keys.get(it.signer)!.multiplyUnsafe(Point.Fn.create(r * is)),
+      );
       const a = R.toAffine();
       return a.x === r && Number(a.y & 1n) === recovery;
     });
@@ -116,37 +154,87 @@ function recoverPoint(digest: Uint8Array, signature: string) {
   return secp256k1.Signature.fromBytes(rec, 'recovered').recoverPublicKey(digest);
 }
 
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function profile(report: BenchReport, bodies: string[], domain: ReturnType<typeof makeExchangeDomain>, assetId: bigint, epoch: bigint): Promise<void> {
+async function profile(
+  report: BenchReport,
+  bodies: string[],
+  domain: ReturnType<typeof makeExchangeDomain>,
+  assetId: bigint,
+  epoch: bigint,
+): Promise<void> {
   const parsed = bodies.map((b) => parseSignedRequest('orders', JSON.parse(b)));
   const digests = parsed.map((r) => hashActionBytes('FillOrder', r.order, domain));
   const n = parsed.length;
-  const parse = await measure(report, 'profile: JSON.parse + strict wrapper parse', n, () => bodies.map((b) => parseSignedRequest('orders', JSON.parse(b))), { rounds: 3 });
-  const hash = await measure(report, 'profile: EIP-712 digest (hashActionBytes)', n, () => parsed.map((r) => hashActionBytes('FillOrder', r.order, domain)), { rounds: 3 });
+  const parse = await measure(
+    report,
+    'profile: JSON.parse + strict wrapper parse',
+    n,
+    () => bodies.map((b) => parseSignedRequest('orders', JSON.parse(b))),
+    { rounds: 3 },
+  );
+  const hash = await measure(
+    report,
+    'profile: EIP-712 digest (hashActionBytes)',
+    n,
+    () => parsed.map((r) => hashActionBytes('FillOrder', r.order, domain)),
+    { rounds: 3 },
+  );
   const warm = new SignatureVerifier({ tablesAfter: 1 });
   for (let i = 0; i < n; i++) warm.verify(digests[i]!, parsed[i]!.signature, parsed[i]!.order.signer);
-  const before = nobleTableCheck(parsed.map((r, i) => ({ digest: digests[i]!, signature: r.signature, signer: r.order.signer })));
+  const before = nobleTableCheck(
+    parsed.map((r, i) => ({ digest: digests[i]!, signature: r.signature, signer: r.order.signer })),
+  );
   // Interleaved rounds, so the shared machine's load hits the three paths alike; ratios come from this run.
   const sub = Math.min(n, 200);
-  const checks = parsed.slice(0, sub).map((r, i) => ({ digest: digests[i]!, signature: r.signature, signer: r.order.signer }));
+  const checks = parsed
+    .slice(0, sub)
+    .map((r, i) => ({ digest: digests[i]!, signature: r.signature, signer: r.order.signer }));
   const [fast, batched, old, rec] = await measureInterleaved(
     report,
     [
-      { label: 'profile: signature check, cached key, fixed-base tables (one by one)', opsPerRound: sub, round: () => parsed.slice(0, sub).map((r, i) => warm.verify(digests[i]!, r.signature, r.order.signer)) },
+      {
+        label: 'profile: signature check, cached key, fixed-base tables (one by one)',
+        opsPerRound: sub,
+        round: () => parsed.slice(0, sub).map((r, i) => warm.verify(digests[i]!, r.signature, r.order.signer)),
+      },
       {
         label: 'profile: signature check, cached key, batches of 8 (verifyBatch, as the pool runs it)',
         opsPerRound: sub,
-        round: () => Array.from({ length: Math.ceil(sub / 8) }, (_, b) => warm.verifyBatch(checks.slice(b * 8, b * 8 + 8))),
+        round: () =>
+          Array.from({ length: Math.ceil(sub / 8) }, (_, b) => warm.verifyBatch(checks.slice(b * 8, b * 8 + 8))),
       },
-      { label: 'profile: signature check, cached key, noble tables (before)', opsPerRound: sub, round: () => before(sub) },
-      { label: 'profile: signature recovery (recoverDigestSigner)', opsPerRound: sub, round: () => parsed.slice(0, sub).map((r, i) => recoverDigestSigner(digests[i]!, r.signature)) },
+      {
+        label: 'profile: signature check, cached key, noble tables (before)',
+        opsPerRound: sub,
+        round: () => before(sub),
+      },
+      {
+        label: 'profile: signature recovery (recoverDigestSigner)',
+        opsPerRound: sub,
+        round: () => parsed.slice(0, sub).map((r, i) => recoverDigestSigner(digests[i]!, r.signature)),
+      },
     ],
     { rounds: 5 },
   );
   ratio(report, 'signature check: recovery µs ÷ fixed-base µs', rec!.usPerOp / fast!.usPerOp);
   ratio(report, 'signature check: noble-tables µs ÷ fixed-base µs', old!.usPerOp / fast!.usPerOp);
-  const line = await measure(report, 'profile: journal entry + JSON line', n, () => parsed.map((r, i) => JSON.stringify({ seqId: i, ts: 0, kind: 'fill', entry: toSignedEntry('FillOrder', r.order, r.orderHash, r.signature, 0) })), { rounds: 3 });
+  const line = await measure(
+    report,
+    'profile: journal entry + JSON line',
+    n,
+    () =>
+      parsed.map((r, i) =>
+        JSON.stringify({
+          seqId: i,
+          ts: 0,
+          kind: 'fill',
+          entry: toSignedEntry('FillOrder', r.order, r.orderHash, r.signature, 0),
+        }),
+      ),
+    { rounds: 3 },
+  );
   const engineOps = await measure(
     report,
     'profile: matching engine apply',
@@ -154,10 +242,27 @@ async function profile(report: BenchReport, bodies: string[], domain: ReturnType
     () => {
       const e = new Engine();
       e.apply({ type: 'registerMarket', time: 0, assetId, epoch, strike: 1n, expiration: 4_000_000_000n });
-      parsed.forEach((r, i) => e.apply({ type: 'credit', time: 0, owner: r.order.sender, amount: 1_000_000n * C, index: BigInt(i + 1) }));
+      parsed.forEach((r, i) =>
+        e.apply({ type: 'credit', time: 0, owner: r.order.sender, amount: 1_000_000n * C, index: BigInt(i + 1) }),
+      );
       for (const r of parsed) {
         const o = r.order;
-        e.apply({ type: 'placeOrder', time: 1, orderId: r.orderHash, account: o.sender, signer: o.signer, signatureType: 0n, assetId, epoch, side: o.side, price: o.price, size: o.size, tif: o.timeInForce, nonce: o.nonce, approvalNonce: 0n });
+        e.apply({
+          type: 'placeOrder',
+          time: 1,
+          orderId: r.orderHash,
+          account: o.sender,
+          signer: o.signer,
+          signatureType: 0n,
+          assetId,
+          epoch,
+          side: o.side,
+          price: o.price,
+          size: o.size,
+          tif: o.timeInForce,
+          nonce: o.nonce,
+          approvalNonce: 0n,
+        });
       }
       return e;
     },
@@ -218,7 +323,11 @@ interface RunResult {
 }
 
 /** One fresh service with `workers` signature workers: warm-up, then the timed rounds. */
-async function runService(keys: DigestSigner[], workers: number, sign: (info: Started['info']) => Promise<{ warm: string[]; rounds: string[][] }>): Promise<RunResult & { info: Started['info']; bodies: { warm: string[]; rounds: string[][] } }> {
+async function runService(
+  keys: DigestSigner[],
+  workers: number,
+  sign: (info: Started['info']) => Promise<{ warm: string[]; rounds: string[][] }>,
+): Promise<RunResult & { info: Started['info']; bodies: { warm: string[]; rounds: string[][] } }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
   const { child, info } = await startChild(dataDir, keys, workers);
   const base = new URL(info.httpUrl);
@@ -254,7 +363,12 @@ async function runService(keys: DigestSigner[], workers: number, sign: (info: St
       }
     }
     const per = (ms: number): number => (ms * 1000) / orders;
-    const cpu = { mainUsPerOrder: per(main), busiestOtherUsPerOrder: per(busiest), restUsPerOrder: per(other - busiest), loadUsPerOrder: (selfUs.user + selfUs.system) / orders };
+    const cpu = {
+      mainUsPerOrder: per(main),
+      busiestOtherUsPerOrder: per(busiest),
+      restUsPerOrder: per(other - busiest),
+      loadUsPerOrder: (selfUs.user + selfUs.system) / orders,
+    };
     rates.sort((a, b) => a - b);
     latencies.sort((a, b) => a - b);
     return { rates, latencies, info, bodies, cpu };
@@ -282,8 +396,21 @@ const bench: Benchmark = {
       const epoch = BigInt(asset.epoch);
       // A 5-minute boundary between the two starts changes the asset or epoch: sign again then.
       if (signed !== undefined && ctx !== undefined && ctx.assetId === assetId && ctx.epoch === epoch) return signed;
-      note(report, `service in a child process; ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, keep-alive raw HTTP/1.1 client (bench/lean-http-client.ts), one request in flight per connection; asset ${market.symbol} ${market.periodLength}s epoch ${epoch}; 3/4 resting GTC, 1/4 crossing IOC`);
-      const one = (n: number, seed: number) => makeOrders(keys, assetId, epoch, n, seed).map((o) => JSON.stringify(signedBody('orders', o, domain, keys.find((k) => k.address === o.signer)!)));
+      note(
+        report,
+        `service in a child process; ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, keep-alive raw HTTP/1.1 client (bench/lean-http-client.ts), one request in flight per connection; asset ${market.symbol} ${market.periodLength}s epoch ${epoch}; 3/4 resting GTC, 1/4 crossing IOC`,
+      );
+      const one = (n: number, seed: number) =>
+        makeOrders(keys, assetId, epoch, n, seed).map((o) =>
+          JSON.stringify(
+            signedBody(
+              'orders',
+              o,
+              domain,
+              keys.find((k) => k.address === o.signer)!,
+            ),
+          ),
+        );
       const t0 = performance.now();
       signed = { warm: one(WARMUP, 1000), rounds: Array.from({ length: ROUNDS }, (_, r) => one(ROUND, r * 17)) };
       note(report, `pre-signed ${WARMUP + ROUNDS * ROUND} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -297,14 +424,32 @@ const bench: Benchmark = {
       const ops = r.rates[r.rates.length >> 1]!;
       const all = r.latencies;
       const label = `signed orders over HTTP (POST /orders → 202), ${workers} signature worker${workers === 1 ? '' : 's'}`;
-      report.measurements.push({ label, opsPerRound: ROUND, rounds: ROUNDS, opsPerSec: ops, minOpsPerSec: r.rates[0]!, maxOpsPerSec: r.rates.at(-1)!, usPerOp: 1e6 / ops });
-      console.log(`  ${label}: ${Math.round(ops)} orders/s (rounds ${r.rates.map((x) => Math.round(x)).join(', ')}), p99 ${pct(all, 99).toFixed(2)} ms`);
-      note(report, `${workers} workers — CPU µs/order (10 ms ticks): service main thread ${r.cpu.mainUsPerOrder.toFixed(0)}, busiest other thread ${r.cpu.busiestOtherUsPerOrder.toFixed(0)}, other threads ${r.cpu.restUsPerOrder.toFixed(0)}, load process ${r.cpu.loadUsPerOrder.toFixed(0)}`);
-      note(report, `${workers} workers — latency ms: p50 ${pct(all, 50).toFixed(2)}, p90 ${pct(all, 90).toFixed(2)}, p99 ${pct(all, 99).toFixed(2)}, max ${all.at(-1)!.toFixed(2)}`);
+      report.measurements.push({
+        label,
+        opsPerRound: ROUND,
+        rounds: ROUNDS,
+        opsPerSec: ops,
+        minOpsPerSec: r.rates[0]!,
+        maxOpsPerSec: r.rates.at(-1)!,
+        usPerOp: 1e6 / ops,
+      });
+      console.log(
+        `  ${label}: ${Math.round(ops)} orders/s (rounds ${r.rates.map((x) => Math.round(x)).join(', ')}), p99 ${pct(all, 99).toFixed(2)} ms`,
+      );
+      note(
+        report,
+        `${workers} workers — CPU µs/order (10 ms ticks): service main thread ${r.cpu.mainUsPerOrder.toFixed(0)}, busiest other thread ${r.cpu.busiestOtherUsPerOrder.toFixed(0)}, other threads ${r.cpu.restUsPerOrder.toFixed(0)}, load process ${r.cpu.loadUsPerOrder.toFixed(0)}`,
+      );
+      note(
+        report,
+        `${workers} workers — latency ms: p50 ${pct(all, 50).toFixed(2)}, p90 ${pct(all, 90).toFixed(2)}, p99 ${pct(all, 99).toFixed(2)}, max ${all.at(-1)!.toFixed(2)}`,
+      );
       last = r;
     }
     const ops = last!.rates[last!.rates.length >> 1]!;
-    ratio(report, `orders/s ÷ 2,000 (target >= 1), ${DEFAULT_SIGNATURE_WORKERS} worker (default)`, ops / 2000, { atLeast: 1 });
+    ratio(report, `orders/s ÷ 2,000 (target >= 1), ${DEFAULT_SIGNATURE_WORKERS} worker (default)`, ops / 2000, {
+      atLeast: 1,
+    });
     ratio(report, 'p99 latency ms (target <= 25)', pct(last!.latencies, 99), { atMost: 25 });
 
     await profile(report, signed!.rounds[0]!.slice(0, 1000), ctx!.domain, ctx!.assetId, ctx!.epoch);

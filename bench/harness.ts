@@ -83,7 +83,11 @@ export interface Candidate {
  * Measure several candidates with their rounds interleaved (A B C A B C …), so a noisy shared
  * machine loads them equally; the median per candidate is reported. Use this for ratios.
  */
-export async function measureInterleaved(report: BenchReport, candidates: Candidate[], opts: MeasureOptions = {}): Promise<Measurement[]> {
+export async function measureInterleaved(
+  report: BenchReport,
+  candidates: Candidate[],
+  opts: MeasureOptions = {},
+): Promise<Measurement[]> {
   const warmup = opts.warmupRounds ?? 1;
   const rounds = opts.rounds ?? 9;
   let sink: unknown;
@@ -113,12 +117,19 @@ function record(report: BenchReport, label: string, opsPerRound: number, rates: 
     usPerOp: 1e6 / opsPerSec,
   };
   report.measurements.push(m);
-  console.log(`  ${label.padEnd(52)} ${fmt(opsPerSec).padStart(10)} ops/s  (${m.usPerOp.toFixed(2)} µs/op, range ${fmt(m.minOpsPerSec)}–${fmt(m.maxOpsPerSec)})`);
+  console.log(
+    `  ${label.padEnd(52)} ${fmt(opsPerSec).padStart(10)} ops/s  (${m.usPerOp.toFixed(2)} µs/op, range ${fmt(m.minOpsPerSec)}–${fmt(m.maxOpsPerSec)})`,
+  );
   return m;
 }
 
 /** Record and print a ratio between two figures, with an optional target. */
-export function ratio(report: BenchReport, label: string, value: number, target?: { atLeast?: number; atMost?: number }): Ratio {
+export function ratio(
+  report: BenchReport,
+  label: string,
+  value: number,
+  target?: { atLeast?: number; atMost?: number },
+): Ratio {
   let met: boolean | undefined;
   let t: string | undefined;
   if (target?.atLeast !== undefined) {

@@ -28,7 +28,16 @@ const bench: Benchmark = {
       req.on('end', () => {
         const { orderHash } = JSON.parse(Buffer.concat(chunks).toString()) as { orderHash: string };
         res.writeHead(202, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ orderId: orderHash, status: 'ACCEPTED', reason: '', filled: '0', remaining: '1000000', cancelled: '0' }));
+        res.end(
+          JSON.stringify({
+            orderId: orderHash,
+            status: 'ACCEPTED',
+            reason: '',
+            filled: '0',
+            remaining: '1000000',
+            cancelled: '0',
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -40,10 +49,23 @@ const bench: Benchmark = {
     // The same path with a signer that answers instantly: the client's own share of the latency.
     const fixed = key.sign(`0x${'11'.repeat(32)}`);
     const instant = { address: key.address, signDigest: () => Promise.resolve(fixed) };
-    const domain = makeExchangeDomain({ chainId: 31337n, verifyingContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+    const domain = makeExchangeDomain({
+      chainId: 31337n,
+      verifyingContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    });
     const clients = {
-      'with secp256k1 signing': new ExchangeClient({ baseUrl: url, signer, deployment: () => ({ domain }), nonces: new NonceRegistry() }),
-      'client only (instant signer)': new ExchangeClient({ baseUrl: url, signer: instant, deployment: () => ({ domain }), nonces: new NonceRegistry() }),
+      'with secp256k1 signing': new ExchangeClient({
+        baseUrl: url,
+        signer,
+        deployment: () => ({ domain }),
+        nonces: new NonceRegistry(),
+      }),
+      'client only (instant signer)': new ExchangeClient({
+        baseUrl: url,
+        signer: instant,
+        deployment: () => ({ domain }),
+        nonces: new NonceRegistry(),
+      }),
     };
 
     // Hook the socket write: the first write after the call marks "bytes leave the process".
@@ -63,7 +85,13 @@ const bench: Benchmark = {
       for (const [label, client] of Object.entries(clients)) {
         const samples: number[] = [];
         for (let i = 0; i < WARMUP + SAMPLES; i++) {
-          const input = { assetId: 1n, epoch: 0n, side: i % 2 === 0 ? ('buy' as const) : ('sell' as const), price: 1000n * BigInt(1 + (i % 999)), size: 10_000n * BigInt(1 + (i % 100)) };
+          const input = {
+            assetId: 1n,
+            epoch: 0n,
+            side: i % 2 === 0 ? ('buy' as const) : ('sell' as const),
+            price: 1000n * BigInt(1 + (i % 999)),
+            size: 10_000n * BigInt(1 + (i % 100)),
+          };
           armed = true;
           const t0 = performance.now();
           const out = await client.placeOrder(input);
@@ -73,8 +101,18 @@ const bench: Benchmark = {
         samples.sort((a, b) => a - b);
         const p50 = pct(samples, 50);
         const p99 = pct(samples, 99);
-        console.log(`  ${label}: p50 ${(p50 * 1000).toFixed(0)} µs, p99 ${(p99 * 1000).toFixed(0)} µs, max ${(samples.at(-1)! * 1000).toFixed(0)} µs (${SAMPLES} samples after ${WARMUP} warm-up)`);
-        report.measurements.push({ label: `placeOrder to socket write, ${label} (p50)`, opsPerRound: 1, rounds: SAMPLES, opsPerSec: 1000 / p50, minOpsPerSec: 1000 / samples.at(-1)!, maxOpsPerSec: 1000 / samples[0]!, usPerOp: p50 * 1000 });
+        console.log(
+          `  ${label}: p50 ${(p50 * 1000).toFixed(0)} µs, p99 ${(p99 * 1000).toFixed(0)} µs, max ${(samples.at(-1)! * 1000).toFixed(0)} µs (${SAMPLES} samples after ${WARMUP} warm-up)`,
+        );
+        report.measurements.push({
+          label: `placeOrder to socket write, ${label} (p50)`,
+          opsPerRound: 1,
+          rounds: SAMPLES,
+          opsPerSec: 1000 / p50,
+          minOpsPerSec: 1000 / samples.at(-1)!,
+          maxOpsPerSec: 1000 / samples[0]!,
+          usPerOp: p50 * 1000,
+        });
         ratio(report, `p99 latency (ms), ${label}`, p99, { atMost: 2 });
       }
     } finally {
@@ -83,7 +121,10 @@ const bench: Benchmark = {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
-    note(report, 'Signing and hashing on WebAssembly (useWasmCrypto, as main after unlock); keep-alive loopback connection; on a loaded shared machine p99 is dominated by preemption.');
+    note(
+      report,
+      'Signing and hashing on WebAssembly (useWasmCrypto, as main after unlock); keep-alive loopback connection; on a loaded shared machine p99 is dominated by preemption.',
+    );
   },
 };
 

@@ -12,11 +12,18 @@ const outDir = join(here, '..', 'bench-results');
 const filter = process.argv[2];
 
 function isBenchmark(v: unknown): v is Benchmark {
-  return typeof v === 'object' && v !== null && typeof (v as Benchmark).name === 'string' && typeof (v as Benchmark).run === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as Benchmark).name === 'string' &&
+    typeof (v as Benchmark).run === 'function'
+  );
 }
 
 async function main(): Promise<void> {
-  const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort();
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort();
   const benches: Benchmark[] = [];
   for (const f of files) {
     const mod = (await import(pathToFileURL(join(here, f)).href)) as { default?: unknown };
@@ -31,7 +38,12 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const env = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, platform: process.platform };
+  const env = {
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    platform: process.platform,
+  };
   console.log(`node ${env.node} · ${env.cpu} · ${env.cores} cores (shared machine: figures are indicative)`);
   mkdirSync(outDir, { recursive: true });
   let failed = false;

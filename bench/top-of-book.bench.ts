@@ -40,9 +40,20 @@ const bench: Benchmark = {
       const trader = rig.otherTrader();
       // Record the ladder's book in the page, as the ladder receives it.
       await page.evaluate(() => {
-        const w = globalThis as unknown as { __top: { bid: string | null; ask: string | null }; terminal: { on(e: string, h: (p: { book: { bids: { price: string }[]; asks: { price: string }[] } }) => void): () => void } };
+        const w = globalThis as unknown as {
+          __top: { bid: string | null; ask: string | null };
+          terminal: {
+            on(
+              e: string,
+              h: (p: { book: { bids: { price: string }[]; asks: { price: string }[] } }) => void,
+            ): () => void;
+          };
+        };
         w.__top = { bid: null, ask: null };
-        w.terminal.on('book', (p) => (w.__top = { bid: p.book.bids[0]?.price ?? null, ask: p.book.asks[0]?.price ?? null }));
+        w.terminal.on(
+          'book',
+          (p) => (w.__top = { bid: p.book.bids[0]?.price ?? null, ask: p.book.asks[0]?.price ?? null }),
+        );
       });
       // A prepared ticket whose inputs stay as they are for the whole run.
       const ticket = page.getByTestId('ticket');
@@ -71,7 +82,10 @@ const bench: Benchmark = {
       const started = Date.now();
       for (let i = 0; i < SAMPLES; i++) {
         const s = await page.evaluate((): PageSample => {
-          const w = globalThis as unknown as { __top: { bid: string | null; ask: string | null }; document: { querySelector(q: string): { textContent: string | null } | null } };
+          const w = globalThis as unknown as {
+            __top: { bid: string | null; ask: string | null };
+            document: { querySelector(q: string): { textContent: string | null } | null };
+          };
           // "—" is an empty side, as is a missing element ("no quotes").
           const text = (q: string): string | null => {
             const t = w.document.querySelector(q)?.textContent?.trim() ?? null;
@@ -109,8 +123,13 @@ const bench: Benchmark = {
         await trader.placeOrder({ assetId, epoch, side: 'sell', price: mid + 10_000n, size: 5_000_000n });
         await new Promise((r) => setTimeout(r, 150));
         const h = await page.evaluate(() => {
-          const d = (globalThis as unknown as { document: { querySelector(q: string): { textContent: string | null } | null } }).document;
-          return [d.querySelector('[data-testid="header-bid"]')?.textContent?.trim() ?? null, d.querySelector('[data-testid="header-ask"]')?.textContent?.trim() ?? null];
+          const d = (
+            globalThis as unknown as { document: { querySelector(q: string): { textContent: string | null } | null } }
+          ).document;
+          return [
+            d.querySelector('[data-testid="header-bid"]')?.textContent?.trim() ?? null,
+            d.querySelector('[data-testid="header-ask"]')?.textContent?.trim() ?? null,
+          ];
         });
         const top = await trader.getTopOfBook(assetId, epoch);
         if (h[0] === cents(top.bid?.price) && h[1] === cents(top.ask?.price)) settledAgree++;
@@ -131,8 +150,14 @@ const bench: Benchmark = {
       ratio(report, 'header = exchange (share of samples)', headerVsExchange / SAMPLES);
       ratio(report, 'ticket cost blank (share of samples)', blankCost / SAMPLES);
       ratio(report, 'settled: header = exchange (share of moves)', settledAgree / SETTLED);
-      note(report, `${SAMPLES} samples over ${seconds.toFixed(1)} s while another account replaced its quotes every ${MOVE_MS} ms (${step} moves).`);
-      note(report, 'A sample reads the page, then the exchange over HTTP: a move landing between the two reads shows as a header/exchange disagreement although the header is right.');
+      note(
+        report,
+        `${SAMPLES} samples over ${seconds.toFixed(1)} s while another account replaced its quotes every ${MOVE_MS} ms (${step} moves).`,
+      );
+      note(
+        report,
+        'A sample reads the page, then the exchange over HTTP: a move landing between the two reads shows as a header/exchange disagreement although the header is right.',
+      );
     } finally {
       await rig.close();
     }

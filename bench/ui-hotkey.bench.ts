@@ -53,7 +53,10 @@ const bench: Benchmark = {
     const enginesBy = Date.now() + 15_000;
     let engines = await coreProcess.engines();
     while (engines.signing !== 'libsecp256k1-wasm' || engines.keccak !== 'hash-wasm') {
-      if (Date.now() > enginesBy) throw new Error(`the core's warm-up never installed the WASM engines (signing: ${engines.signing}, keccak: ${engines.keccak})`);
+      if (Date.now() > enginesBy)
+        throw new Error(
+          `the core's warm-up never installed the WASM engines (signing: ${engines.signing}, keccak: ${engines.keccak})`,
+        );
       await new Promise((r) => setTimeout(r, 50));
       engines = await coreProcess.engines();
     }
@@ -64,14 +67,31 @@ const bench: Benchmark = {
       const epoch = rig.market.epoch;
       // A best bid from another account to join, far from anything that could trade.
       const trader = rig.otherTrader();
-      const placed = await trader.placeOrder({ assetId: BigInt(assetId), epoch: BigInt(epoch), side: 'buy', price: 300_000n, size: 5_000_000n });
-      if (placed.delivery !== 'answered' || placed.response.status !== 'ACCEPTED') throw new Error('could not rest the bid to join');
-      await page.getByTestId('ladder').locator('[data-price="300000"] .cell.bid[aria-label*=" bid"]').waitFor({ timeout: 15_000 });
+      const placed = await trader.placeOrder({
+        assetId: BigInt(assetId),
+        epoch: BigInt(epoch),
+        side: 'buy',
+        price: 300_000n,
+        size: 5_000_000n,
+      });
+      if (placed.delivery !== 'answered' || placed.response.status !== 'ACCEPTED')
+        throw new Error('could not rest the bid to join');
+      await page
+        .getByTestId('ladder')
+        .locator('[data-price="300000"] .cell.bid[aria-label*=" bid"]')
+        .waitFor({ timeout: 15_000 });
       // Key times in the page, and a neutral focus outside any field; size preset 1 fills the ticket.
       await page.evaluate(() => {
-        const w = globalThis as unknown as { __keys: number[]; addEventListener(t: string, f: (e: { key: string; timeStamp: number }) => void, c: boolean): void };
+        const w = globalThis as unknown as {
+          __keys: number[];
+          addEventListener(t: string, f: (e: { key: string; timeStamp: number }) => void, c: boolean): void;
+        };
         w.__keys = [];
-        w.addEventListener('keydown', (e) => void (e.key === 'b' && w.__keys.push(performance.timeOrigin + e.timeStamp)), true);
+        w.addEventListener(
+          'keydown',
+          (e) => void (e.key === 'b' && w.__keys.push(performance.timeOrigin + e.timeStamp)),
+          true,
+        );
       });
       await page.getByTestId('ladder').getByRole('button', { name: 'Centre' }).focus();
       await page.keyboard.press('1');
@@ -91,9 +111,14 @@ const bench: Benchmark = {
         await page.keyboard.press('b');
         const deadline = Date.now() + 10_000;
         while (Number.isNaN(wire) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-        if (Number.isNaN(wire)) throw new Error(`press ${i}: no order request reached the wire (binding ${binding}, core ${core})`);
+        if (Number.isNaN(wire))
+          throw new Error(`press ${i}: no order request reached the wire (binding ${binding}, core ${core})`);
         // Wait for the answer to land (the ticket is idle again) before the next press.
-        while ((await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        while (
+          (await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length === before &&
+          Date.now() < deadline
+        )
+          await new Promise((r) => setTimeout(r, 5));
         const key = (await page.evaluate(() => (globalThis as unknown as { __keys: number[] }).__keys.at(-1))) ?? NaN;
         if (i >= WARMUP) {
           keyToBinding.push(binding - key);
@@ -115,7 +140,12 @@ const bench: Benchmark = {
         ['key → core invoke (window↔core hop of this harness)', keyToCore],
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
         ['key → wire (total)', keyToWire],
-        ...(coreProcess.sched ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [string, number[]][]) : []),
+        ...(coreProcess.sched
+          ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
+              string,
+              number[],
+            ][])
+          : []),
       ];
       for (const [label, xs] of rows) {
         const s = sortedCopy(xs);
@@ -123,7 +153,15 @@ const bench: Benchmark = {
         console.log(`  ${line}`);
         report.notes.push(line);
         const p50 = pct(s, 50);
-        report.measurements.push({ label: `${label} (p50)`, opsPerRound: 1, rounds: s.length, opsPerSec: 1000 / p50, minOpsPerSec: 1000 / s.at(-1)!, maxOpsPerSec: 1000 / s[0]!, usPerOp: p50 * 1000 });
+        report.measurements.push({
+          label: `${label} (p50)`,
+          opsPerRound: 1,
+          rounds: s.length,
+          opsPerSec: 1000 / p50,
+          minOpsPerSec: 1000 / s.at(-1)!,
+          maxOpsPerSec: 1000 / s[0]!,
+          usPerOp: p50 * 1000,
+        });
       }
       const c2w = sortedCopy(coreToWire);
       const k2w = sortedCopy(keyToWire);
@@ -132,12 +170,32 @@ const bench: Benchmark = {
       ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
       ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
       ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
-      note(report, `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
-      note(report, `Signing on ${engines.signing}, hashing on ${engines.keccak}: installed by the core's deferred warm-up after unlock, as in the app.`);
-      note(report, 'As in the app, the core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.');
-      note(report, `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`);
-      note(report, 'In this harness the window↔core hop is Playwright\'s exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium\'s and node\'s clocks (both timeOrigin + now).');
-      note(report, 'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.');
+      note(
+        report,
+        `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}.`,
+      );
+      note(
+        report,
+        `Signing on ${engines.signing}, hashing on ${engines.keccak}: installed by the core's deferred warm-up after unlock, as in the app.`,
+      );
+      note(
+        report,
+        'As in the app, the core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.',
+      );
+      note(
+        report,
+        `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
+      );
+      note(
+        report,
+        "In this harness the window↔core hop is Playwright's exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium's and node's clocks (both timeOrigin + now).",
+      );
+      note(
+        report,
+        'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.',
+      );
     } finally {
       await rig.close();
     }

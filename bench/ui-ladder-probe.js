@@ -50,7 +50,15 @@
 
   ui.start = (opts) => {
     rec = { frames: [], updates: [] };
-    Object.assign(ui, { rowsAdded: 0, rowsRemoved: 0, textChanges: 0, pointerChecks: 0, pointerMoves: 0, delivered: 0, t0: performance.now() });
+    Object.assign(ui, {
+      rowsAdded: 0,
+      rowsRemoved: 0,
+      textChanges: 0,
+      pointerChecks: 0,
+      pointerMoves: 0,
+      delivered: 0,
+      t0: performance.now(),
+    });
     longTasks.length = 0;
     const hit = document.elementFromPoint(opts.pointer.x, opts.pointer.y);
     const el = hit ? hit.closest('[data-price]') : null;

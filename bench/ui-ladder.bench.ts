@@ -120,9 +120,27 @@ function print(report: BenchReport, s: Summary): void {
   });
 }
 
-async function runScenario(rig: UiRig, label: string, seconds: number, pointer: { x: number; y: number }, feed: { rate: number } | null, during?: (stopAt: number) => Promise<unknown>): Promise<Summary> {
-  const feedArgs = feed ? { rate: feed.rate, subscriptionId: rig.subscriptionId()!, assetId: rig.market.assetId, epoch: rig.market.epoch, seed: 42 } : null;
-  await rig.page.evaluate((o) => (globalThis as unknown as { __ui: { start(o: unknown): void } }).__ui.start(o), { pointer, feed: feedArgs });
+async function runScenario(
+  rig: UiRig,
+  label: string,
+  seconds: number,
+  pointer: { x: number; y: number },
+  feed: { rate: number } | null,
+  during?: (stopAt: number) => Promise<unknown>,
+): Promise<Summary> {
+  const feedArgs = feed
+    ? {
+        rate: feed.rate,
+        subscriptionId: rig.subscriptionId()!,
+        assetId: rig.market.assetId,
+        epoch: rig.market.epoch,
+        seed: 42,
+      }
+    : null;
+  await rig.page.evaluate((o) => (globalThis as unknown as { __ui: { start(o: unknown): void } }).__ui.start(o), {
+    pointer,
+    feed: feedArgs,
+  });
   const stopAt = Date.now() + seconds * 1000;
   await Promise.all([new Promise((r) => setTimeout(r, seconds * 1000)), during?.(stopAt)]);
   const sample = await rig.page.evaluate(() => (globalThis as unknown as { __ui: { stop(): PageSample } }).__ui.stop());
@@ -130,7 +148,12 @@ async function runScenario(rig: UiRig, label: string, seconds: number, pointer: 
 }
 
 /** Another account places and cancels orders around 50¢ at `rate` actions/s until `stopAt`. */
-async function churnOrders(trader: ExchangeClient, rig: UiRig, rate: number, stopAt: number): Promise<{ actions: number; failed: number; seconds: number }> {
+async function churnOrders(
+  trader: ExchangeClient,
+  rig: UiRig,
+  rate: number,
+  stopAt: number,
+): Promise<{ actions: number; failed: number; seconds: number }> {
   const assetId = BigInt(rig.market.assetId);
   const epoch = BigInt(rig.market.epoch);
   const resting: `0x${string}`[] = [];
@@ -138,7 +161,7 @@ async function churnOrders(trader: ExchangeClient, rig: UiRig, rate: number, sto
   let actions = 0;
   let failed = 0;
   let seed = 7;
-  const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const started = Date.now();
   const act = async () => {
     inFlight++;
@@ -147,7 +170,13 @@ async function churnOrders(trader: ExchangeClient, rig: UiRig, rate: number, sto
         const buy = rnd() < 0.5;
         const ticks = 1 + Math.floor(rnd() * 12);
         const price = BigInt(500_000 + (buy ? -ticks : ticks) * 1000);
-        const out = await trader.placeOrder({ assetId, epoch, side: buy ? 'buy' : 'sell', price, size: BigInt(1 + Math.floor(rnd() * 20)) * 1_000_000n });
+        const out = await trader.placeOrder({
+          assetId,
+          epoch,
+          side: buy ? 'buy' : 'sell',
+          price,
+          size: BigInt(1 + Math.floor(rnd() * 20)) * 1_000_000n,
+        });
         if (out.delivery === 'answered' && out.response.status === 'ACCEPTED') resting.push(out.response.orderId);
         else failed++;
       } else {
@@ -198,7 +227,11 @@ const bench: Benchmark = {
       print(report, slow);
       const tracePath = process.env['UI_BENCH_TRACE'];
       const browser = page.context().browser();
-      if (tracePath && browser) await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'toplevel'] });
+      if (tracePath && browser)
+        await browser.startTracing(page, {
+          path: tracePath,
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'toplevel'],
+        });
       const fast = await runScenario(rig, 'bridge 200/s', SECONDS, pointer, { rate: 200 });
       if (tracePath && browser) await browser.stopTracing();
       print(report, fast);
@@ -207,7 +240,14 @@ const bench: Benchmark = {
       // Let the real book come back (the synthetic one is replaced by the next real event).
       const trader = rig.otherTrader();
       let churn = { actions: 0, failed: 0, seconds: 1 };
-      const real = await runScenario(rig, 'exchange 200/s', SECONDS, pointer, null, async (stopAt) => (churn = await churnOrders(trader, rig, 200, stopAt)));
+      const real = await runScenario(
+        rig,
+        'exchange 200/s',
+        SECONDS,
+        pointer,
+        null,
+        async (stopAt) => (churn = await churnOrders(trader, rig, 200, stopAt)),
+      );
       print(report, real);
       const churnLine = `exchange scenario: ${churn.actions} order/cancel actions in ${churn.seconds.toFixed(1)} s (${(churn.actions / churn.seconds).toFixed(0)}/s, ${churn.failed} failed) by a second account through the client library; the window saw ${real.updatesPerSec.toFixed(1)} book events/s (main coalesces to ≤ 30/s)`;
       note(report, churnLine);
@@ -224,10 +264,22 @@ const bench: Benchmark = {
       ratio(report, 'update cost p95: bridge 200/s ÷ bridge 30/s', pct(fast.cost, 95) / pct(slow.cost, 95));
       const churned = [slow, fast, real].reduce((a, s) => a + s.sample.rowsAdded + s.sample.rowsRemoved, 0);
       const moved = [idle, slow, fast, real].reduce((a, s) => a + s.sample.pointerMoves, 0);
-      note(report, `ladder rows created/removed during updates: ${churned} (expected 0: rows keyed by price); row under the pointer moved: ${moved} times (expected 0)`);
-      note(report, 'headless Chromium (--disable-gpu, software compositing), 1360×860, on the shared 2-core machine that also runs the devnet, the core and Playwright: figures are indicative. Frame work = rendering (rAF → message after the frame) + the script work of the book updates received since the previous frame.');
-      note(report, 'window↔core is Playwright exposeBinding + loopback HTTP long-poll here, not Electron IPC; the bridge scenarios feed `book` events inside the page through the harness\'s event delivery (the same listeners the preload feeds).');
-      note(report, `screenshots: ${resolve(SCREENS_DIR, 'bench-ui-ladder-200.png')}, ${resolve(SCREENS_DIR, 'bench-ui-trade.png')}`);
+      note(
+        report,
+        `ladder rows created/removed during updates: ${churned} (expected 0: rows keyed by price); row under the pointer moved: ${moved} times (expected 0)`,
+      );
+      note(
+        report,
+        'headless Chromium (--disable-gpu, software compositing), 1360×860, on the shared 2-core machine that also runs the devnet, the core and Playwright: figures are indicative. Frame work = rendering (rAF → message after the frame) + the script work of the book updates received since the previous frame.',
+      );
+      note(
+        report,
+        "window↔core is Playwright exposeBinding + loopback HTTP long-poll here, not Electron IPC; the bridge scenarios feed `book` events inside the page through the harness's event delivery (the same listeners the preload feeds).",
+      );
+      note(
+        report,
+        `screenshots: ${resolve(SCREENS_DIR, 'bench-ui-ladder-200.png')}, ${resolve(SCREENS_DIR, 'bench-ui-trade.png')}`,
+      );
     } finally {
       await rig.close();
     }

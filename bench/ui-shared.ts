@@ -55,7 +55,8 @@ export interface RigOptions {
 /** `npx electron-vite build` unless UI_BENCH_SKIP_BUILD=1 (then out/renderer must exist). */
 export function buildRenderer(): void {
   if (process.env['UI_BENCH_SKIP_BUILD'] === '1') {
-    if (!existsSync(resolve('out/renderer/index.html'))) throw new Error('out/renderer is missing: unset UI_BENCH_SKIP_BUILD');
+    if (!existsSync(resolve('out/renderer/index.html')))
+      throw new Error('out/renderer is missing: unset UI_BENCH_SKIP_BUILD');
     return;
   }
   const t0 = Date.now();
@@ -84,7 +85,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       accounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
     };
     const coreProcess = options.coreProcess ? await startHotkeyCoreProcess(forCore) : null;
-    const server: Pick<CoreServer, 'url' | 'token' | 'backend' | 'close'> = coreProcess ?? (await startCoreServer({ devnet: forCore }));
+    const server: Pick<CoreServer, 'url' | 'token' | 'backend' | 'close'> =
+      coreProcess ?? (await startCoreServer({ devnet: forCore }));
     cleanups.push(() => server.close());
     const raw = harnessClient(server);
     let subscriptionId: string | null = null;
@@ -93,7 +95,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       async invoke(method, args) {
         options.onBinding?.(method);
         const outcome = await raw.invoke(method, args);
-        if (method === 'markets.subscribeBook' && outcome.ok) subscriptionId = (outcome.value as { subscriptionId: string }).subscriptionId;
+        if (method === 'markets.subscribeBook' && outcome.ok)
+          subscriptionId = (outcome.value as { subscriptionId: string }).subscriptionId;
         return outcome;
       },
     };
@@ -136,7 +139,10 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     cleanups.push(() => terminal.stop());
     if (options.initScriptPath) await page.addInitScript({ path: options.initScriptPath });
     await page.goto(renderer.url);
-    await page.getByTestId('connection-status').and(page.locator('[data-state="connected"]')).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('connection-status')
+      .and(page.locator('[data-state="connected"]'))
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Trade' }).click();
     // The ladder shows as many rows as fit its box (fewer at laptop heights).
     await page.getByTestId('ladder').locator('[data-price]').first().waitFor();

@@ -11,9 +11,15 @@ import { _electron as electron, expect, test } from '@playwright/test';
 function electronBinary(): { path: string | null; reason: string } {
   const pkg = resolve('node_modules/electron');
   const pathFile = join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return { path: null, reason: 'node_modules/electron has no binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)' };
+  if (!existsSync(pathFile))
+    return {
+      path: null,
+      reason: 'node_modules/electron has no binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)',
+    };
   const full = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(full) ? { path: full, reason: '' } : { path: null, reason: `the Electron binary ${full} is missing` };
+  return existsSync(full)
+    ? { path: full, reason: '' }
+    : { path: null, reason: `the Electron binary ${full} is missing` };
 }
 
 const binary = electronBinary();

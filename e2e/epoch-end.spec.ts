@@ -6,7 +6,15 @@
  */
 import { shortMarkets } from './harness/devnet';
 import { expect, invokeInPage, test } from './harness/fixture';
-import { counterparty, freshFundedMaster, noProblems, placeFromTicket, setPassword, shot, tradeOn } from './harness/flows';
+import {
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+} from './harness/flows';
 
 test.use({ withDevnet: true, devnetOptions: { markets: shortMarkets(20) } });
 test.setTimeout(180_000);
@@ -17,7 +25,11 @@ interface Sample {
   disabled: boolean;
 }
 
-test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by the exchange clock; the past epoch charts its own strike', async ({ app, devnet, problems }) => {
+test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by the exchange clock; the past epoch charts its own strike', async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
@@ -47,14 +59,23 @@ test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by t
 
   // Sample the ticket every frame through the expiry: while the header still shows this epoch and
   // the exchange's clock is past its end, the button is never enabled.
-  const offset = ((await invokeInPage(app, 'app.connection')).value as { clockOffsetMs: number | null }).clockOffsetMs ?? 0;
+  const offset =
+    ((await invokeInPage(app, 'app.connection')).value as { clockOffsetMs: number | null }).clockOffsetMs ?? 0;
   await app.evaluate((off: number) => {
-    const w = globalThis as unknown as { __samples: Sample[]; document: { querySelector(s: string): { disabled?: boolean; value?: string } | null }; requestAnimationFrame(f: () => void): void };
+    const w = globalThis as unknown as {
+      __samples: Sample[];
+      document: { querySelector(s: string): { disabled?: boolean; value?: string } | null };
+      requestAnimationFrame(f: () => void): void;
+    };
     w.__samples = [];
     const tick = (): void => {
       const button = w.document.querySelector('[data-testid="place-order"]');
       const select = w.document.querySelector('[data-testid="market-header"] select');
-      w.__samples.push({ exchangeNow: Date.now() + off, epochText: select?.value ?? '', disabled: button?.disabled === true });
+      w.__samples.push({
+        exchangeNow: Date.now() + off,
+        epochText: select?.value ?? '',
+        disabled: button?.disabled === true,
+      });
       if (w.__samples.length < 100_000) w.requestAnimationFrame(tick);
     };
     tick();
@@ -64,18 +85,23 @@ test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by t
   // (50 ms of slack: the page and the ticket may read the clock offset a sample apart.)
   const afterEnd = samples.filter((s) => s.epochText === market.epoch && s.exchangeNow >= market.expiration + 50);
   expect(afterEnd.filter((s) => !s.disabled)).toEqual([]);
-  expect(samples.some((s) => s.epochText === market.epoch && s.exchangeNow < market.expiration - 500 && !s.disabled)).toBe(true);
+  expect(
+    samples.some((s) => s.epochText === market.epoch && s.exchangeNow < market.expiration - 500 && !s.disabled),
+  ).toBe(true);
 
   // The ended epoch, picked in the header, charts its own strike.
   await expect(header.locator('select option')).toHaveCount(2);
   await expect
     .poll(async () => {
-      const list = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as { epoch: string; strike: string }[] | undefined;
+      const list = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as
+        { epoch: string; strike: string }[] | undefined;
       return list?.find((r) => r.epoch === market.epoch)?.strike ?? null;
     })
     .not.toBeNull();
   await header.locator('select').selectOption(market.epoch);
-  await expect(app.getByRole('region', { name: 'Oracle price chart' })).toContainText(`epoch ${market.epoch} strike dashed`);
+  await expect(app.getByRole('region', { name: 'Oracle price chart' })).toContainText(
+    `epoch ${market.epoch} strike dashed`,
+  );
   await shot(app, 'epoch-end-past-strike');
   await noProblems(app, problems);
 });

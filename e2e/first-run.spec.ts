@@ -35,7 +35,12 @@ async function dialogShot(page: Page, record: DialogRecord | undefined, name: st
   await view.close();
 }
 
-test('first run: connect to an exchange, confirm what it is, add its markets, trade', async ({ app, core, devnet, problems }) => {
+test('first run: connect to an exchange, confirm what it is, add its markets, trade', async ({
+  app,
+  core,
+  devnet,
+  problems,
+}) => {
   const net = (await devnet.get()).forCore;
   const status = (await invokeInPage(app, 'lock.status')).value as { locked: boolean };
   if (status.locked) await setPassword(app);
@@ -51,7 +56,9 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   await form.getByLabel('Chain RPC URL').fill(net.rpcUrl);
   await form.getByLabel('Chain id').fill(net.chainId.toString());
   await form.getByRole('button', { name: 'Connect…' }).click();
-  await expect(form.getByTestId('deployment-error')).toHaveText(/^The base URL must use https: unencrypted http is allowed only for this computer .* exchange\.example\.com is not\.$/);
+  await expect(form.getByTestId('deployment-error')).toHaveText(
+    /^The base URL must use https: unencrypted http is allowed only for this computer .* exchange\.example\.com is not\.$/,
+  );
   await expect(form.getByLabel(/^Base URL/)).toHaveValue('http://exchange.example.com/api');
   expect((await core.dialogs()).shown).toHaveLength(0);
   await shot(app, 'first-run-2-refused');
@@ -124,7 +131,10 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   await core.dialogs({ kind: 'confirm', yes: true });
   await edit.getByRole('button', { name: 'Save changes…' }).click();
   await expect(panel.locator('tbody tr').first()).toContainText('Test exchange (renamed)');
-  expect((await core.dialogs()).shown.at(-1)).toMatchObject({ kind: 'confirm', request: { title: 'Rename deployment' } });
+  expect((await core.dialogs()).shown.at(-1)).toMatchObject({
+    kind: 'confirm',
+    request: { title: 'Rename deployment' },
+  });
   await expect(panel.locator('tbody tr').first()).toContainText('Service Exchange');
   await noProblems(app, problems);
 });

@@ -5,7 +5,16 @@
  * the ticket signs with the master again and offers no agent to sign with.
  */
 import { expect, test } from './harness/fixture';
-import { accountBook, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn } from './harness/flows';
+import {
+  accountBook,
+  freshFundedMaster,
+  noProblems,
+  open,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+} from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(150_000);

@@ -6,7 +6,18 @@
  */
 import { shortMarkets } from './harness/devnet';
 import { expect, invokeInPage, test } from './harness/fixture';
-import { available, counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn, USD } from './harness/flows';
+import {
+  available,
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  open,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+  USD,
+} from './harness/flows';
 
 test.use({ withDevnet: true, devnetOptions: { markets: shortMarkets(15) } });
 test.setTimeout(150_000);
@@ -25,9 +36,20 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
   const market = await tradeOn(app, (m) => m.symbol === 'BTC', 9_000);
 
   const other = await counterparty(net, 50n);
-  await other.client.placeOrder({ assetId: BigInt(market.assetId), epoch: BigInt(market.epoch), side: 'sell', price: 500_000n, size: '4' });
+  await other.client.placeOrder({
+    assetId: BigInt(market.assetId),
+    epoch: BigInt(market.epoch),
+    side: 'sell',
+    price: 500_000n,
+    size: '4',
+  });
   await placeFromTicket(app, 'buy', '50', '4', 'IOC');
-  await expect(app.getByTestId('toast').filter({ hasText: /FILLED/ }).first()).toBeVisible();
+  await expect(
+    app
+      .getByTestId('toast')
+      .filter({ hasText: /FILLED/ })
+      .first(),
+  ).toBeVisible();
   await app.getByRole('tab', { name: /Positions/ }).click();
   await expect(app.getByTestId('positions').locator('tbody tr').first()).toContainText('▲ Long Up');
   await expect.poll(() => available(app)).toBe(48n * USD);
@@ -38,7 +60,8 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
   await expect
     .poll(
       async () => {
-        const resolved = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as { epoch: string; upWon: boolean }[] | null;
+        const resolved = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as
+          { epoch: string; upWon: boolean }[] | null;
         upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
         return upWon !== undefined;
       },
@@ -48,11 +71,14 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
   // 4 contracts long Up pay $4 if Up won, nothing otherwise.
   const payout = upWon ? 4n * USD : 0n;
   await expect
-    .poll(async () => {
-      const view = (await invokeInPage(app, 'account.get')).value as { positions: Position[] } | null;
-      const position = view?.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch);
-      return position?.resolved === true ? BigInt(position.claimable) : null;
-    }, { timeout: 30_000, intervals: [500] })
+    .poll(
+      async () => {
+        const view = (await invokeInPage(app, 'account.get')).value as { positions: Position[] } | null;
+        const position = view?.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch);
+        return position?.resolved === true ? BigInt(position.claimable) : null;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
     .toBe(payout);
 
   await open(app, 'Funds', 'Funds');
@@ -62,7 +88,12 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
     const row = claims.locator('tbody tr', { hasText: `${market.epoch}` });
     await expect(row).toContainText('$4.00', { timeout: 30_000 });
     await row.getByRole('button', { name: 'Claim' }).click();
-    await expect(app.getByTestId('toast').filter({ hasText: /CLAIMED/ }).first()).toContainText('Claimed');
+    await expect(
+      app
+        .getByTestId('toast')
+        .filter({ hasText: /CLAIMED/ })
+        .first(),
+    ).toContainText('Claimed');
     await expect.poll(() => available(app)).toBe(before + payout);
     await expect(claims).toContainText('Nothing to claim.');
   } else {

@@ -28,7 +28,12 @@ test('edit an open order in place (cancel and replace)', async ({ app, devnet, p
   await row.getByLabel('New size').fill('4');
   await row.getByRole('button', { name: 'Save' }).click();
 
-  await expect(app.getByTestId('toast').filter({ hasText: /SUCCESS/ }).first()).toBeVisible();
+  await expect(
+    app
+      .getByTestId('toast')
+      .filter({ hasText: /SUCCESS/ })
+      .first(),
+  ).toBeVisible();
   await expect(orders.locator('tbody tr')).toHaveCount(1);
   await expect(orders).toContainText('36.5¢');
   await expect(orders).not.toContainText('35.0¢');

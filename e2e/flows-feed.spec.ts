@@ -48,7 +48,12 @@ test('a cut feed disables order entry, and it recovers', async ({ app, devnet, m
   await noProblems(app, problems);
 });
 
-test('a frozen feed (open socket, no frames, no pongs) pauses order entry within seconds, and it recovers', async ({ app, devnet, marketFeedProxy, problems }) => {
+test('a frozen feed (open socket, no frames, no pongs) pauses order entry within seconds, and it recovers', async ({
+  app,
+  devnet,
+  marketFeedProxy,
+  problems,
+}) => {
   const proxy = marketFeedProxy!;
   await setPassword(app);
   await freshFundedMaster(app, await devnet.get(), 100n);
@@ -66,7 +71,9 @@ test('a frozen feed (open socket, no frames, no pongs) pauses order entry within
   // The heartbeat gives up 1.5 s after an unanswered ping (at most 2.5 s after the last frame); the
   // generous wait only absorbs a busy machine.
   await expect(blocked).toBeVisible({ timeout: 8_000 });
-  await expect(blocked).toHaveText(/^Book (down|resyncing): market feed reconnecting: the feed went silent \(no answer to a ping within 1\.5 s\)\. Order entry is paused\.$/);
+  await expect(blocked).toHaveText(
+    /^Book (down|resyncing): market feed reconnecting: the feed went silent \(no answer to a ping within 1\.5 s\)\. Order entry is paused\.$/,
+  );
   test.info().annotations.push({ type: 'freeze-noticed-ms', description: String(Date.now() - frozenAt) });
   await expect(ticket.getByTestId('place-order')).toBeDisabled();
   await expect(ticket).toContainText('the feed went silent');

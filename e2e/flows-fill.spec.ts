@@ -4,7 +4,17 @@
  * in the positions table, the balance moves by the cost, and the order leaves the ladder.
  */
 import { expect, test } from './harness/fixture';
-import { available, counterparty, freshFundedMaster, noProblems, placeFromTicket, setPassword, shot, tradeOn, USD } from './harness/flows';
+import {
+  available,
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+  USD,
+} from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(120_000);
@@ -19,7 +29,12 @@ test('a resting order is filled by another account', async ({ app, devnet, probl
   const before = await available(app);
 
   await placeFromTicket(app, 'buy', '40', '3');
-  await expect(app.getByTestId('toast').filter({ hasText: /ACCEPTED/ }).first()).toBeVisible();
+  await expect(
+    app
+      .getByTestId('toast')
+      .filter({ hasText: /ACCEPTED/ })
+      .first(),
+  ).toBeVisible();
   await expect(orders).toContainText('40.0¢');
   await ladder.getByRole('button', { name: 'Centre' }).click();
   await expect(ladder.locator('[data-price="400000"] .own').first()).toContainText('● 3');
@@ -27,7 +42,14 @@ test('a resting order is filled by another account', async ({ app, devnet, probl
   await expect.poll(() => available(app)).toBe(before - (120n * USD) / 100n);
 
   const other = await counterparty(net, 50n);
-  const outcome = await other.client.placeOrder({ assetId: BigInt(market.assetId), epoch: BigInt(market.epoch), side: 'sell', price: 400_000n, size: '3', timeInForce: 'IOC' });
+  const outcome = await other.client.placeOrder({
+    assetId: BigInt(market.assetId),
+    epoch: BigInt(market.epoch),
+    side: 'sell',
+    price: 400_000n,
+    size: '3',
+    timeInForce: 'IOC',
+  });
   expect(outcome.delivery).toBe('answered');
 
   // The order leaves the book and the ladder's own column.

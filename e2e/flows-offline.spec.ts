@@ -7,7 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './harness/fixture';
-import { accountBook, btc5m, freshEpoch, freshFundedMaster, noProblems, open, setPassword, shot } from './harness/flows';
+import {
+  accountBook,
+  btc5m,
+  freshEpoch,
+  freshFundedMaster,
+  noProblems,
+  open,
+  setPassword,
+  shot,
+} from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(120_000);
@@ -24,7 +33,11 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     const build = app.getByTestId('offline-build');
     await build.getByRole('combobox', { name: 'Signer' }).selectOption({ index: 1 });
     await build.getByRole('combobox', { name: 'Action' }).first().selectOption('order');
-    await build.locator('label.row').filter({ hasText: /^Market/ }).locator('select').selectOption(market.assetId);
+    await build
+      .locator('label.row')
+      .filter({ hasText: /^Market/ })
+      .locator('select')
+      .selectOption(market.assetId);
     await expect(build.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
     await build.getByRole('combobox', { name: 'Side' }).selectOption('buy');
     await build.getByRole('textbox', { name: 'Price (¢)' }).fill('33');

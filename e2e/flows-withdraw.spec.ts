@@ -3,7 +3,18 @@
  * withdrawals list and is paid on chain (after a deposit through the UI, so the ledger holds the tokens): the receiver's token balance rises by the amount.
  */
 import { expect, test } from './harness/fixture';
-import { addressOf, available, depositBy, noProblems, open, randomKey, setPassword, shot, tokenBalance, useDemoAccount } from './harness/flows';
+import {
+  addressOf,
+  available,
+  depositBy,
+  noProblems,
+  open,
+  randomKey,
+  setPassword,
+  shot,
+  tokenBalance,
+  useDemoAccount,
+} from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(120_000);

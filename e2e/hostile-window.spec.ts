@@ -67,14 +67,20 @@ interface Settings {
   autoLockMinutes: number;
 }
 
-test('a script in the window cannot move value or change trust; every dialog main showed, as the user reads it', async ({ app, core, devnet, problems }) => {
+test('a script in the window cannot move value or change trust; every dialog main showed, as the user reads it', async ({
+  app,
+  core,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await useDemoAccount(app, 1);
   const master = ((await invokeInPage(app, 'account.get')).value as { selection: { master: string } }).selection.master;
   // Money on the exchange, so that a withdrawal the attacker got through would really pay out. Earlier
   // specs on this worker's devnet may have left this demo account a balance: count from it.
-  const exchangeBalance = async (): Promise<bigint> => BigInt(((await (await fetch(`${net.forCore.httpUrl}/balance/${master}`)).json()) as { balance: string }).balance);
+  const exchangeBalance = async (): Promise<bigint> =>
+    BigInt(((await (await fetch(`${net.forCore.httpUrl}/balance/${master}`)).json()) as { balance: string }).balance);
   const credited = (await exchangeBalance()) + 250n * USD;
   await net.handle.exchange.credit(master, 250n * USD);
   await expect
@@ -100,7 +106,14 @@ test('a script in the window cannot move value or change trust; every dialog mai
   const nonceBefore = await nonce();
   const protections = async (): Promise<string> => {
     const s = (await invokeInPage(app, 'settings.get')).value as Settings;
-    return JSON.stringify([s.deployments, s.selectedDeploymentId, s.pins, s.pendingPinChanges, s.confirmations, s.autoLockMinutes]);
+    return JSON.stringify([
+      s.deployments,
+      s.selectedDeploymentId,
+      s.pins,
+      s.pendingPinChanges,
+      s.confirmations,
+      s.autoLockMinutes,
+    ]);
   };
   const settingsBefore = await protections();
   const markets = (await invokeInPage(app, 'markets.list')).value as { assetId: string; epoch: string }[];
@@ -108,21 +121,77 @@ test('a script in the window cannot move value or change trust; every dialog mai
 
   // The attacker's script: only what the page itself can do.
   const attacks: [string, string, ...unknown[]][] = [
-    ['offline-withdrawal', 'offline.sign', { signer: master, action: { kind: 'withdrawal', amount: '100', receiver: ATTACKER } }],
-    ['offline-foreign-domain', 'offline.sign', { signer: master, domain: { chainId: '1', verifyingContract: ATTACKER, domainName: 'Service Exchange' }, action: { kind: 'cancelAll', ...market } }],
-    ['settings-confirmations', 'settings.update', { confirmations: { orders: false, withdrawals: true, agentApprovals: false, keyExport: false } }],
-    ['settings-deployment', 'settings.update', { deployments: [{ id: 'evil', name: 'Local devnet', httpUrl: 'http://127.0.0.1:9/leak', marketWsUrl: 'ws://127.0.0.1:9/', oracleWsUrl: 'ws://127.0.0.1:9/', rpcUrl: 'http://127.0.0.1:9/', chainId: '31337' }], selectedDeploymentId: 'evil' }],
-    ['import-attacker-key', 'keys.importPrivateKey', { privateKey: `0x${'7'.repeat(64)}`, label: 'Backup "alice"\nReceiver: mine' }],
+    [
+      'offline-withdrawal',
+      'offline.sign',
+      { signer: master, action: { kind: 'withdrawal', amount: '100', receiver: ATTACKER } },
+    ],
+    [
+      'offline-foreign-domain',
+      'offline.sign',
+      {
+        signer: master,
+        domain: { chainId: '1', verifyingContract: ATTACKER, domainName: 'Service Exchange' },
+        action: { kind: 'cancelAll', ...market },
+      },
+    ],
+    [
+      'settings-confirmations',
+      'settings.update',
+      { confirmations: { orders: false, withdrawals: true, agentApprovals: false, keyExport: false } },
+    ],
+    [
+      'settings-deployment',
+      'settings.update',
+      {
+        deployments: [
+          {
+            id: 'evil',
+            name: 'Local devnet',
+            httpUrl: 'http://127.0.0.1:9/leak',
+            marketWsUrl: 'ws://127.0.0.1:9/',
+            oracleWsUrl: 'ws://127.0.0.1:9/',
+            rpcUrl: 'http://127.0.0.1:9/',
+            chainId: '31337',
+          },
+        ],
+        selectedDeploymentId: 'evil',
+      },
+    ],
+    [
+      'import-attacker-key',
+      'keys.importPrivateKey',
+      { privateKey: `0x${'7'.repeat(64)}`, label: 'Backup "alice"\nReceiver: mine' },
+    ],
     ['approve-agent', 'agents.approve', { agent: '0x' + 'ab'.repeat(20) }],
     ['withdraw', 'funds.withdraw', { amount: '10', receiver: ATTACKER }],
     ['deposit-permit', 'funds.deposit', { amount: '5', mode: 'permit' }],
     ['deposit-approve', 'funds.deposit', { amount: '5', mode: 'approve' }],
     ['faucet', 'funds.faucet'],
-    ['export-key', 'keys.exportKeystore', { address: master, password: 'attacker chose it', passwordAgain: 'attacker chose it' }],
+    [
+      'export-key',
+      'keys.exportKeystore',
+      { address: master, password: 'attacker chose it', passwordAgain: 'attacker chose it' },
+    ],
     ['orders-confirmation-off', 'settings.setConfirmation', { name: 'orders', on: true }],
     ['auto-lock-off', 'settings.setAutoLock', 0],
-    ['change-password', 'lock.setPassword', { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: 'flows e2e password' }],
-    ['add-deployment', 'deployments.add', { name: 'Local devnet', httpUrl: 'http://127.0.0.1:9/leak', marketWsUrl: 'ws://127.0.0.1:9/', oracleWsUrl: 'ws://127.0.0.1:9/', rpcUrl: 'http://127.0.0.1:9/', chainId: '31337' }],
+    [
+      'change-password',
+      'lock.setPassword',
+      { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: 'flows e2e password' },
+    ],
+    [
+      'add-deployment',
+      'deployments.add',
+      {
+        name: 'Local devnet',
+        httpUrl: 'http://127.0.0.1:9/leak',
+        marketWsUrl: 'ws://127.0.0.1:9/',
+        oracleWsUrl: 'ws://127.0.0.1:9/',
+        rpcUrl: 'http://127.0.0.1:9/',
+        chainId: '31337',
+      },
+    ],
   ];
   const approveAgentIndex = attacks.findIndex(([name]) => name === 'approve-agent');
   await core.dialogPolicy({ unscripted: 'no' });
@@ -135,28 +204,51 @@ test('a script in the window cannot move value or change trust; every dialog mai
       const keys = (await invokeInPage(app, 'keys.list')).value as { address: string; label: string }[];
       args[0] = { agent: keys.find((k) => k.label.startsWith('Backup'))!.address };
     }
-    const outcome = (await invokeInPage(app, method, ...args));
+    const outcome = await invokeInPage(app, method, ...args);
     if (name === 'import-attacker-key' || name === 'orders-confirmation-off') expect(outcome.ok, name).toBe(true);
     else refusedOrDeclined(outcome, name);
     const shown = (await core.dialogPolicy({})).shown.slice(seen);
     for (const [i, record] of shown.entries()) {
-      await drawDialog(drawer, record, `${String(++drawn).padStart(2, '0')}-${name}${shown.length > 1 ? `-${i + 1}` : ''}`);
+      await drawDialog(
+        drawer,
+        record,
+        `${String(++drawn).padStart(2, '0')}-${name}${shown.length > 1 ? `-${i + 1}` : ''}`,
+      );
     }
-    if (['offline-withdrawal', 'approve-agent', 'withdraw', 'deposit-permit', 'deposit-approve', 'faucet', 'export-key', 'auto-lock-off', 'change-password'].includes(name)) {
+    if (
+      [
+        'offline-withdrawal',
+        'approve-agent',
+        'withdraw',
+        'deposit-permit',
+        'deposit-approve',
+        'faucet',
+        'export-key',
+        'auto-lock-off',
+        'change-password',
+      ].includes(name)
+    ) {
       expect(shown.length, `${name} reached main's dialog`).toBeGreaterThan(0);
     }
   }
   expect(approveAgentIndex).toBeGreaterThan(0);
   // Turning order confirmation off (after the attacker turned it on, which is stricter and allowed).
   const seen = (await core.dialogPolicy({})).shown.length;
-  refusedOrDeclined((await invokeInPage(app, 'settings.setConfirmation', { name: 'orders', on: false })), 'orders confirmation off');
-  for (const record of (await core.dialogPolicy({})).shown.slice(seen)) await drawDialog(drawer, record, `${String(++drawn).padStart(2, '0')}-orders-confirmation-off`);
+  refusedOrDeclined(
+    await invokeInPage(app, 'settings.setConfirmation', { name: 'orders', on: false }),
+    'orders confirmation off',
+  );
+  for (const record of (await core.dialogPolicy({})).shown.slice(seen))
+    await drawDialog(drawer, record, `${String(++drawn).padStart(2, '0')}-orders-confirmation-off`);
 
   // A dialog never answered: that call waits, the rest of main answers, a second dialog is refused.
   await core.dialogPolicy({ unscripted: 'never' });
   await app.evaluate(
     ([to]) => {
-      const w = globalThis as unknown as { terminal: { invoke(m: string, a: unknown[]): Promise<unknown> }; __pending?: unknown };
+      const w = globalThis as unknown as {
+        terminal: { invoke(m: string, a: unknown[]): Promise<unknown> };
+        __pending?: unknown;
+      };
       w.__pending = 'waiting';
       void w.terminal.invoke('funds.withdraw', [{ amount: '10', receiver: to }]).then((o) => (w.__pending = o));
     },
@@ -168,14 +260,22 @@ test('a script in the window cannot move value or change trust; every dialog mai
   expect((await invokeInPage(app, 'keys.delete', { address: master })).error?.code).toBe('dialog.busy');
   expect(await app.evaluate(() => (globalThis as unknown as { __pending?: unknown }).__pending)).toBe('waiting');
   expect((await core.dialogPolicy({ release: true, unscripted: 'fail' })).released).toBe(1);
-  await expect.poll(() => app.evaluate(() => (globalThis as unknown as { __pending?: unknown }).__pending)).toEqual({ ok: true, value: { confirmed: false } });
+  await expect
+    .poll(() => app.evaluate(() => (globalThis as unknown as { __pending?: unknown }).__pending))
+    .toEqual({ ok: true, value: { confirmed: false } });
 
   // Nothing happened.
   expect(await protections()).not.toBe('');
   const settingsAfter = JSON.parse(await protections()) as unknown[];
   const before = JSON.parse(settingsBefore) as unknown[];
   // Order confirmation may only have become stricter (the attacker turned it on); everything else is as it was.
-  expect([settingsAfter[0], settingsAfter[1], settingsAfter[2], settingsAfter[3], settingsAfter[5]]).toEqual([before[0], before[1], before[2], before[3], before[5]]);
+  expect([settingsAfter[0], settingsAfter[1], settingsAfter[2], settingsAfter[3], settingsAfter[5]]).toEqual([
+    before[0],
+    before[1],
+    before[2],
+    before[3],
+    before[5],
+  ]);
   expect((await invokeInPage(app, 'lock.status')).value).toMatchObject({ hasPassword: true, locked: false });
   expect(await tokenBalance(net, master)).toBe(tokensBefore);
   expect(await nonce()).toBe(nonceBefore);

@@ -29,8 +29,15 @@ test('create a key and see it listed', async ({ app, core, problems }) => {
   test.info().annotations.push({ type: 'vault backend', description: core.server.backend() });
   await recordEvents(app, 'keys');
   await firstPassword(app, core);
-  const key = value<{ address: string; label: string; source: string }>(await invokeInPage(app, 'keys.create', { label: 'Main account' }));
-  expect(key).toMatchObject({ label: 'Main account', source: 'created', role: 'master', backend: core.server.backend() });
+  const key = value<{ address: string; label: string; source: string }>(
+    await invokeInPage(app, 'keys.create', { label: 'Main account' }),
+  );
+  expect(key).toMatchObject({
+    label: 'Main account',
+    source: 'created',
+    role: 'master',
+    backend: core.server.backend(),
+  });
 
   const listed = value<{ address: string; label: string }[]>(await invokeInPage(app, 'keys.list'));
   expect(listed).toEqual([expect.objectContaining({ address: key.address, label: 'Main account' })]);
@@ -47,7 +54,9 @@ test('a restarted core still has the key and the password', async ({ app, core }
   await expect(app.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected');
   expect(value(await invokeInPage(app, 'lock.status'))).toMatchObject({ locked: true, hasPassword: true });
   value(await invokeInPage(app, 'lock.unlock', PASSWORD));
-  expect(value(await invokeInPage(app, 'keys.list'))).toEqual([expect.objectContaining({ address: key.address, label: 'Survivor' })]);
+  expect(value(await invokeInPage(app, 'keys.list'))).toEqual([
+    expect.objectContaining({ address: key.address, label: 'Survivor' }),
+  ]);
 });
 
 test('lock and unlock, with lock events in the window', async ({ app, core }) => {
@@ -57,13 +66,18 @@ test('lock and unlock, with lock events in the window', async ({ app, core }) =>
   const refused = await invokeInPage(app, 'keys.create', {});
   expect(refused.error).toMatchObject({ code: 'vault.locked', message: expect.stringMatching(/locked/) });
   expect(value(await invokeInPage(app, 'lock.unlock', PASSWORD))).toMatchObject({ locked: false });
-  await expect.poll(async () => ((await recordedEvents(app, 'lock')) as { locked: boolean }[]).map((s) => s.locked)).toEqual([true, false]);
+  await expect
+    .poll(async () => ((await recordedEvents(app, 'lock')) as { locked: boolean }[]).map((s) => s.locked))
+    .toEqual([true, false]);
 });
 
 test('wrong passwords are throttled', async ({ app, core }) => {
   await firstPassword(app, core);
   value(await invokeInPage(app, 'lock.lock'));
-  expect((await invokeInPage(app, 'lock.unlock', 'guess one')).error).toEqual({ code: 'vault.bad_password', message: 'The password is wrong.' });
+  expect((await invokeInPage(app, 'lock.unlock', 'guess one')).error).toEqual({
+    code: 'vault.bad_password',
+    message: 'The password is wrong.',
+  });
   expect((await invokeInPage(app, 'lock.unlock', 'guess two')).error).toEqual({
     code: 'vault.bad_password',
     message: 'The password is wrong. Wait 1 s before trying again.',
@@ -73,7 +87,10 @@ test('wrong passwords are throttled', async ({ app, core }) => {
   expect(value(await invokeInPage(app, 'lock.status'))).toMatchObject({ throttledUntil: expect.any(Number) });
   // The harness clock skips the wait instead of the test sleeping through it.
   await core.advanceClock(1_000);
-  expect(value(await invokeInPage(app, 'lock.unlock', PASSWORD))).toMatchObject({ locked: false, throttledUntil: null });
+  expect(value(await invokeInPage(app, 'lock.unlock', PASSWORD))).toMatchObject({
+    locked: false,
+    throttledUntil: null,
+  });
 });
 
 test('export a keystore through main dialogs and import it back', async ({ app, core }) => {
@@ -82,19 +99,36 @@ test('export a keystore through main dialogs and import it back', async ({ app, 
   const file = join(mkdtempSync(join(resolve('test-results'), 'keystore-')), 'keystore.json');
 
   await core.dialogs({ kind: 'confirm', yes: true }, { kind: 'saveFile', path: file });
-  const exported = value(await invokeInPage(app, 'keys.exportKeystore', { address: key.address, password: 'keystore pw 1', passwordAgain: 'keystore pw 1' }));
+  const exported = value(
+    await invokeInPage(app, 'keys.exportKeystore', {
+      address: key.address,
+      password: 'keystore pw 1',
+      passwordAgain: 'keystore pw 1',
+    }),
+  );
   expect(exported).toEqual({ confirmed: true, value: { path: file } });
   const json = readFileSync(file, 'utf8');
 
   const { shown } = await core.dialogs({ kind: 'confirm', yes: true });
   const exportDialog = shown.find((d) => d.kind === 'confirm' && d.request.title === 'Export key');
-  expect(exportDialog).toMatchObject({ kind: 'confirm', request: { message: 'Export this key as an encrypted keystore file?', detail: expect.stringContaining(`Key: ${key.address}`) } });
-  expect(value(await invokeInPage(app, 'keys.delete', { address: key.address }))).toEqual({ confirmed: true, value: null });
+  expect(exportDialog).toMatchObject({
+    kind: 'confirm',
+    request: {
+      message: 'Export this key as an encrypted keystore file?',
+      detail: expect.stringContaining(`Key: ${key.address}`),
+    },
+  });
+  expect(value(await invokeInPage(app, 'keys.delete', { address: key.address }))).toEqual({
+    confirmed: true,
+    value: null,
+  });
   expect(value(await invokeInPage(app, 'keys.list'))).toEqual([]);
 
   const wrong = await invokeInPage(app, 'keys.importKeystore', { json, password: 'not it' });
   expect(wrong.error?.code).toMatch(/^keys\.invalid_keystore$|^vault\.bad_password$/);
-  const back = value(await invokeInPage(app, 'keys.importKeystore', { json, password: 'keystore pw 1', label: 'Back again' }));
+  const back = value(
+    await invokeInPage(app, 'keys.importKeystore', { json, password: 'keystore pw 1', label: 'Back again' }),
+  );
   expect(back).toMatchObject({ address: key.address, source: 'keystore', label: 'Back again' });
 });
 

@@ -9,7 +9,10 @@ import { resolve } from 'node:path';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { preloadInitScript, shippedPreload } from './harness/install-terminal';
 
-test('window.terminal is the shipped preload: one frozen object, its own allowlist, nothing else exposed', async ({ app, problems }) => {
+test('window.terminal is the shipped preload: one frozen object, its own allowlist, nothing else exposed', async ({
+  app,
+  problems,
+}) => {
   const shape = await app.evaluate(() => {
     const w = globalThis as unknown as Record<string, unknown>;
     const terminal = w['terminal'] as object;
@@ -22,7 +25,14 @@ test('window.terminal is the shipped preload: one frozen object, its own allowli
       electron: typeof w['electron'],
     };
   });
-  expect(shape).toEqual({ frozen: true, keys: ['invoke', 'on'], require: 'undefined', module: 'undefined', ipcRenderer: 'undefined', electron: 'undefined' });
+  expect(shape).toEqual({
+    frozen: true,
+    keys: ['invoke', 'on'],
+    require: 'undefined',
+    module: 'undefined',
+    ipcRenderer: 'undefined',
+    electron: 'undefined',
+  });
   // The preload refuses a name outside the table itself, in its own words, before any IPC.
   expect(await invokeInPage(app, 'vault.exportAll')).toEqual({
     ok: false,
@@ -31,9 +41,14 @@ test('window.terminal is the shipped preload: one frozen object, its own allowli
   const info = await invokeInPage(app, 'app.info');
   expect(info.ok).toBe(true);
   await app.screenshot({ path: resolve(SCREENS_DIR, 'preload-shipped.png') });
-  await expect(app.evaluate(() => (globalThis as unknown as { terminal: { on(e: string, h: () => void): void } }).terminal.on('keys.secret', () => {}))).rejects.toThrow(
-    /Unknown bridge event: keys\.secret/,
-  );
+  await expect(
+    app.evaluate(() =>
+      (globalThis as unknown as { terminal: { on(e: string, h: () => void): void } }).terminal.on(
+        'keys.secret',
+        () => {},
+      ),
+    ),
+  ).rejects.toThrow(/Unknown bridge event: keys\.secret/);
   expect(problems).toEqual([]);
 });
 
@@ -55,7 +70,9 @@ test('a preload bundle that cannot load leaves no bridge and an error in the con
   });
   await page.goto(renderer.url);
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'absent');
-  expect(await page.evaluate(() => typeof (globalThis as unknown as { terminal?: unknown }).terminal)).toBe('undefined');
+  expect(await page.evaluate(() => typeof (globalThis as unknown as { terminal?: unknown }).terminal)).toBe(
+    'undefined',
+  );
   expect(errors.join('\n')).toContain('The preload bundle failed to load: Error: module not found: node:fs');
   await page.screenshot({ path: resolve(SCREENS_DIR, 'preload-broken.png') });
 });

@@ -22,7 +22,9 @@ interface Box {
 interface InkCanvas {
   width: number;
   getBoundingClientRect(): Box;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+  getContext(
+    kind: '2d',
+  ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
 }
 interface InkCell {
   getBoundingClientRect(): Box;
@@ -39,7 +41,12 @@ async function inkUnder(cell: Locator): Promise<{ ink: number; colour: number }>
     const c = canvas.getBoundingClientRect();
     const r = el.getBoundingClientRect();
     const k = canvas.width / c.width;
-    const data = ctx.getImageData(Math.round((r.left - c.left) * k), Math.round((r.top - c.top) * k), Math.round(r.width * k), Math.round(r.height * k)).data;
+    const data = ctx.getImageData(
+      Math.round((r.left - c.left) * k),
+      Math.round((r.top - c.top) * k),
+      Math.round(r.width * k),
+      Math.round(r.height * k),
+    ).data;
     let ink = 0;
     let colour = 0;
     for (let i = 0; i < data.length; i += 4) {
@@ -55,7 +62,6 @@ async function open(page: Page, label: string, title: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 }
-
 
 async function start(page: Page): Promise<void> {
   await setPassword(page, PASSWORD);

@@ -25,9 +25,10 @@ async function open(page: Page, label: string, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 }
 
-
 async function setFirstPassword(page: Page): Promise<void> {
-  await setPassword(page, PASSWORD, () => page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-first-password.png') }));
+  await setPassword(page, PASSWORD, () =>
+    page.screenshot({ path: resolve(SCREENS_DIR, 'terminal-first-password.png') }),
+  );
 }
 
 async function violations(page: Page): Promise<string[]> {
@@ -67,7 +68,11 @@ test('the trade layout is kept across restarts', async ({ app, core, problems })
   await app.keyboard.press('ArrowUp');
   await expect(tables).toHaveAttribute('aria-valuenow', '226');
   await expect
-    .poll(async () => ((await invokeInPage(app, 'settings.get')).value as { layout: { panelSizes: Record<string, number> } }).layout.panelSizes)
+    .poll(
+      async () =>
+        ((await invokeInPage(app, 'settings.get')).value as { layout: { panelSizes: Record<string, number> } }).layout
+          .panelSizes,
+    )
     .toEqual({ 'trade.markets': 352, 'trade.tables': 226 });
 
   await core.restartCore();
@@ -78,7 +83,10 @@ test('the trade layout is kept across restarts', async ({ app, core, problems })
   await lock.getByRole('button', { name: 'Unlock' }).click();
   await open(app, 'Trade', 'Trade');
   await expect(app.getByRole('separator', { name: 'Markets column width' })).toHaveAttribute('aria-valuenow', '352');
-  await expect(app.getByRole('separator', { name: 'Orders and positions height' })).toHaveAttribute('aria-valuenow', '226');
+  await expect(app.getByRole('separator', { name: 'Orders and positions height' })).toHaveAttribute(
+    'aria-valuenow',
+    '226',
+  );
   expect(await violations(app)).toEqual([]);
   expect(problems).toEqual([]);
 });
@@ -89,10 +97,14 @@ test('settings: hotkeys are recorded, a refused change keeps the input and says 
   const hotkeys = app.getByTestId('hotkeys');
   await hotkeys.getByLabel('Enable trading hotkeys').check();
   await hotkeys.getByRole('button', { name: /^Join the bid \(GTC\): B/ }).click();
-  await expect(hotkeys.getByRole('button', { name: 'Join the bid (GTC): press the new keys' })).toHaveText('Press keys…');
+  await expect(hotkeys.getByRole('button', { name: 'Join the bid (GTC): press the new keys' })).toHaveText(
+    'Press keys…',
+  );
   await app.keyboard.press('Shift+J');
   await expect(hotkeys.getByRole('button', { name: /^Join the bid \(GTC\): Shift\+J/ })).toHaveText('Shift+J');
-  const saved = (await invokeInPage(app, 'settings.get')).value as { hotkeys: { enabled: boolean; bindings: Record<string, string> } };
+  const saved = (await invokeInPage(app, 'settings.get')).value as {
+    hotkeys: { enabled: boolean; bindings: Record<string, string> };
+  };
   expect(saved.hotkeys.enabled).toBe(true);
   expect(saved.hotkeys.bindings['joinBid']).toBe('Shift+J');
 

@@ -7,14 +7,36 @@
 import type { Page } from '@playwright/test';
 import { shortMarkets } from './harness/devnet';
 import { expect, invokeInPage, test } from './harness/fixture';
-import { available, counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn, USD, type MarketRow } from './harness/flows';
+import {
+  available,
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  open,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+  USD,
+  type MarketRow,
+} from './harness/flows';
 
 test.use({ withDevnet: true, devnetOptions: { markets: shortMarkets(15) } });
 test.setTimeout(180_000);
 
 /** Buys 4 Up from the ticket against a resting offer of another account. */
-async function holdLongUp(page: Page, market: MarketRow, other: Awaited<ReturnType<typeof counterparty>>): Promise<void> {
-  await other.client.placeOrder({ assetId: BigInt(market.assetId), epoch: BigInt(market.epoch), side: 'sell', price: 500_000n, size: '4' });
+async function holdLongUp(
+  page: Page,
+  market: MarketRow,
+  other: Awaited<ReturnType<typeof counterparty>>,
+): Promise<void> {
+  await other.client.placeOrder({
+    assetId: BigInt(market.assetId),
+    epoch: BigInt(market.epoch),
+    side: 'sell',
+    price: 500_000n,
+    size: '4',
+  });
   await placeFromTicket(page, 'buy', '50', '4', 'IOC');
   await expect(page.getByTestId('notice-strip')).toContainText(`BTC 15s #${market.epoch}: Bought 4`);
 }
@@ -25,7 +47,8 @@ async function resolution(page: Page, market: MarketRow): Promise<boolean> {
   await expect
     .poll(
       async () => {
-        const resolved = (await invokeInPage(page, 'markets.resolvedEpochs', market.assetId)).value as { epoch: string; upWon: boolean }[] | null;
+        const resolved = (await invokeInPage(page, 'markets.resolvedEpochs', market.assetId)).value as
+          { epoch: string; upWon: boolean }[] | null;
         upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
         return upWon !== undefined;
       },
@@ -72,7 +95,9 @@ test('claim from the position row, then auto-claim the next epoch', async ({ app
   if (secondWon) {
     await expect.poll(() => available(app), { timeout: 30_000 }).toBe(before + 4n * USD);
     await app.getByTestId('notice-log-button').click();
-    await expect(app.getByTestId('notice-entry').filter({ hasText: `Auto-claim: Claimed $4.00 from BTC 15s #${second.epoch}.` })).toHaveCount(1);
+    await expect(
+      app.getByTestId('notice-entry').filter({ hasText: `Auto-claim: Claimed $4.00 from BTC 15s #${second.epoch}.` }),
+    ).toHaveCount(1);
     await app.getByTestId('notice-log').getByRole('button', { name: 'Close' }).click();
   } else {
     // Nothing to claim on a losing epoch: no claim, no notice.

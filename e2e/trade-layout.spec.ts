@@ -39,11 +39,17 @@ async function inside(page: Page, name: string, locator: Locator, vertical: bool
   expect(b.x + b.width, `${name} ends inside the window (${v.width}×${v.height})`).toBeLessThanOrEqual(v.width + 0.5);
   if (vertical) {
     expect(b.y, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
-    expect(b.y + b.height, `${name} ends above the bottom (${v.width}×${v.height})`).toBeLessThanOrEqual(v.height + 0.5);
+    expect(b.y + b.height, `${name} ends above the bottom (${v.width}×${v.height})`).toBeLessThanOrEqual(
+      v.height + 0.5,
+    );
   }
 }
 
-test('the trading loop fits the screen at laptop and desktop sizes, in both themes', async ({ app, devnet, problems }) => {
+test('the trading loop fits the screen at laptop and desktop sizes, in both themes', async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 200n);
@@ -64,7 +70,9 @@ test('the trading loop fits the screen at laptop and desktop sizes, in both them
   ];
 
   for (const theme of ['dark', 'light'] as const) {
-    const toggle = app.getByRole('button', { name: theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme' });
+    const toggle = app.getByRole('button', {
+      name: theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme',
+    });
     // The toggle names the other theme: it is there when this theme is on.
     await expect(toggle).toBeVisible();
     for (const size of SIZES) {

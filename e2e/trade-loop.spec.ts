@@ -7,7 +7,16 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, invokeInPage, test } from './harness/fixture';
-import { counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn } from './harness/flows';
+import {
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  open,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+} from './harness/flows';
 
 // Exact fills and money: a book no other spec has left orders in.
 test.use({ withDevnet: true, devnetOptions: { ownBook: 'trade-loop' } });
@@ -21,7 +30,8 @@ async function boxOf(locator: Locator): Promise<Box> {
   return b!;
 }
 
-const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlap = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The notice log, newest first, as the user reads it back (opened and closed again). */
 async function noticeLog(page: Page): Promise<string[]> {
@@ -31,7 +41,11 @@ async function noticeLog(page: Page): Promise<string[]> {
   return entries;
 }
 
-test('cancel all, close position, row close, order history; one notice per fill, named, covering nothing', async ({ app, devnet, problems }) => {
+test('cancel all, close position, row close, order history; one notice per fill, named, covering nothing', async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
@@ -104,9 +118,19 @@ test('cancel all, close position, row close, order history; one notice per fill,
   await ticket.getByRole('radio', { name: /Buy Up/ }).click();
   await ticket.getByLabel('Price (¢)').fill('99');
   await ticket.getByLabel('Size', { exact: true }).fill('1000');
-  await expect(ticket.getByTestId('shortfall')).toContainText(/Not enough free balance: this needs \$990\.00, \$[\d,.]+ more than is free/);
+  await expect(ticket.getByTestId('shortfall')).toContainText(
+    /Not enough free balance: this needs \$990\.00, \$[\d,.]+ more than is free/,
+  );
   await expect(ticket.getByTestId('place-order')).toBeDisabled();
-  const refused = await invokeInPage(app, 'orders.place', { assetId: market.assetId, epoch: market.epoch, side: 'buy', price: '99', size: '1000', timeInForce: 'GTC', signAs: 'master' });
+  const refused = await invokeInPage(app, 'orders.place', {
+    assetId: market.assetId,
+    epoch: market.epoch,
+    side: 'buy',
+    price: '99',
+    size: '1000',
+    timeInForce: 'GTC',
+    signAs: 'master',
+  });
   expect(refused.error?.code).toBe('orders.insufficient_balance');
   expect(refused.error?.message).toMatch(/^Not sent: this order needs \$990\.00 of collateral/);
   await expect(history.locator('tbody tr')).toHaveCount(6);

@@ -8,7 +8,18 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './harness/fixture';
-import { available, counterparty, freshFundedMaster, noProblems, open, placeFromTicket, setPassword, shot, tradeOn, USD } from './harness/flows';
+import {
+  available,
+  counterparty,
+  freshFundedMaster,
+  noProblems,
+  open,
+  placeFromTicket,
+  setPassword,
+  shot,
+  tradeOn,
+  USD,
+} from './harness/flows';
 
 // Exact fills and money: a book no other spec has left orders in.
 test.use({ withDevnet: true, devnetOptions: { ownBook: 'trading-money' } });
@@ -39,7 +50,11 @@ async function press(page: Page, key: string): Promise<void> {
   await page.keyboard.press(key);
 }
 
-test('a close into a thin book stops at its limit; a losing round trip is a red loss equal to the balance change', async ({ app, devnet, problems }) => {
+test('a close into a thin book stops at its limit; a losing round trip is a red loss equal to the balance change', async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
@@ -62,7 +77,10 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await other.client.placeOrder({ ...ref, side: 'buy', price: 600_000n, size: '5', timeInForce: 'GTC' });
   await other.client.placeOrder({ ...ref, side: 'buy', price: 10_000n, size: '100', timeInForce: 'GTC' });
   await press(app, 'Shift+F');
-  await seeNotice(app, /Partly closed BTC 5m #\d+: sold 5 contracts at 60¢ average \(worst 60¢\), stopped at the 55¢ limit \(best 60¢ − 5¢ slippage\); 15 contracts still open\./);
+  await seeNotice(
+    app,
+    /Partly closed BTC 5m #\d+: sold 5 contracts at 60¢ average \(worst 60¢\), stopped at the 55¢ limit \(best 60¢ − 5¢ slippage\); 15 contracts still open\./,
+  );
   await expect(position).toContainText('15 contracts');
   const bids = (await other.client.getOrderBook(ref.assetId, ref.epoch)).bids;
   expect(bids.map((l) => [l.price, l.size])).toEqual([[10_000n, 100_000_000n]]);
@@ -92,7 +110,11 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await noProblems(app, problems);
 });
 
-test('cancel-last ×3 cancels the three newest orders; Escape leaves a field; a join keeps the ticket\'s time in force', async ({ app, devnet, problems }) => {
+test("cancel-last ×3 cancels the three newest orders; Escape leaves a field; a join keeps the ticket's time in force", async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
@@ -132,7 +154,11 @@ test('cancel-last ×3 cancels the three newest orders; Escape leaves a field; a 
   await noProblems(app, problems);
 });
 
-test('the ticket\'s cost never blanks while its inputs stay the same, however the book moves; the header is the ladder\'s book', async ({ app, devnet, problems }) => {
+test("the ticket's cost never blanks while its inputs stay the same, however the book moves; the header is the ladder's book", async ({
+  app,
+  devnet,
+  problems,
+}) => {
   const net = await devnet.get();
   await setPassword(app);
   await freshFundedMaster(app, net, 100n);
@@ -145,7 +171,12 @@ test('the ticket\'s cost never blanks while its inputs stay the same, however th
   await expect(ticket.getByTestId('quote-cost')).toHaveText('$1.20');
   // Every frame from here: the cost shown, and whether the header's bid is the ladder's best bid.
   await app.evaluate(() => {
-    const w = globalThis as unknown as { __costs: string[]; __stop: boolean; document: { querySelector(s: string): { textContent: string | null } | null }; requestAnimationFrame(f: () => void): void };
+    const w = globalThis as unknown as {
+      __costs: string[];
+      __stop: boolean;
+      document: { querySelector(s: string): { textContent: string | null } | null };
+      requestAnimationFrame(f: () => void): void;
+    };
     w.__costs = [];
     w.__stop = false;
     const tick = (): void => {

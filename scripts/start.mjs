@@ -22,7 +22,8 @@ function userDataDir() {
   const name = 'Exchange Terminal';
   const home = process.env.HOME ?? process.env.USERPROFILE ?? '';
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', name);
-  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), name);
+  if (process.platform === 'win32')
+    return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), name);
   return path.join(process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'), name);
 }
 

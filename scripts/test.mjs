@@ -30,7 +30,13 @@ function withKeyring(command, args) {
 }
 
 function vitestCommand(report = VITEST_JSON, extra = []) {
-  return withKeyring(bin('vitest'), ['run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  return withKeyring(bin('vitest'), [
+    'run',
+    ...extra,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
 }
 
 /** @type {{ name: string; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
@@ -45,8 +51,17 @@ const STEPS = [
     ],
   },
   { name: 'lint', title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
-  { name: 'format', title: 'Formatting (prettier --check; `npm run format` fixes)', commands: () => [[bin('prettier'), ['--check', '.']]] },
-  { name: 'unit', title: 'Unit and integration tests (vitest)', commands: () => [vitestCommand()], report: VITEST_JSON },
+  {
+    name: 'format',
+    title: 'Formatting (prettier --check; `npm run format` fixes)',
+    commands: () => [[bin('prettier'), ['--check', '.']]],
+  },
+  {
+    name: 'unit',
+    title: 'Unit and integration tests (vitest)',
+    commands: () => [vitestCommand()],
+    report: VITEST_JSON,
+  },
   { name: 'build', title: 'Production build (electron-vite)', commands: () => [[bin('electron-vite'), ['build']]] },
   {
     name: 'built',
@@ -59,7 +74,10 @@ const STEPS = [
     title: 'End-to-end tests (Playwright, Chromium)',
     commands: () => [
       // Under the keyring launcher too: the e2e harness hosts the real vault (e2e/harness).
-      [...withKeyring(bin('playwright'), ['test', '--reporter=list,json']), { PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON }],
+      [
+        ...withKeyring(bin('playwright'), ['test', '--reporter=list,json']),
+        { PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_JSON },
+      ],
     ],
     report: PLAYWRIGHT_JSON,
   },
@@ -77,10 +95,15 @@ function parseArgs(argv) {
     return names;
   }
   const value = argv[at].includes('=') ? argv[at].slice('--only='.length) : argv[at + 1];
-  const wanted = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((w) => !names.includes(w));
   if (wanted.length === 0 || unknown.length > 0) {
-    fail(`--only takes a comma-separated list of: ${names.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`);
+    fail(
+      `--only takes a comma-separated list of: ${names.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`,
+    );
   }
   return names.filter((n) => wanted.includes(n));
 }
@@ -176,13 +199,18 @@ async function main() {
 
   console.log(`\n${bold('Summary')}`);
   for (const { step, ok, ms, counts } of results) {
-    const tests = counts ? dim(`  ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`) : '';
+    const tests = counts
+      ? dim(`  ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`)
+      : '';
     console.log(`  ${ok ? green('✔') : red('✘')} ${step.name.padEnd(10)} ${seconds(ms).padStart(7)}${tests}`);
   }
-  for (const step of steps.slice(results.length)) console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
+  for (const step of steps.slice(results.length))
+    console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
   if (failedStep) console.log(red(`\nStep "${failedStep.name}" failed (${failedStep.title}).`));
 
-  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+  console.log(
+    `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+  );
   process.exit(failedStep ? 1 : 0);
 }
 

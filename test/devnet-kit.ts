@@ -12,7 +12,10 @@ export interface TempDevnet {
   stop(): Promise<void>;
 }
 
-export async function startTempDevnet(prefix: string, options: Omit<StartDevnetOptions, 'dataDir' | 'fresh' | 'ports'>): Promise<TempDevnet> {
+export async function startTempDevnet(
+  prefix: string,
+  options: Omit<StartDevnetOptions, 'dataDir' | 'fresh' | 'ports'>,
+): Promise<TempDevnet> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   let devnet: DevnetHandle;
   try {

@@ -6,14 +6,20 @@ import { TOKEN_HEADER, type CoreServer } from './core-server';
 
 export interface HarnessClient {
   invoke(method: string, args: unknown): Promise<BridgeOutcome>;
-  events(after: number, options?: { signal?: AbortSignal; wait?: boolean }): Promise<{ seq: number; event: BridgeEvent; payload: unknown }[]>;
+  events(
+    after: number,
+    options?: { signal?: AbortSignal; wait?: boolean },
+  ): Promise<{ seq: number; event: BridgeEvent; payload: unknown }[]>;
   /** Queue answers for main's dialogs; returns what has been shown so far. */
   dialogs(...answers: DialogAnswer[]): Promise<{ shown: DialogRecord[]; pending: number }>;
   /**
    * Attack tests: how dialogs nobody scripted are answered (fail the call, "no", or never), and
    * whether to close the ones left waiting (as a cancel).
    */
-  dialogPolicy(policy: { unscripted?: UnscriptedMode; release?: boolean }): Promise<{ shown: DialogRecord[]; waiting: number; released: number }>;
+  dialogPolicy(policy: {
+    unscripted?: UnscriptedMode;
+    release?: boolean;
+  }): Promise<{ shown: DialogRecord[]; waiting: number; released: number }>;
   advanceClock(ms: number): Promise<void>;
   restartCore(): Promise<void>;
 }
@@ -31,7 +37,8 @@ export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): Harnes
   }
   return {
     invoke: (method, args) => post('/invoke', { method, args }),
-    events: (after, options = {}) => post(`/events?after=${after}&wait=${options.wait === false ? 0 : 1}`, {}, options.signal),
+    events: (after, options = {}) =>
+      post(`/events?after=${after}&wait=${options.wait === false ? 0 : 1}`, {}, options.signal),
     dialogs: (...answers) => post('/control/dialogs', { answers }),
     dialogPolicy: (policy) => post('/control/dialogs', policy),
     advanceClock: (ms) => post('/control/advance-clock', { ms }),

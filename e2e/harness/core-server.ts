@@ -94,7 +94,14 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     if (devnet) {
       settings.updateSettings({ deployments: [devnetDeploymentAt(devnet)] });
     }
-    const vault = await openVault({ store, filePath: join(dir, 'keys.vault'), service, clock, passwordScrypt: CHEAP_SCRYPT, keystoreScrypt: CHEAP_SCRYPT });
+    const vault = await openVault({
+      store,
+      filePath: join(dir, 'keys.vault'),
+      service,
+      clock,
+      passwordScrypt: CHEAP_SCRYPT,
+      keystoreScrypt: CHEAP_SCRYPT,
+    });
     const core = createAppCore({
       vault,
       settings,
@@ -105,7 +112,11 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       now: () => clock.now(),
       ...(devnet
         ? {
-            devnetAccounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
+            devnetAccounts: devnet.accounts.map((a) => ({
+              label: a.label,
+              address: a.address,
+              privateKey: a.privateKey,
+            })),
             trading: { markets: devnetMarkets(devnet.markets) },
           }
         : options.firstRun
@@ -147,7 +158,12 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       const mode = body['unscripted'];
       if (mode === 'fail' || mode === 'no' || mode === 'never') dialogs.whenUnscripted(mode);
       const released = body['release'] === true ? dialogs.releaseWaiting() : 0;
-      return Promise.resolve({ shown: dialogs.shown, pending: dialogs.pending(), waiting: dialogs.waiting(), released });
+      return Promise.resolve({
+        shown: dialogs.shown,
+        pending: dialogs.pending(),
+        waiting: dialogs.waiting(),
+        released,
+      });
     },
     '/control/advance-clock': (body) => {
       clock.advance(Number(body['ms']));
@@ -163,10 +179,13 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const reply = (status: number, value: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(value));
+      response
+        .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify(value));
     };
     const { port } = server.address() as AddressInfo;
-    if (request.headers.origin !== undefined || request.headers.host !== `127.0.0.1:${port}`) return reply(403, { error: 'origin refused' });
+    if (request.headers.origin !== undefined || request.headers.host !== `127.0.0.1:${port}`)
+      return reply(403, { error: 'origin refused' });
     if (request.headers[TOKEN_HEADER] !== token) return reply(401, { error: 'token required' });
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     const route = routes[url.pathname];

@@ -33,7 +33,9 @@ export function shortMarkets(periodSec: number): (genesisSec: bigint) => MarketC
   const period = BigInt(periodSec);
   return (genesisSec) => ({
     symbols: [DEVNET_SYMBOLS.BTC],
-    markets: [defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesisSec - (genesisSec % period), periodLength: period })],
+    markets: [
+      defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesisSec - (genesisSec % period), periodLength: period }),
+    ],
   });
 }
 

@@ -36,7 +36,15 @@ export interface LazyDevnet {
 }
 
 export const test = base.extend<
-  { core: Harness; app: Page; problems: string[]; withDevnet: boolean; firstRun: boolean; proxyMarketFeed: boolean; marketFeedProxy: WsProxy | null },
+  {
+    core: Harness;
+    app: Page;
+    problems: string[];
+    withDevnet: boolean;
+    firstRun: boolean;
+    proxyMarketFeed: boolean;
+    marketFeedProxy: WsProxy | null;
+  },
   { renderer: StaticServer; devnet: LazyDevnet; devnetOptions: HarnessDevnetOptions }
 >({
   /** `test.use({ withDevnet: true })`: the core trades on the worker's devnet. */
@@ -89,9 +97,14 @@ export const test = base.extend<
   problems: async ({ page }, use) => {
     const problems: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' || /content security policy/i.test(message.text())) problems.push(`console.${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || /content security policy/i.test(message.text()))
+        problems.push(`console.${message.type()}: ${message.text()}`);
     });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}${error.stack ? ` @ ${error.stack.split('\n').slice(0, 4).join(' | ')}` : ''}`));
+    page.on('pageerror', (error) =>
+      problems.push(
+        `pageerror: ${error.message}${error.stack ? ` @ ${error.stack.split('\n').slice(0, 4).join(' | ')}` : ''}`,
+      ),
+    );
     await use(problems);
   },
   app: async ({ page, renderer, core, problems: _problems }, use) => {
@@ -109,7 +122,17 @@ export { expect };
 /** Calls the bridge from inside the page, exactly as the renderer does. */
 export function invokeInPage(page: Page, method: string, ...args: unknown[]) {
   return page.evaluate(
-    ([m, a]) => (globalThis as unknown as { terminal: { invoke(m: string, a: unknown[]): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> } }).terminal.invoke(m, a),
+    ([m, a]) =>
+      (
+        globalThis as unknown as {
+          terminal: {
+            invoke(
+              m: string,
+              a: unknown[],
+            ): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
+          };
+        }
+      ).terminal.invoke(m, a),
     [method, args] as const,
   );
 }
@@ -117,7 +140,10 @@ export function invokeInPage(page: Page, method: string, ...args: unknown[]) {
 /** Starts recording one event in the page; read it back with recordedEvents. */
 export async function recordEvents(page: Page, event: string): Promise<void> {
   await page.evaluate((e) => {
-    const w = globalThis as unknown as { __recorded?: Record<string, unknown[]>; terminal: { on(e: string, h: (p: unknown) => void): () => void } };
+    const w = globalThis as unknown as {
+      __recorded?: Record<string, unknown[]>;
+      terminal: { on(e: string, h: (p: unknown) => void): () => void };
+    };
     const store = (w.__recorded ??= {});
     store[e] = [];
     w.terminal.on(e, (p) => store[e]!.push(p));
@@ -125,5 +151,8 @@ export async function recordEvents(page: Page, event: string): Promise<void> {
 }
 
 export function recordedEvents(page: Page, event: string): Promise<unknown[]> {
-  return page.evaluate((e) => (globalThis as unknown as { __recorded?: Record<string, unknown[]> }).__recorded?.[e] ?? [], event);
+  return page.evaluate(
+    (e) => (globalThis as unknown as { __recorded?: Record<string, unknown[]> }).__recorded?.[e] ?? [],
+    event,
+  );
 }

@@ -37,7 +37,11 @@ export async function open(page: Page, label: string, title: string): Promise<vo
  * (the OS keychain, as under scripts/with-keyring.sh) starts unlocked with none, so the password is
  * set through the bridge, the same call the Keys screen makes.
  */
-export async function setPassword(page: Page, password = PASSWORD, onLockScreen?: () => Promise<unknown>): Promise<void> {
+export async function setPassword(
+  page: Page,
+  password = PASSWORD,
+  onLockScreen?: () => Promise<unknown>,
+): Promise<void> {
   const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean; hasPassword: boolean };
   const lock = page.getByTestId('lock-screen');
   if (status.locked) {
@@ -75,7 +79,12 @@ export async function importMaster(page: Page, key: Hex, label: string): Promise
 }
 
 /** A fresh master key funded on the exchange (no chain wallet needed), imported in the UI. */
-export async function freshFundedMaster(page: Page, devnet: HarnessDevnetHandle, usd: bigint, label = 'Flow master'): Promise<Address> {
+export async function freshFundedMaster(
+  page: Page,
+  devnet: HarnessDevnetHandle,
+  usd: bigint,
+  label = 'Flow master',
+): Promise<Address> {
   const key = randomKey();
   const address = addressOf(key);
   await devnet.handle.exchange.credit(address, usd * USD);
@@ -84,7 +93,10 @@ export async function freshFundedMaster(page: Page, devnet: HarnessDevnetHandle,
 }
 
 /** Another account, in the test process: its own key, credited on the exchange, the app's client library. */
-export async function counterparty(devnet: HarnessDevnetHandle, usd: bigint): Promise<{ client: ExchangeClient; address: Address }> {
+export async function counterparty(
+  devnet: HarnessDevnetHandle,
+  usd: bigint,
+): Promise<{ client: ExchangeClient; address: Address }> {
   const key = randomKey();
   const client = devnetClient(devnet.handle, key);
   const signer = keySigner(key);
@@ -99,7 +111,12 @@ export async function marketsList(page: Page): Promise<MarketRow[]> {
 }
 
 /** Waits until the market's current epoch has at least needMs left, and returns it. */
-export async function freshEpoch(page: Page, pick: (m: MarketRow) => boolean, needMs: number, timeout = 120_000): Promise<MarketRow> {
+export async function freshEpoch(
+  page: Page,
+  pick: (m: MarketRow) => boolean,
+  needMs: number,
+  timeout = 120_000,
+): Promise<MarketRow> {
   let found: MarketRow | undefined;
   await expect
     .poll(
@@ -116,7 +133,11 @@ export async function freshEpoch(page: Page, pick: (m: MarketRow) => boolean, ne
 export const btc5m = (m: MarketRow): boolean => m.symbol === 'BTC' && m.timeframe === '5m';
 
 /** Opens Trade on a market (a 5-minute one by default: no epoch roll in the middle of a flow). */
-export async function tradeOn(page: Page, pick: (m: MarketRow) => boolean = btc5m, needMs = 40_000): Promise<MarketRow> {
+export async function tradeOn(
+  page: Page,
+  pick: (m: MarketRow) => boolean = btc5m,
+  needMs = 40_000,
+): Promise<MarketRow> {
   const market = await freshEpoch(page, pick, needMs);
   await ordersUnconfirmed(page);
   await open(page, 'Trade', 'Trade');
@@ -142,7 +163,13 @@ export async function ordersUnconfirmed(page: Page): Promise<void> {
 }
 
 /** Fills the ticket and sends it (order confirmations off: see ordersUnconfirmed). */
-export async function placeFromTicket(page: Page, side: 'buy' | 'sell', priceCents: string, size: string, timeInForce = 'GTC'): Promise<void> {
+export async function placeFromTicket(
+  page: Page,
+  side: 'buy' | 'sell',
+  priceCents: string,
+  size: string,
+  timeInForce = 'GTC',
+): Promise<void> {
   const ticket = page.getByTestId('ticket');
   await ticket.getByRole('radio', { name: side === 'buy' ? /Buy Up/ : /Sell Up/ }).click();
   await ticket.getByLabel('Price (¢)').fill(priceCents);
@@ -174,7 +201,12 @@ export async function noProblems(page: Page, problems: string[]): Promise<void> 
 }
 
 /** GET /book/:assetId/:epoch/:account straight from the exchange (the test process's own view). */
-export async function accountBook(devnet: HarnessDevnetHandle, assetId: string, epoch: string, account: string): Promise<{ buys: Record<string, unknown>[]; sells: Record<string, unknown>[] }> {
+export async function accountBook(
+  devnet: HarnessDevnetHandle,
+  assetId: string,
+  epoch: string,
+  account: string,
+): Promise<{ buys: Record<string, unknown>[]; sells: Record<string, unknown>[] }> {
   const response = await fetch(`${devnet.handle.httpUrl}/book/${assetId}/${epoch}/${account}`);
   expect(response.status).toBe(200);
   const json = (await response.json()) as { buys?: unknown; data?: { buys: unknown; sells: unknown } };
@@ -188,7 +220,12 @@ export async function tokenBalance(devnet: HarnessDevnetHandle, owner: string): 
   const response = await fetch(devnet.handle.rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: devnet.handle.contracts.settlementToken, data }, 'latest'] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: devnet.handle.contracts.settlementToken, data }, 'latest'],
+    }),
   });
   const json = (await response.json()) as { result?: string; error?: unknown };
   if (!json.result) throw new Error(`balanceOf failed: ${JSON.stringify(json.error)}`);
@@ -214,7 +251,9 @@ export async function depositBy(page: Page, mode: 'approve' | 'permit', amount: 
   await panel.getByRole('button', { name: 'Deposit' }).click();
   const stepper = panel.getByTestId('deposit-stepper');
   await expect(stepper.locator('li')).toHaveText(
-    mode === 'approve' ? [/Check balance/, /Approve token/, /Send deposit/, /Mined/, /Confirmations/, /Credited/] : [/Check balance/, /Approve Permit2/, /Sign permit/, /Send deposit/, /Mined/, /Confirmations/, /Credited/],
+    mode === 'approve'
+      ? [/Check balance/, /Approve token/, /Send deposit/, /Mined/, /Confirmations/, /Credited/]
+      : [/Check balance/, /Approve Permit2/, /Sign permit/, /Send deposit/, /Mined/, /Confirmations/, /Credited/],
   );
   // Each stage in turn, then every step done.
   await expect(stepper.locator('li.now, li.done').first()).toBeVisible();

@@ -88,7 +88,8 @@ ${preloadSource}
 
 /** The shipped preload bundle's source; the build must have run. */
 export function shippedPreload(): string {
-  if (!existsSync(PRELOAD_BUNDLE)) throw new Error('out/preload/index.cjs is missing: run `npx electron-vite build` first (`npm test` does).');
+  if (!existsSync(PRELOAD_BUNDLE))
+    throw new Error('out/preload/index.cjs is missing: run `npx electron-vite build` first (`npm test` does).');
   return readFileSync(PRELOAD_BUNDLE, 'utf8');
 }
 

@@ -10,7 +10,14 @@ import WebSocket, { WebSocketServer } from 'ws';
 
 export interface WsProxy {
   readonly url: string;
-  readonly stats: { connections: number; refused: number; cuts: number; freezes: number; swallowed: number; pingsUnanswered: number };
+  readonly stats: {
+    connections: number;
+    refused: number;
+    cuts: number;
+    freezes: number;
+    swallowed: number;
+    pingsUnanswered: number;
+  };
   cut(refuseMs?: number): void;
   restore(): void;
   freeze(): void;

@@ -15,7 +15,10 @@ export function electronPackage(electronDir) {
   return {
     version: pkg.version,
     minimumNode: minimumNode(pkg.engines?.node),
-    installer: path.join(electronDir, typeof pkg.bin === 'object' && pkg.bin['install-electron'] ? pkg.bin['install-electron'] : 'install.js'),
+    installer: path.join(
+      electronDir,
+      typeof pkg.bin === 'object' && pkg.bin['install-electron'] ? pkg.bin['install-electron'] : 'install.js',
+    ),
     artifact: `electron-v${pkg.version}-${platform}-${arch}.zip`,
   };
 }
@@ -28,7 +31,9 @@ export function findElectronBinary(electronDir, env = process.env) {
   const pathFile = path.join(electronDir, 'path.txt');
   if (!existsSync(pathFile)) return null;
   const relative = readFileSync(pathFile, 'utf8').trim();
-  const full = env.ELECTRON_OVERRIDE_DIST_PATH ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, relative) : path.join(electronDir, 'dist', relative);
+  const full = env.ELECTRON_OVERRIDE_DIST_PATH
+    ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, relative)
+    : path.join(electronDir, 'dist', relative);
   return existsSync(full) ? full : null;
 }
 
@@ -58,7 +63,10 @@ const mb = (bytes) => `${(bytes / 1_000_000).toFixed(1)} MB`;
  * our own (TMPDIR for the child), whose size is the progress shown; its own progress bar
  * (which appears only after 30 s) is turned off so there is one progress line.
  */
-export function fetchElectronBinary({ installer, version, artifact }, { out = process.stdout, env = process.env } = {}) {
+export function fetchElectronBinary(
+  { installer, version, artifact },
+  { out = process.stdout, env = process.env } = {},
+) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'exchange-terminal-electron-'));
   const started = Date.now();
   return new Promise((resolve) => {
@@ -86,14 +94,25 @@ export function fetchElectronBinary({ installer, version, artifact }, { out = pr
       resolve(result);
     };
     child.on('error', (error) =>
-      finish({ ok: false, sentence: fetchFailureSentence({ output: error.message, electronVersion: version, artifact, mirror: env.ELECTRON_MIRROR }) }),
+      finish({
+        ok: false,
+        sentence: fetchFailureSentence({
+          output: error.message,
+          electronVersion: version,
+          artifact,
+          mirror: env.ELECTRON_MIRROR,
+        }),
+      }),
     );
     child.on('exit', (code) => {
       if (code === 0) {
         out.write(`Electron ${version} is installed (${Math.round((Date.now() - started) / 1000)} s).\n`);
         finish({ ok: true });
       } else {
-        finish({ ok: false, sentence: fetchFailureSentence({ output, electronVersion: version, artifact, mirror: env.ELECTRON_MIRROR }) });
+        finish({
+          ok: false,
+          sentence: fetchFailureSentence({ output, electronVersion: version, artifact, mirror: env.ELECTRON_MIRROR }),
+        });
       }
     });
   });

@@ -28,5 +28,8 @@ export function fetchFailureSentence(input: {
   artifact: string;
   mirror?: string | undefined;
 }): string;
-export function devnetWanted(input: { env: Record<string, string | undefined>; settingsText: string | null }): DevnetDecision;
+export function devnetWanted(input: {
+  env: Record<string, string | undefined>;
+  settingsText: string | null;
+}): DevnetDecision;
 export function launch(steps: LaunchSteps): Promise<number>;

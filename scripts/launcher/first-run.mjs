@@ -36,13 +36,21 @@ export function fetchFailureSentence({ output, electronVersion, artifact, mirror
   let why;
   const status = /Response code (\d{3})/.exec(text);
   if (status) why = `${where} answered HTTP ${status[1]} for ${artifact}`;
-  else if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|UND_ERR/.test(text)) {
+  else if (
+    /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|UND_ERR/.test(text)
+  ) {
     why = `${where} could not be reached (offline, or blocked by a firewall or proxy)`;
-  } else if (/checksum|sha256|SHASUMS/i.test(text)) why = `the download of ${artifact} did not match Electron's published checksum`;
+  } else if (/checksum|sha256|SHASUMS/i.test(text))
+    why = `the download of ${artifact} did not match Electron's published checksum`;
   else if (/ERR_REQUIRE_ESM|require\(\) of ES Module/.test(text)) why = "this Node is too old for Electron's installer";
   else {
-    const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
-    why = first ? `Electron's installer said: ${first.slice(0, 160)}` : "Electron's installer failed without saying why";
+    const first = text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0);
+    why = first
+      ? `Electron's installer said: ${first.slice(0, 160)}`
+      : "Electron's installer failed without saying why";
   }
   return `Could not download Electron ${electronVersion}: ${why}; connect to the internet and run npm start again, or set ELECTRON_MIRROR to a mirror you can reach (and ELECTRON_GET_USE_PROXY=1 behind a proxy), or set electron_config_cache to an Electron download cache copied from a machine that has ${artifact}.`;
 }
@@ -84,7 +92,9 @@ export async function launch(steps) {
     return 1;
   }
   if (!steps.findBinary()) {
-    steps.log(`Electron ${steps.electronVersion} is not downloaded yet: fetching it with Electron's installer (first run only).`);
+    steps.log(
+      `Electron ${steps.electronVersion} is not downloaded yet: fetching it with Electron's installer (first run only).`,
+    );
     const fetched = await steps.fetchBinary();
     if (!fetched.ok) {
       steps.error(fetched.sentence);

@@ -40,14 +40,18 @@ export interface DoctorFacts {
 
 const SENTENCES: Record<AuthFailureCondition, string> = {
   WRONG_DOMAIN: 'The request was signed for another chain or exchange contract than the one the exchange uses.',
-  FIELD_CHANGED_AFTER_HASHING: 'A signed field was changed after the digest was computed, so the signature covers different values.',
+  FIELD_CHANGED_AFTER_HASHING:
+    'A signed field was changed after the digest was computed, so the signature covers different values.',
   HUMAN_DECIMALS_SIGNED: 'Human decimals (cents or contracts) were signed instead of protocol integers.',
-  WRONG_FIELD_ORDER_OR_WIDTH: 'The digest was computed with the fields in the wrong order or with a wrong integer width.',
+  WRONG_FIELD_ORDER_OR_WIDTH:
+    'The digest was computed with the fields in the wrong order or with a wrong integer width.',
   DIGEST_MISMATCH: 'The submitted digest (orderHash) does not match the action.',
-  SIGNER_MISMATCH: 'The signature was made by a different key than the action\'s signer.',
-  AGENT_APPROVAL_NOT_ACTIVE: 'The agent has no active approval from the master account (missing, revoked or expired); approve it again.',
-  WRONG_APPROVAL_NONCE: 'The action carries a different approval nonce than the master\'s current agent approval.',
-  SIGNATURE_TYPE_MISMATCH: 'The signature type does not match who signed: EOA actions need signer = sender and type 0, agent actions type 4 with the agent as signer.',
+  SIGNER_MISMATCH: "The signature was made by a different key than the action's signer.",
+  AGENT_APPROVAL_NOT_ACTIVE:
+    'The agent has no active approval from the master account (missing, revoked or expired); approve it again.',
+  WRONG_APPROVAL_NONCE: "The action carries a different approval nonce than the master's current agent approval.",
+  SIGNATURE_TYPE_MISMATCH:
+    'The signature type does not match who signed: EOA actions need signer = sender and type 0, agent actions type 4 with the agent as signer.',
 };
 
 function verdict(condition: AuthFailureCondition, detail?: string): Diagnosis {
@@ -140,7 +144,11 @@ function* orderAndWidthVariants(p: PrimaryType, slots: Slot[], sep: Uint8Array):
 }
 
 /** Human-unit readings of the quantity fields: tenth-cents or cents for price, contracts or lots for size/amount. */
-const HUMAN_SCALES: Record<string, bigint[]> = { price: [1_000n, 10_000n, 1_000_000n], size: [1_000_000n, 10_000n], amount: [1_000_000n, 10_000n] };
+const HUMAN_SCALES: Record<string, bigint[]> = {
+  price: [1_000n, 10_000n, 1_000_000n],
+  size: [1_000_000n, 10_000n],
+  amount: [1_000_000n, 10_000n],
+};
 
 function* humanVariants(p: PrimaryType, action: Json, sep: Uint8Array): Generator<Hex> {
   const keys = Object.keys(HUMAN_SCALES).filter((k) => typeof action[k] === 'string' && DEC.test(action[k]));
@@ -152,7 +160,8 @@ function* humanVariants(p: PrimaryType, action: Json, sep: Uint8Array): Generato
         yield acc;
         return;
       }
-      for (const d of choices[idx]!) yield* combo(idx + 1, { ...acc, [keys[idx]!]: (BigInt(action[keys[idx]!] as string) / d).toString() });
+      for (const d of choices[idx]!)
+        yield* combo(idx + 1, { ...acc, [keys[idx]!]: (BigInt(action[keys[idx]!] as string) / d).toString() });
     })();
   for (const variant of combo(0, action)) {
     if (keys.every((k) => variant[k] === action[k])) continue;
@@ -179,7 +188,12 @@ function partsOf(kind: RequestKind, body: Json): { outer: SignedPart; replacemen
   if (kind !== 'cancelReplace' || !isObj(body['replacement'])) return { outer };
   return {
     outer,
-    replacement: { primaryType: 'FillOrder', action: body['replacement'], orderHash: body['replacementOrderHash'], signature: body['replacementSignature'] },
+    replacement: {
+      primaryType: 'FillOrder',
+      action: body['replacement'],
+      orderHash: body['replacementOrderHash'],
+      signature: body['replacementSignature'],
+    },
   };
 }
 
@@ -192,10 +206,16 @@ function recovers(digest: unknown, signature: unknown, who: unknown): boolean {
   }
 }
 
-function domainWith(d: Readonly<ExchangeDomain>, chainId: unknown, cfg: ExchangeConfig | null | undefined): ExchangeDomain[] {
+function domainWith(
+  d: Readonly<ExchangeDomain>,
+  chainId: unknown,
+  cfg: ExchangeConfig | null | undefined,
+): ExchangeDomain[] {
   const out: ExchangeDomain[] = [];
-  if (typeof chainId === 'string' && DEC.test(chainId) && BigInt(chainId) !== d.chainId) out.push({ ...d, chainId: BigInt(chainId) });
-  if (cfg) out.push({ ...d, chainId: cfg.chainId, verifyingContract: cfg.contracts.exchange, name: cfg.domainName ?? d.name });
+  if (typeof chainId === 'string' && DEC.test(chainId) && BigInt(chainId) !== d.chainId)
+    out.push({ ...d, chainId: BigInt(chainId) });
+  if (cfg)
+    out.push({ ...d, chainId: cfg.chainId, verifyingContract: cfg.contracts.exchange, name: cfg.domainName ?? d.name });
   return out;
 }
 
@@ -203,7 +223,8 @@ function diagnosePart(facts: DoctorFacts, part: SignedPart, domain: ExchangeDoma
   const { primaryType: p, action } = part;
   const sep = domainSeparatorBytes(domain);
   const slots = slotsOf(p, action);
-  if (!slots) return verdict('WRONG_FIELD_ORDER_OR_WIDTH', 'Some signed fields cannot be encoded as their declared types.');
+  if (!slots)
+    return verdict('WRONG_FIELD_ORDER_OR_WIDTH', 'Some signed fields cannot be encoded as their declared types.');
   for (const f of hashedFields(p)) {
     const v = action[f.key];
     const m = /^uint(\d+)$/.exec(f.type);
@@ -215,10 +236,15 @@ function diagnosePart(facts: DoctorFacts, part: SignedPart, domain: ExchangeDoma
   const sent = lower(part.orderHash);
   const signer = action['signer'];
   if (digest !== sent) {
-    if (recovers(digest, part.signature, signer)) return verdict('DIGEST_MISMATCH', `The action hashes to ${digest}, but ${String(part.orderHash)} was sent.`);
+    if (recovers(digest, part.signature, signer))
+      return verdict('DIGEST_MISMATCH', `The action hashes to ${digest}, but ${String(part.orderHash)} was sent.`);
     for (const v of humanVariants(p, action, sep)) if (v === sent) return verdict('HUMAN_DECIMALS_SIGNED');
     for (const v of orderAndWidthVariants(p, slots, sep)) if (v === sent) return verdict('WRONG_FIELD_ORDER_OR_WIDTH');
-    for (const d of domainWith(domain, facts.body && isObj(facts.body) ? facts.body['chainId'] : undefined, facts.serverConfig)) {
+    for (const d of domainWith(
+      domain,
+      facts.body && isObj(facts.body) ? facts.body['chainId'] : undefined,
+      facts.serverConfig,
+    )) {
       try {
         if (hashAction(p, toHashInput(p, action) as never, d) === sent) return verdict('WRONG_DOMAIN');
       } catch {
@@ -262,34 +288,47 @@ function signatureTypeProblem(kind: RequestKind, action: Json): string | null {
 
 /** The pure diagnosis. */
 export function diagnose(facts: DoctorFacts): Diagnosis {
-  if (!isObj(facts.body)) return { condition: 'UNKNOWN', sentence: 'The request body could not be read back for diagnosis.' };
+  if (!isObj(facts.body))
+    return { condition: 'UNKNOWN', sentence: 'The request body could not be read back for diagnosis.' };
   const parts = partsOf(facts.kind, facts.body);
   if (!parts) return { condition: 'UNKNOWN', sentence: 'The request body has no action to diagnose.' };
   const action = parts.outer.action;
 
   for (const k of ['price', 'size', 'amount'])
-    if (typeof action[k] === 'string' && !DEC.test(action[k])) return verdict('HUMAN_DECIMALS_SIGNED', `"${k}" is "${action[k]}".`);
+    if (typeof action[k] === 'string' && !DEC.test(action[k]))
+      return verdict('HUMAN_DECIMALS_SIGNED', `"${k}" is "${action[k]}".`);
 
   const cfg = facts.serverConfig;
   const chainId = facts.body['chainId'];
   if (cfg) {
     const problems: string[] = [];
-    if (chainId !== cfg.chainId.toString()) problems.push(`the request says chain ${String(chainId)}, the exchange runs on chain ${cfg.chainId}`);
+    if (chainId !== cfg.chainId.toString())
+      problems.push(`the request says chain ${String(chainId)}, the exchange runs on chain ${cfg.chainId}`);
     if (facts.domain.chainId !== cfg.chainId) problems.push(`it was signed for chain ${facts.domain.chainId}`);
     if (facts.domain.verifyingContract.toLowerCase() !== cfg.contracts.exchange.toLowerCase())
-      problems.push(`it was signed for contract ${facts.domain.verifyingContract}, the exchange contract is ${cfg.contracts.exchange}`);
-    if (cfg.domainName !== undefined && cfg.domainName !== facts.domain.name) problems.push(`domain name "${facts.domain.name}" differs from "${cfg.domainName}"`);
+      problems.push(
+        `it was signed for contract ${facts.domain.verifyingContract}, the exchange contract is ${cfg.contracts.exchange}`,
+      );
+    if (cfg.domainName !== undefined && cfg.domainName !== facts.domain.name)
+      problems.push(`domain name "${facts.domain.name}" differs from "${cfg.domainName}"`);
     if (problems.length > 0) return verdict('WRONG_DOMAIN', `Here ${problems.join('; ')}.`);
   }
 
-  if (/WRONG_CHAIN/.test(facts.code)) return verdict('WRONG_DOMAIN', `The exchange does not sign on chain ${String(chainId)}.`);
+  if (/WRONG_CHAIN/.test(facts.code))
+    return verdict('WRONG_DOMAIN', `The exchange does not sign on chain ${String(chainId)}.`);
 
   const st = signatureTypeProblem(facts.kind, action);
   if (st) return verdict('SIGNATURE_TYPE_MISMATCH', st);
 
-  const domain: ExchangeDomain = typeof chainId === 'string' && DEC.test(chainId) ? { ...facts.domain, chainId: BigInt(chainId) } : { ...facts.domain };
+  const domain: ExchangeDomain =
+    typeof chainId === 'string' && DEC.test(chainId)
+      ? { ...facts.domain, chainId: BigInt(chainId) }
+      : { ...facts.domain };
   // A replacement-specific code points at the replacement pair first.
-  const order = facts.code.includes('REPLACEMENT') && parts.replacement ? [parts.replacement, parts.outer] : [parts.outer, parts.replacement];
+  const order =
+    facts.code.includes('REPLACEMENT') && parts.replacement
+      ? [parts.replacement, parts.outer]
+      : [parts.outer, parts.replacement];
   for (const part of order) {
     if (!part) continue;
     const d = diagnosePart(facts, part, domain);
@@ -299,9 +338,14 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
   if (facts.kind === 'agentsApprove') {
     const inner = { master: action['signer'], agent: action['agent'], approvalNonce: action['approvalNonce'] };
     const innerSlots = slotsOf('AgentApproval', inner);
-    const innerDigest = innerSlots ? digestOf('AgentApproval', innerSlots, innerSlots, domainSeparatorBytes(domain)) : null;
+    const innerDigest = innerSlots
+      ? digestOf('AgentApproval', innerSlots, innerSlots, domainSeparatorBytes(domain))
+      : null;
     if (!recovers(innerDigest, action['approvalSignature'], action['signer'])) {
-      return verdict('SIGNER_MISMATCH', 'The inner AgentApproval signature was not made by the master account over this agent and approval nonce.');
+      return verdict(
+        'SIGNER_MISMATCH',
+        'The inner AgentApproval signature was not made by the master account over this agent and approval nonce.',
+      );
     }
   }
 
@@ -309,17 +353,29 @@ export function diagnose(facts: DoctorFacts): Diagnosis {
     const s = facts.agentStatus;
     if (s) {
       if (s.status !== 'active' || s.agent === '' || s.agent.toLowerCase() !== lower(action['signer'])) {
-        const why = s.agent === '' ? 'there is no approved agent' : s.agent.toLowerCase() !== lower(action['signer']) ? `the approved agent is ${s.agent}` : `the approval is ${s.status}`;
+        const why =
+          s.agent === ''
+            ? 'there is no approved agent'
+            : s.agent.toLowerCase() !== lower(action['signer'])
+              ? `the approved agent is ${s.agent}`
+              : `the approval is ${s.status}`;
         return verdict('AGENT_APPROVAL_NOT_ACTIVE', `For ${String(action['sender'])}, ${why}.`);
       }
-      if (s.nonce.toString() !== action['approvalNonce']) return verdict('WRONG_APPROVAL_NONCE', `The current approval nonce is ${s.nonce}; the action carries ${String(action['approvalNonce'])}.`);
+      if (s.nonce.toString() !== action['approvalNonce'])
+        return verdict(
+          'WRONG_APPROVAL_NONCE',
+          `The current approval nonce is ${s.nonce}; the action carries ${String(action['approvalNonce'])}.`,
+        );
     } else if (/APPROVAL|AGENT/.test(facts.code)) {
       return verdict(/NONCE/.test(facts.code) ? 'WRONG_APPROVAL_NONCE' : 'AGENT_APPROVAL_NOT_ACTIVE');
     }
   }
 
   if (/HASH_MISMATCH/.test(facts.code)) {
-    return verdict('WRONG_DOMAIN', 'The digest is right for the domain this client signed with, so the exchange must be using another domain (name, chain or contract).');
+    return verdict(
+      'WRONG_DOMAIN',
+      'The digest is right for the domain this client signed with, so the exchange must be using another domain (name, chain or contract).',
+    );
   }
   return { condition: 'UNKNOWN', sentence: `The request checks out locally. ${exchangeSaid(facts.code)}` };
 }

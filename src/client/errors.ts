@@ -52,7 +52,15 @@ export class ExchangeHttpError extends ExchangeError {
   readonly path: string;
   /** The exchange's Retry-After (429, 503), in ms; undefined when it sent none. */
   readonly retryAfterMs: number | undefined;
-  constructor(status: number, code: string, sentence: string, body: unknown, method: string, path: string, retryAfterMs?: number) {
+  constructor(
+    status: number,
+    code: string,
+    sentence: string,
+    body: unknown,
+    method: string,
+    path: string,
+    retryAfterMs?: number,
+  ) {
     super(code, sentence, { status, body });
     this.name = 'ExchangeHttpError';
     this.status = status;
@@ -65,7 +73,8 @@ export class ExchangeHttpError extends ExchangeError {
 /** The request never got an answer (connection refused, reset, DNS). It may or may not have arrived. */
 export class ExchangeTransportError extends ExchangeError {
   constructor(method: string, path: string, cause: unknown) {
-    const detail = cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? ` (${cause.code})` : '';
+    const detail =
+      cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? ` (${cause.code})` : '';
     super('TRANSPORT_ERROR', `Could not reach the exchange for ${method} ${path}${detail}.`, { cause });
     this.name = 'ExchangeTransportError';
   }
@@ -84,7 +93,10 @@ export class ExchangeTimeoutError extends ExchangeError {
 export class ExchangeResponseTooLargeError extends ExchangeError {
   readonly limitBytes: number;
   constructor(method: string, path: string, limitBytes: number) {
-    super('RESPONSE_TOO_LARGE', `The exchange's answer to ${method} ${path} was larger than ${formatBytes(limitBytes)}; it was not read.`);
+    super(
+      'RESPONSE_TOO_LARGE',
+      `The exchange's answer to ${method} ${path} was larger than ${formatBytes(limitBytes)}; it was not read.`,
+    );
     this.name = 'ExchangeResponseTooLargeError';
     this.limitBytes = limitBytes;
   }
@@ -118,7 +130,8 @@ export class ExchangeValidationError extends ExchangeError {
 export function toExchangeError(e: unknown): ExchangeError {
   if (e instanceof ExchangeError) return e;
   if (e instanceof UnitsError) return new ExchangeValidationError(e.code, e.message, [], e);
-  if (e instanceof ProtocolValidationError) return new ExchangeValidationError('INVALID_REQUEST', e.message, e.issues, e);
+  if (e instanceof ProtocolValidationError)
+    return new ExchangeValidationError('INVALID_REQUEST', e.message, e.issues, e);
   const msg = e instanceof Error ? e.message : String(e);
   return new ExchangeError('INTERNAL_ERROR', `Unexpected client error: ${msg}`, { cause: e });
 }

@@ -21,8 +21,28 @@ import type { ZodType } from 'zod';
 import { diagnose, type DoctorFacts } from './doctor';
 import { ExchangeError, ExchangeHttpError, ExchangeValidationError, localCheck } from './errors';
 import { HttpCore, type CallOptions, type HttpCoreOptions } from './http/http';
-import { checkApprovalWindow, defaultApprovalNonce, toAddress, toAgentApprovalNonce, toPrice, toSide, toSize, toTimeInForce } from './actions/inputs';
-import { DEFAULT_RETRY, IntentLedger, deliverIntent, isRateLimited, realTimers, retryDelay, sleep, type DeliveryResult, type RetryPolicy, type Timers } from './actions/intents';
+import {
+  checkApprovalWindow,
+  defaultApprovalNonce,
+  toAddress,
+  toAgentApprovalNonce,
+  toPrice,
+  toSide,
+  toSize,
+  toTimeInForce,
+} from './actions/inputs';
+import {
+  DEFAULT_RETRY,
+  IntentLedger,
+  deliverIntent,
+  isRateLimited,
+  realTimers,
+  retryDelay,
+  sleep,
+  type DeliveryResult,
+  type RetryPolicy,
+  type Timers,
+} from './actions/intents';
 import { ExchangeReader } from './http/read-client';
 import * as s from './http/schemas';
 import {
@@ -136,7 +156,8 @@ export class ExchangeClient extends ExchangeReader {
   }
 
   async #deployment(): Promise<DeploymentContext> {
-    if (!this.#opts.deployment) throw new ExchangeError('NO_DEPLOYMENT', 'No exchange deployment is configured, so nothing can be signed.');
+    if (!this.#opts.deployment)
+      throw new ExchangeError('NO_DEPLOYMENT', 'No exchange deployment is configured, so nothing can be signed.');
     return this.#opts.deployment();
   }
 
@@ -177,12 +198,24 @@ export class ExchangeClient extends ExchangeReader {
   buildSignedClaim(input: ClaimInput, agent?: AgentFields): Promise<SignedAction<'claim'>> {
     return this.#ctx().then((c) => buildSignedClaim(c, input, agent));
   }
-  async buildSignedWithdrawal(input: { amount: string | bigint; receiver?: Address; nonce?: bigint }): Promise<SignedAction<'withdrawals'>> {
+  async buildSignedWithdrawal(input: {
+    amount: string | bigint;
+    receiver?: Address;
+    nonce?: bigint;
+  }): Promise<SignedAction<'withdrawals'>> {
     const dep = await this.#deployment();
-    if (!dep.ledger) throw new ExchangeError('NO_LEDGER', 'The deployment has no account ledger configured, so a withdrawal cannot be signed.');
+    if (!dep.ledger)
+      throw new ExchangeError(
+        'NO_LEDGER',
+        'The deployment has no account ledger configured, so a withdrawal cannot be signed.',
+      );
     return buildSignedWithdrawal(await this.#ctx(), { ...input, ledger: dep.ledger });
   }
-  async buildSignedApproveAgent(input: { agent: Address; approvalNonce?: bigint; nonce?: bigint }): Promise<SignedAction<'agentsApprove'>> {
+  async buildSignedApproveAgent(input: {
+    agent: Address;
+    approvalNonce?: bigint;
+    nonce?: bigint;
+  }): Promise<SignedAction<'agentsApprove'>> {
     if (input.approvalNonce === undefined) {
       // A fresh exchange timestamp (balance carries `ts`) so `now` reflects exchange time
       // (docs/protocol/agents.md#the-approval-nonce).
@@ -203,16 +236,34 @@ export class ExchangeClient extends ExchangeReader {
   // ---------------------------------------------------------------- orders, cancels, cancel-replace (intents)
 
   async placeOrder(input: OrderInput, opts?: SendOptions): Promise<OrderOutcome> {
-    return this.#intent('orders', orderKey(input, undefined), () => this.buildSignedOrder(input), opts, (a) => a.request.order);
+    return this.#intent(
+      'orders',
+      orderKey(input, undefined),
+      () => this.buildSignedOrder(input),
+      opts,
+      (a) => a.request.order,
+    );
   }
 
   async placeAgentOrder(input: OrderInput & AgentInput, opts?: SendOptions): Promise<OrderOutcome> {
     const agent = await this.#agent(input, opts);
-    return this.#intent('orders', orderKey(input, agent), () => this.buildSignedOrder(input, agent), opts, (a) => a.request.order);
+    return this.#intent(
+      'orders',
+      orderKey(input, agent),
+      () => this.buildSignedOrder(input, agent),
+      opts,
+      (a) => a.request.order,
+    );
   }
 
   async cancelOrder(input: CancelInput, opts?: SendOptions): Promise<CancelOutcome> {
-    return this.#intent('cancels', cancelKey(input, undefined), () => this.buildSignedCancel(input), opts, (a) => a.request.cancel);
+    return this.#intent(
+      'cancels',
+      cancelKey(input, undefined),
+      () => this.buildSignedCancel(input),
+      opts,
+      (a) => a.request.cancel,
+    );
   }
 
   /** Cancels every order of this account in the asset and epoch (zero hash, docs/protocol/signing.md#cancel-all). */
@@ -222,7 +273,13 @@ export class ExchangeClient extends ExchangeReader {
 
   async cancelAgentOrder(input: CancelInput & AgentInput, opts?: SendOptions): Promise<CancelOutcome> {
     const agent = await this.#agent(input, opts);
-    return this.#intent('cancels', cancelKey(input, agent), () => this.buildSignedCancel(input, agent), opts, (a) => a.request.cancel);
+    return this.#intent(
+      'cancels',
+      cancelKey(input, agent),
+      () => this.buildSignedCancel(input, agent),
+      opts,
+      (a) => a.request.cancel,
+    );
   }
 
   cancelAllAgent(input: CancelAllInput & AgentInput, opts?: SendOptions): Promise<CancelOutcome> {
@@ -230,12 +287,27 @@ export class ExchangeClient extends ExchangeReader {
   }
 
   async cancelReplaceOrder(input: CancelReplaceInput, opts?: SendOptions): Promise<CancelReplaceOutcome> {
-    return this.#intent('cancelReplace', cancelReplaceKey(input, undefined), () => this.buildSignedCancelReplace(input), opts, (a) => a.request.cancelReplace);
+    return this.#intent(
+      'cancelReplace',
+      cancelReplaceKey(input, undefined),
+      () => this.buildSignedCancelReplace(input),
+      opts,
+      (a) => a.request.cancelReplace,
+    );
   }
 
-  async cancelReplaceAgentOrder(input: CancelReplaceInput & AgentInput, opts?: SendOptions): Promise<CancelReplaceOutcome> {
+  async cancelReplaceAgentOrder(
+    input: CancelReplaceInput & AgentInput,
+    opts?: SendOptions,
+  ): Promise<CancelReplaceOutcome> {
     const agent = await this.#agent(input, opts);
-    return this.#intent('cancelReplace', cancelReplaceKey(input, agent), () => this.buildSignedCancelReplace(input, agent), opts, (a) => a.request.cancelReplace);
+    return this.#intent(
+      'cancelReplace',
+      cancelReplaceKey(input, agent),
+      () => this.buildSignedCancelReplace(input, agent),
+      opts,
+      (a) => a.request.cancelReplace,
+    );
   }
 
   // ---------------------------------------------------------------- single-shot actions
@@ -250,7 +322,10 @@ export class ExchangeClient extends ExchangeReader {
   }
 
   /** Receiver defaults to the wallet itself (docs/protocol/deposits.md#withdrawals). */
-  async withdraw(input: { amount: string | bigint; receiver?: Address; nonce?: bigint }, opts?: CallOptions): Promise<s.WithdrawalResponse> {
+  async withdraw(
+    input: { amount: string | bigint; receiver?: Address; nonce?: bigint },
+    opts?: CallOptions,
+  ): Promise<s.WithdrawalResponse> {
     return this.#sendOnce(await this.buildSignedWithdrawal(input), opts);
   }
 
@@ -258,7 +333,10 @@ export class ExchangeClient extends ExchangeReader {
    * Approve `agent` for this wallet (docs/protocol/agents.md#approve): approval nonce (exchange time + 120..220 s) when
    * omitted, inner AgentApproval signature, then the outer ApproveAgentOrder. A FAIL comes back as a result.
    */
-  async approveAgent(input: { agent: Address; approvalNonce?: bigint; nonce?: bigint }, opts?: CallOptions): Promise<s.AgentResponse> {
+  async approveAgent(
+    input: { agent: Address; approvalNonce?: bigint; nonce?: bigint },
+    opts?: CallOptions,
+  ): Promise<s.AgentResponse> {
     return this.#sendOnce(await this.buildSignedApproveAgent(input), opts);
   }
 
@@ -271,13 +349,20 @@ export class ExchangeClient extends ExchangeReader {
    * recomputed over the current deployment's domain and its signature must recover to `signer`.
    */
   async submitSigned<K extends RequestKind>(kind: K, body: unknown, opts?: CallOptions): Promise<ResponseOf<K>> {
-    if (!(kind in REQUEST_KINDS)) throw new ExchangeValidationError('INVALID_REQUEST', `Unknown request kind "${String(kind)}".`);
+    if (!(kind in REQUEST_KINDS))
+      throw new ExchangeValidationError('INVALID_REQUEST', `Unknown request kind "${String(kind)}".`);
     const json: unknown = typeof body === 'string' ? parseJsonText(body) : body;
     const request = localCheck(() => parseSignedRequest(kind, json));
     const { domain } = await this.#deployment();
     checkSignedWrapper(kind, request, domain);
     const wire = localCheck(() => buildSignedRequest(kind, request));
-    const signed = { kind, request, body: wire, bodyText: JSON.stringify(wire), orderHash: (request as { orderHash: Hex }).orderHash } as SignedAction<K>;
+    const signed = {
+      kind,
+      request,
+      body: wire,
+      bodyText: JSON.stringify(wire),
+      orderHash: (request as { orderHash: Hex }).orderHash,
+    } as SignedAction<K>;
     return this.#sendOnce(signed, opts);
   }
 
@@ -304,7 +389,11 @@ export class ExchangeClient extends ExchangeReader {
       }
     } catch (e) {
       // Approve/revoke FAIL arrives as 404 with the normal body (docs/protocol/endpoints.md#reading-errors).
-      if (e instanceof ExchangeHttpError && e.status === 404 && (signed.kind === 'agentsApprove' || signed.kind === 'agentsRevoke')) {
+      if (
+        e instanceof ExchangeHttpError &&
+        e.status === 404 &&
+        (signed.kind === 'agentsApprove' || signed.kind === 'agentsRevoke')
+      ) {
         const r = s.agentResponseSchema.safeParse(e.body);
         if (r.success) return r.data as ResponseOf<K>;
       }
@@ -339,11 +428,21 @@ export class ExchangeClient extends ExchangeReader {
       throw await this.#explain(signed, e);
     }
     if (result.delivery === 'answered') {
-      return { delivery: 'answered', orderHash: signed.orderHash, attempts: result.attempts, response: this.#parse(kind, result.response?.body) };
+      return {
+        delivery: 'answered',
+        orderHash: signed.orderHash,
+        attempts: result.attempts,
+        response: this.#parse(kind, result.response?.body),
+      };
     }
     // Reconcile a duplicate from the account's resting orders (docs/protocol/choices.md#duplicates).
     const a = actionOf(signed);
-    const target = kind === 'orders' ? signed.orderHash : kind === 'cancelReplace' ? (signed.request as SignedRequest<'cancelReplace'>).replacementOrderHash : (signed.request as SignedRequest<'cancels'>).cancel.orderHash;
+    const target =
+      kind === 'orders'
+        ? signed.orderHash
+        : kind === 'cancelReplace'
+          ? (signed.request as SignedRequest<'cancelReplace'>).replacementOrderHash
+          : (signed.request as SignedRequest<'cancels'>).cancel.orderHash;
     let resting: boolean | undefined;
     try {
       const book = await this.getBookOrders(a.assetId, a.epoch, a.sender);
@@ -377,8 +476,12 @@ export class ExchangeClient extends ExchangeReader {
       this.getExchangeDomain(domain.chainId, quick).catch(() => null),
     ]);
     facts.serverConfig = config && served ? { ...config, domainName: served.name } : config;
-    const action = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[REQUEST_KIND_JSON_KEY[kind]] : undefined;
-    const sender = typeof action === 'object' && action !== null ? (action as Record<string, unknown>)['sender'] : undefined;
+    const action =
+      typeof body === 'object' && body !== null
+        ? (body as Record<string, unknown>)[REQUEST_KIND_JSON_KEY[kind]]
+        : undefined;
+    const sender =
+      typeof action === 'object' && action !== null ? (action as Record<string, unknown>)['sender'] : undefined;
     if (typeof sender === 'string' && (action as Record<string, unknown>)['signatureType'] === '4') {
       facts.agentStatus = await this.getAgentApproval(sender as Address, quick).catch(() => null);
     }
@@ -402,10 +505,17 @@ function parseJsonText(text: string): unknown {
  * Local check of a wrapper (docs/protocol/signing.md#server-side-check): digest over `domain` and signer recovery, for
  * every signed pair.
  */
-function checkSignedWrapper(kind: RequestKind, request: SignedRequest<RequestKind>, domain: Readonly<ExchangeDomain>): void {
+function checkSignedWrapper(
+  kind: RequestKind,
+  request: SignedRequest<RequestKind>,
+  domain: Readonly<ExchangeDomain>,
+): void {
   const r = request as unknown as Record<string, unknown>;
   if (r['chainId'] !== domain.chainId) {
-    throw new ExchangeValidationError('WRONG_CHAIN', `The signed request is for chain ${String(r['chainId'])}, but the connected exchange runs on chain ${domain.chainId}.`);
+    throw new ExchangeValidationError(
+      'WRONG_CHAIN',
+      `The signed request is for chain ${String(r['chainId'])}, but the connected exchange runs on chain ${domain.chainId}.`,
+    );
   }
   const pairs: [PrimaryType, unknown, unknown, unknown][] =
     kind === 'cancelReplace'
@@ -417,11 +527,21 @@ function checkSignedWrapper(kind: RequestKind, request: SignedRequest<RequestKin
   for (const [p, action, hash, sig] of pairs) {
     const digest = localCheck(() => hashAction(p, action as never, domain));
     if (digest !== String(hash).toLowerCase()) {
-      throw new ExchangeValidationError('DIGEST_MISMATCH', 'The signed request\'s orderHash does not match its action on this exchange\'s domain; it was changed or signed for another deployment.');
+      throw new ExchangeValidationError(
+        'DIGEST_MISMATCH',
+        "The signed request's orderHash does not match its action on this exchange's domain; it was changed or signed for another deployment.",
+      );
     }
     const signer = (action as { signer: string }).signer;
-    if (typeof sig !== 'string' || !SIGNATURE_RE.test(sig) || recoverSafe(digest, sig as Hex) !== signer.toLowerCase()) {
-      throw new ExchangeValidationError('SIGNER_MISMATCH', 'The signature in the signed request was not made by its signer.');
+    if (
+      typeof sig !== 'string' ||
+      !SIGNATURE_RE.test(sig) ||
+      recoverSafe(digest, sig as Hex) !== signer.toLowerCase()
+    ) {
+      throw new ExchangeValidationError(
+        'SIGNER_MISMATCH',
+        'The signature in the signed request was not made by its signer.',
+      );
     }
   }
 }
@@ -437,10 +557,27 @@ function recoverSafe(digest: Hex, sig: Hex): string {
 // Content keys (docs/protocol/trading-client.md#idempotent-retries): the same content while its outcome is unknown
 // reuses the signed intent.
 function orderKey(i: OrderInput, agent: AgentFields | undefined): string {
-  return [i.assetId, i.epoch, toSide(i.side), toPrice(i.price), toSize(i.size), toTimeInForce(i.timeInForce), agent?.master.toLowerCase() ?? '', agent?.approvalNonce ?? '', i.nonce ?? ''].join('|');
+  return [
+    i.assetId,
+    i.epoch,
+    toSide(i.side),
+    toPrice(i.price),
+    toSize(i.size),
+    toTimeInForce(i.timeInForce),
+    agent?.master.toLowerCase() ?? '',
+    agent?.approvalNonce ?? '',
+    i.nonce ?? '',
+  ].join('|');
 }
 function cancelKey(i: CancelInput, agent: AgentFields | undefined): string {
-  return [i.assetId, i.epoch, i.orderHash.toLowerCase(), agent?.master.toLowerCase() ?? '', agent?.approvalNonce ?? '', i.nonce ?? ''].join('|');
+  return [
+    i.assetId,
+    i.epoch,
+    i.orderHash.toLowerCase(),
+    agent?.master.toLowerCase() ?? '',
+    agent?.approvalNonce ?? '',
+    i.nonce ?? '',
+  ].join('|');
 }
 function cancelReplaceKey(i: CancelReplaceInput, agent: AgentFields | undefined): string {
   return [

@@ -50,9 +50,11 @@ const KNOWN: Readonly<Record<string, string>> = {
   ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this request than the one signed.',
   CANCEL_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this cancel than the one signed.',
   REPLACEMENT_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for the replacement than the one signed.',
-  CANCEL_REPLACE_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this cancel-and-replace than the one signed.',
+  CANCEL_REPLACE_ORDER_HASH_MISMATCH:
+    'The exchange computed a different digest for this cancel-and-replace than the one signed.',
   WITHDRAWAL_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this withdrawal than the one signed.',
-  APPROVE_AGENT_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this agent approval than the one signed.',
+  APPROVE_AGENT_ORDER_HASH_MISMATCH:
+    'The exchange computed a different digest for this agent approval than the one signed.',
   REVOKE_ORDER_HASH_MISMATCH: 'The exchange computed a different digest for this revocation than the one signed.',
   INVALID_SIGNATURE: 'The exchange did not accept the signature.',
   INVALID_APPROVAL_SIGNATURE: 'The exchange did not accept the agent approval signature.',
@@ -98,10 +100,21 @@ export function knownCodeSentence(code: string): string | undefined {
  * The sentence a trader sees for an exchange refusal: ours for a known code (or documented
  * sentence-code), then the exchange's own words, quoted, when it sent any.
  */
-export function refusalSentence(opts: { token: string | undefined; serverText: string | undefined; status: number }): string {
+export function refusalSentence(opts: {
+  token: string | undefined;
+  serverText: string | undefined;
+  status: number;
+}): string {
   const { token, serverText, status } = opts;
   const ours = knownCodeSentence(token ?? (status === 429 ? 'RATE_LIMITED' : (serverText ?? '')));
-  const quoted = serverText !== undefined && cleanExchangeText(serverText) !== '' ? exchangeSaid(serverText) : undefined;
-  const head = ours ?? (token !== undefined ? `The exchange refused the request (${token}).` : status >= 500 ? `The exchange failed (HTTP ${status}).` : `The exchange refused the request (HTTP ${status}).`);
+  const quoted =
+    serverText !== undefined && cleanExchangeText(serverText) !== '' ? exchangeSaid(serverText) : undefined;
+  const head =
+    ours ??
+    (token !== undefined
+      ? `The exchange refused the request (${token}).`
+      : status >= 500
+        ? `The exchange failed (HTTP ${status}).`
+        : `The exchange refused the request (HTTP ${status}).`);
   return quoted ? `${head} ${quoted}` : head;
 }

@@ -1,9 +1,36 @@
 // The exchange client library: HTTP reads and signed actions, intents, the doctor, feeds, book store and
 // sync, account state, epochs, the exchange clock and the deposit client. Its only public surface: the
 // app's main process, the devnet's bots, benchmarks and scripts import from here and nowhere deeper.
-export { ExchangeClient, type AgentInput, type CancelOutcome, type CancelReplaceOutcome, type DeploymentContext, type ExchangeClientOptions, type IntentOutcome, type OrderOutcome, type SendOptions } from './exchange-client';
-export { ExchangeReader, DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH, MAX_FILLS_LIMIT, type FillsQuery } from './http/read-client';
-export { HttpCore, DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, errorCodeOf, normaliseBaseUrl, resolveUrl, type CallOptions, type HttpCoreOptions, type HttpResponse, type ResponseTiming } from './http/http';
+export {
+  ExchangeClient,
+  type AgentInput,
+  type CancelOutcome,
+  type CancelReplaceOutcome,
+  type DeploymentContext,
+  type ExchangeClientOptions,
+  type IntentOutcome,
+  type OrderOutcome,
+  type SendOptions,
+} from './exchange-client';
+export {
+  ExchangeReader,
+  DEFAULT_BOOK_DEPTH,
+  MAX_BOOK_DEPTH,
+  MAX_FILLS_LIMIT,
+  type FillsQuery,
+} from './http/read-client';
+export {
+  HttpCore,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
+  errorCodeOf,
+  normaliseBaseUrl,
+  resolveUrl,
+  type CallOptions,
+  type HttpCoreOptions,
+  type HttpResponse,
+  type ResponseTiming,
+} from './http/http';
 export {
   ExchangeAbortError,
   ExchangeError,
@@ -45,11 +72,53 @@ export {
   type SigningContext,
   type WithdrawInput,
 } from './actions/signed-actions';
-export { DEFAULT_RETRY, IntentLedger, backoffDelay, deliverIntent, isRetriable, realTimers, type Intent, type IntentState, type RetryPolicy, type Timers } from './actions/intents';
-export { toAmount, toPrice, toSide, toSize, toTimeInForce, type AmountInput, type PriceInput, type SideInput, type SizeInput, type TimeInForceInput } from './actions/inputs';
-export { MarketFeed, parseMarketUpdate, socketBounds, type FeedOptions, type FeedSubscription, type MarketHandler, type MarketUpdate, type OrderEvent, type TradeEvent, type CancelEvent, type ResolutionEvent } from './feeds/market-feed';
+export {
+  DEFAULT_RETRY,
+  IntentLedger,
+  backoffDelay,
+  deliverIntent,
+  isRetriable,
+  realTimers,
+  type Intent,
+  type IntentState,
+  type RetryPolicy,
+  type Timers,
+} from './actions/intents';
+export {
+  toAmount,
+  toPrice,
+  toSide,
+  toSize,
+  toTimeInForce,
+  type AmountInput,
+  type PriceInput,
+  type SideInput,
+  type SizeInput,
+  type TimeInForceInput,
+} from './actions/inputs';
+export {
+  MarketFeed,
+  parseMarketUpdate,
+  socketBounds,
+  type FeedOptions,
+  type FeedSubscription,
+  type MarketHandler,
+  type MarketUpdate,
+  type OrderEvent,
+  type TradeEvent,
+  type CancelEvent,
+  type ResolutionEvent,
+} from './feeds/market-feed';
 export { OracleFeed, type OracleFeedOptions, type OracleHandler, type OraclePrice } from './feeds/oracle-feed';
-export { SubscriptionSocket, FEED_HANDSHAKE_TIMEOUT_MS, FEED_PING_INTERVAL_MS, FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, type SocketState, type SubscriptionSocketOptions } from './feeds/subscription-socket';
+export {
+  SubscriptionSocket,
+  FEED_HANDSHAKE_TIMEOUT_MS,
+  FEED_PING_INTERVAL_MS,
+  FEED_PONG_TIMEOUT_MS,
+  MAX_FEED_FRAME_BYTES,
+  type SocketState,
+  type SubscriptionSocketOptions,
+} from './feeds/subscription-socket';
 export type * from './http/schemas';
 
 // Trading state: books, account state, epochs, exchange clock.

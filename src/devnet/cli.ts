@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { formatDevnetBanner } from './chain';
 import { DEVNET_PORTS, startDevnet, type DevnetHandle } from './devnet';
 
-const USAGE = 'Usage: npm run devnet -- [--fresh] [--data-dir DIR] [--bots N] [--port HTTP_PORT] [--rpc-port RPC_PORT] [--quiet-bots]';
+const USAGE =
+  'Usage: npm run devnet -- [--fresh] [--data-dir DIR] [--bots N] [--port HTTP_PORT] [--rpc-port RPC_PORT] [--quiet-bots]';
 
 function fail(message: string): never {
   console.error(`devnet: ${message}`);
@@ -49,7 +50,8 @@ function parseCli(argv: string[]) {
     process.exit(0);
   }
   const bots = v.bots === undefined ? 3 : Number(v.bots);
-  if (!Number.isInteger(bots) || bots < 0 || bots > 16) fail(`--bots must be a whole number from 0 to 16, got "${v.bots}".`);
+  if (!Number.isInteger(bots) || bots < 0 || bots > 16)
+    fail(`--bots must be a whole number from 0 to 16, got "${v.bots}".`);
   return {
     fresh: v.fresh,
     dataDir: resolve(v['data-dir'] ?? '.devnet-data'),

@@ -11,7 +11,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startChain, DEVNET_DEFAULTS, type Address, type DevnetAccount, type DevnetChain, type DevnetContracts } from './chain';
+import {
+  startChain,
+  DEVNET_DEFAULTS,
+  type Address,
+  type DevnetAccount,
+  type DevnetChain,
+  type DevnetContracts,
+} from './chain';
 import { startBots, type DevnetBots } from './bot';
 import {
   accountEntry,
@@ -104,7 +111,8 @@ export class DevnetError extends Error {
 export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHandle> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  const progress = (stage: DevnetStage, message: string): void => options.onProgress?.({ stage, message, elapsedMs: elapsed() });
+  const progress = (stage: DevnetStage, message: string): void =>
+    options.onProgress?.({ stage, message, elapsedMs: elapsed() });
   const log = options.log ?? (() => {});
   const botCount = options.bots ?? 3;
   const demoCount = options.demoAccounts ?? 4;
@@ -125,7 +133,10 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
     await rm(exchangeDir, { recursive: true, force: true });
   } else if (hasState(exchangeDir)) {
     fresh = true;
-    progress('notice', 'The chain starts empty on every run, so the exchange state from the last run no longer matches it: reset.');
+    progress(
+      'notice',
+      'The chain starts empty on every run, so the exchange state from the last run no longer matches it: reset.',
+    );
   }
 
   progress('chain', 'starting chain and deploying contracts…');
@@ -151,7 +162,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
         chainId: chain.chainId,
         verifyingContract: chain.contracts.exchange,
         domainName,
-        chain: { rpcUrl: chain.rpcUrl, contracts: chain.contracts, operatorKey: chain.operator.privateKey, confirmations },
+        chain: {
+          rpcUrl: chain.rpcUrl,
+          contracts: chain.contracts,
+          operatorKey: chain.operator.privateKey,
+          confirmations,
+        },
         markets: options.markets ?? defaultCatalog,
         oracle: { seed },
         onError: (err, where) => log(`[exchange] ${where}: ${err instanceof Error ? err.message : String(err)}`),
@@ -167,7 +183,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
 
     const demo = chain.accounts.slice(0, demoCount);
     const botAccounts = chain.accounts.slice(demoCount).map((a, i) => ({ ...a, label: `bot${i + 1}` }));
-    const endpoints = { httpUrl: exchange.httpUrl, marketWsUrl: exchange.marketWsUrl, oracleWsUrl: exchange.oracleWsUrl };
+    const endpoints = {
+      httpUrl: exchange.httpUrl,
+      marketWsUrl: exchange.marketWsUrl,
+      oracleWsUrl: exchange.oracleWsUrl,
+    };
 
     const bots = await startBots({
       accounts: botAccounts,
@@ -235,7 +255,11 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
     };
   } catch (err) {
     await unwind();
-    throw new DevnetError('START_FAILED', `The devnet did not start: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new DevnetError(
+      'START_FAILED',
+      `The devnet did not start: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }
 

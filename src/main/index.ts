@@ -5,7 +5,14 @@
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppCore, createUnavailableCore, DEVNET_ACCOUNTS_ENV, loadDevnetAccounts, type AppCore, type AppFacts } from './core';
+import {
+  createAppCore,
+  createUnavailableCore,
+  DEVNET_ACCOUNTS_ENV,
+  loadDevnetAccounts,
+  type AppCore,
+  type AppFacts,
+} from './core';
 import { attestedBy, findRunningDevnet, reconcileDevnet } from './core/devnet-deployment';
 import { appMarkets } from './core/session/market-directory';
 import { forwardEvents, registerCore } from './electron/bridge-ipc';
@@ -71,7 +78,10 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     app: facts,
     devnetAccounts: devnet.accounts,
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
-    trading: { markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null), attestedFacts: attestedBy(running) },
+    trading: {
+      markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null),
+      attestedFacts: attestedBy(running),
+    },
   });
   return { core, vault };
 }
@@ -115,7 +125,9 @@ async function start(): Promise<void> {
 }
 
 function fail(error: unknown): void {
-  process.stderr.write(`Exchange Terminal failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Exchange Terminal failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   app.exit(1);
 }
 

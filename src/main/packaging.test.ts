@@ -81,7 +81,9 @@ describe('Electron fuses (electron-builder electronFuses)', () => {
     const schema = JSON.parse(readFileSync(resolve('node_modules/app-builder-lib/scheme.json'), 'utf8')) as {
       definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
     };
-    const known = Object.keys(schema.definitions.FuseOptionsV1.properties).filter((name) => name !== 'resetAdHocDarwinSignature');
+    const known = Object.keys(schema.definitions.FuseOptionsV1.properties).filter(
+      (name) => name !== 'resetAdHocDarwinSignature',
+    );
     expect(Object.keys(config.electronFuses).sort()).toEqual(known.sort());
   });
 });

@@ -12,13 +12,52 @@ import { z } from 'zod';
 import { SettingsSchema } from './settings-schema';
 import { accountSelection, accountView, fillView } from './bridge/account';
 import { orderHistoryEntry, tradePrint } from './bridge/activity';
-import { agentStatusView, claimableEpoch, claimResult, depositArgs, depositProgress, depositResult, withdrawArgs, withdrawalView } from './bridge/funds';
+import {
+  agentStatusView,
+  claimableEpoch,
+  claimResult,
+  depositArgs,
+  depositProgress,
+  depositResult,
+  withdrawArgs,
+  withdrawalView,
+} from './bridge/funds';
 import { connectionView, pinState } from './bridge/health';
-import { configuredMarket, deploymentDraft, deploymentEdit, deploymentRef, deploymentResult, inspectedMarket, marketAdd, marketLookup, marketMove, marketRemove, marketRename } from './bridge/deployments';
+import {
+  configuredMarket,
+  deploymentDraft,
+  deploymentEdit,
+  deploymentRef,
+  deploymentResult,
+  inspectedMarket,
+  marketAdd,
+  marketLookup,
+  marketMove,
+  marketRemove,
+  marketRename,
+} from './bridge/deployments';
 import { confirmed, keyInfo, keyOptions, lockStatus } from './bridge/keys';
-import { bookView, epochResolution, marketSummary, oracleTick, resolvedEpoch, subscribeBookArgs } from './bridge/markets';
+import {
+  bookView,
+  epochResolution,
+  marketSummary,
+  oracleTick,
+  resolvedEpoch,
+  subscribeBookArgs,
+} from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
-import { cancelAllArgs, cancelArgs, cancelResult, closeResult, flattenArgs, orderQuote, orderResult, orderTicket, replaceArgs, replaceResult } from './bridge/orders';
+import {
+  cancelAllArgs,
+  cancelArgs,
+  cancelResult,
+  closeResult,
+  flattenArgs,
+  orderQuote,
+  orderResult,
+  orderTicket,
+  replaceArgs,
+  replaceResult,
+} from './bridge/orders';
 import { address, decimalString, label, marketRef } from './bridge/primitives';
 
 export * from './bridge/primitives';
@@ -64,7 +103,11 @@ const settingsPatch = z.record(z.string(), z.unknown());
 /** The confirmations a user may switch: only orders (withdrawals, agent approvals and key export are always confirmed). */
 const confirmationChange = z.object({ name: z.literal('orders'), on: z.boolean() }).strict();
 /** Minutes idle before the vault locks; 0 turns auto-lock off. */
-const autoLockMinutes = z.number().int().min(0).max(24 * 60);
+const autoLockMinutes = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60);
 
 /**
  * Every method the window may call. Arguments are positional tuples validated in main before
@@ -73,110 +116,343 @@ const autoLockMinutes = z.number().int().min(0).max(24 * 60);
  * parsed in main with the protocol's exact unit rules.
  */
 export const bridgeMethods = {
-  'app.info': { args: z.tuple([]), result: appInfoSchema, summary: 'Application version and operating-system platform.' },
-  'app.connection': { args: z.tuple([]), result: connectionView, summary: 'The selected deployment, its pinned domain and the health of every feed.' },
-
-  'lock.status': { args: z.tuple([]), result: lockStatus, summary: 'Whether the vault is locked, its backend and any password throttle.' },
-  'lock.lock': { args: z.tuple([]), result: lockStatus, summary: 'Lock the vault now: signing stops until it is unlocked.' },
-  'lock.unlock': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Unlock the vault with the app password.' },
-  'lock.setPassword': {
-    args: z.tuple([z.object({ password: z.string().max(1024), passwordAgain: z.string().max(1024), currentPassword: z.string().max(1024).optional() }).strict()]),
-    result: lockStatus,
-    summary: 'Set or change the app password (typed twice); main asks first, except for the first password of a new key file.',
+  'app.info': {
+    args: z.tuple([]),
+    result: appInfoSchema,
+    summary: 'Application version and operating-system platform.',
   },
-  'lock.removePassword': { args: z.tuple([z.string().max(1024)]), result: lockStatus, summary: 'Remove the app password (keychain vaults only) after the user confirms in a dialog owned by main.' },
+  'app.connection': {
+    args: z.tuple([]),
+    result: connectionView,
+    summary: 'The selected deployment, its pinned domain and the health of every feed.',
+  },
 
-  'keys.list': { args: z.tuple([]), result: list(keyInfo), summary: 'Every key: address, label, role and when it was added. Never the secret.' },
-  'keys.create': { args: z.tuple([keyOptions]), result: keyInfo, summary: 'Create a new random key in the OS keychain.' },
+  'lock.status': {
+    args: z.tuple([]),
+    result: lockStatus,
+    summary: 'Whether the vault is locked, its backend and any password throttle.',
+  },
+  'lock.lock': {
+    args: z.tuple([]),
+    result: lockStatus,
+    summary: 'Lock the vault now: signing stops until it is unlocked.',
+  },
+  'lock.unlock': {
+    args: z.tuple([z.string().max(1024)]),
+    result: lockStatus,
+    summary: 'Unlock the vault with the app password.',
+  },
+  'lock.setPassword': {
+    args: z.tuple([
+      z
+        .object({
+          password: z.string().max(1024),
+          passwordAgain: z.string().max(1024),
+          currentPassword: z.string().max(1024).optional(),
+        })
+        .strict(),
+    ]),
+    result: lockStatus,
+    summary:
+      'Set or change the app password (typed twice); main asks first, except for the first password of a new key file.',
+  },
+  'lock.removePassword': {
+    args: z.tuple([z.string().max(1024)]),
+    result: lockStatus,
+    summary: 'Remove the app password (keychain vaults only) after the user confirms in a dialog owned by main.',
+  },
+
+  'keys.list': {
+    args: z.tuple([]),
+    result: list(keyInfo),
+    summary: 'Every key: address, label, role and when it was added. Never the secret.',
+  },
+  'keys.create': {
+    args: z.tuple([keyOptions]),
+    result: keyInfo,
+    summary: 'Create a new random key in the OS keychain.',
+  },
   'keys.importPrivateKey': {
     args: z.tuple([z.object({ privateKey: z.string().max(200), ...keyOptions.shape }).strict()]),
     result: keyInfo,
     summary: 'Import a raw private key.',
   },
   'keys.importMnemonic': {
-    args: z.tuple([z.object({ phrase: z.string().max(1000), accountIndex: z.number().int().min(0).max(2 ** 31 - 1), ...keyOptions.shape }).strict()]),
+    args: z.tuple([
+      z
+        .object({
+          phrase: z.string().max(1000),
+          accountIndex: z
+            .number()
+            .int()
+            .min(0)
+            .max(2 ** 31 - 1),
+          ...keyOptions.shape,
+        })
+        .strict(),
+    ]),
     result: keyInfo,
     summary: 'Import one account of a BIP-39 recovery phrase.',
   },
   'keys.importKeystore': {
-    args: z.tuple([z.object({ json: z.string().max(100_000), password: z.string().max(1024), ...keyOptions.shape }).strict()]),
+    args: z.tuple([
+      z.object({ json: z.string().max(100_000), password: z.string().max(1024), ...keyOptions.shape }).strict(),
+    ]),
     result: keyInfo,
     summary: 'Import an encrypted JSON keystore (v3).',
   },
   'keys.exportKeystore': {
-    args: z.tuple([z.object({ address, password: z.string().max(1024), passwordAgain: z.string().max(1024) }).strict()]),
+    args: z.tuple([
+      z.object({ address, password: z.string().max(1024), passwordAgain: z.string().max(1024) }).strict(),
+    ]),
     result: confirmed(savedFile),
     summary: 'Export a key as an encrypted keystore to a file the user picks in a dialog owned by main.',
   },
-  'keys.rename': { args: z.tuple([z.object({ address, label }).strict()]), result: keyInfo, summary: 'Change the label of a key.' },
-  'keys.delete': { args: z.tuple([z.object({ address }).strict()]), result: confirmed(none), summary: 'Delete a key after the user confirms in a dialog owned by main.' },
+  'keys.rename': {
+    args: z.tuple([z.object({ address, label }).strict()]),
+    result: keyInfo,
+    summary: 'Change the label of a key.',
+  },
+  'keys.delete': {
+    args: z.tuple([z.object({ address }).strict()]),
+    result: confirmed(none),
+    summary: 'Delete a key after the user confirms in a dialog owned by main.',
+  },
   'keys.devnetAccounts': {
     args: z.tuple([]),
     result: list(z.object({ address, label: z.string(), imported: z.boolean() })),
     summary: 'The funded demo accounts of the embedded devnet (empty elsewhere).',
   },
-  'keys.useDevnetAccount': { args: z.tuple([z.object({ address }).strict()]), result: keyInfo, summary: 'Import one funded devnet demo account.' },
+  'keys.useDevnetAccount': {
+    args: z.tuple([z.object({ address }).strict()]),
+    result: keyInfo,
+    summary: 'Import one funded devnet demo account.',
+  },
 
   'settings.get': { args: z.tuple([]), result: SettingsSchema, summary: 'All settings.' },
-  'settings.update': { args: z.tuple([settingsPatch]), result: SettingsSchema, summary: 'Change layout and cosmetic settings; protections, deployments and pins are refused with a sentence naming the method to use.' },
-  'settings.setConfirmation': { args: z.tuple([confirmationChange]), result: confirmed(SettingsSchema), summary: 'Turn a confirmation on, or off after the user agrees in a dialog owned by main.' },
-  'settings.setAutoLock': { args: z.tuple([autoLockMinutes]), result: confirmed(SettingsSchema), summary: 'Change auto-lock; longer or off only after the user agrees in a dialog owned by main.' },
-  'deployments.acceptPin': { args: z.tuple([]), result: confirmed(pinState), summary: 'Ask main to show the new or changed domain facts and token contracts of the deployment and let the user accept them.' },
-  'deployments.add': { args: z.tuple([deploymentDraft]), result: confirmed(deploymentResult), summary: 'Add a deployment: main asks before contacting its hosts, reads its chain and domain, and pins them after a second yes.' },
-  'deployments.edit': { args: z.tuple([deploymentEdit]), result: confirmed(deploymentResult), summary: 'Change the name, URLs or chain id of a deployment after the user confirms in a dialog owned by main.' },
-  'deployments.select': { args: z.tuple([deploymentRef]), result: confirmed(deploymentResult), summary: 'Switch to another deployment after the user confirms in a dialog owned by main.' },
-  'deployments.remove': { args: z.tuple([deploymentRef]), result: confirmed(none), summary: 'Remove a deployment and its pin after the user confirms in a dialog owned by main.' },
-  'deployments.inspectMarket': { args: z.tuple([marketLookup]), result: inspectedMarket, summary: 'Decode a pasted asset id and ask the deployment whether it is registered and priced by its oracle.' },
-  'deployments.addMarket': { args: z.tuple([marketAdd]), result: confirmed(list(configuredMarket)), summary: 'Add a market to a deployment under a name, after the user confirms in a dialog owned by main.' },
-  'deployments.renameMarket': { args: z.tuple([marketRename]), result: confirmed(list(configuredMarket)), summary: 'Rename a market of a deployment after the user confirms in a dialog owned by main.' },
-  'deployments.removeMarket': { args: z.tuple([marketRemove]), result: list(configuredMarket), summary: 'Remove a market from the list of a deployment.' },
-  'deployments.moveMarket': { args: z.tuple([marketMove]), result: list(configuredMarket), summary: 'Move a market to another place in the list of a deployment.' },
+  'settings.update': {
+    args: z.tuple([settingsPatch]),
+    result: SettingsSchema,
+    summary:
+      'Change layout and cosmetic settings; protections, deployments and pins are refused with a sentence naming the method to use.',
+  },
+  'settings.setConfirmation': {
+    args: z.tuple([confirmationChange]),
+    result: confirmed(SettingsSchema),
+    summary: 'Turn a confirmation on, or off after the user agrees in a dialog owned by main.',
+  },
+  'settings.setAutoLock': {
+    args: z.tuple([autoLockMinutes]),
+    result: confirmed(SettingsSchema),
+    summary: 'Change auto-lock; longer or off only after the user agrees in a dialog owned by main.',
+  },
+  'deployments.acceptPin': {
+    args: z.tuple([]),
+    result: confirmed(pinState),
+    summary:
+      'Ask main to show the new or changed domain facts and token contracts of the deployment and let the user accept them.',
+  },
+  'deployments.add': {
+    args: z.tuple([deploymentDraft]),
+    result: confirmed(deploymentResult),
+    summary:
+      'Add a deployment: main asks before contacting its hosts, reads its chain and domain, and pins them after a second yes.',
+  },
+  'deployments.edit': {
+    args: z.tuple([deploymentEdit]),
+    result: confirmed(deploymentResult),
+    summary: 'Change the name, URLs or chain id of a deployment after the user confirms in a dialog owned by main.',
+  },
+  'deployments.select': {
+    args: z.tuple([deploymentRef]),
+    result: confirmed(deploymentResult),
+    summary: 'Switch to another deployment after the user confirms in a dialog owned by main.',
+  },
+  'deployments.remove': {
+    args: z.tuple([deploymentRef]),
+    result: confirmed(none),
+    summary: 'Remove a deployment and its pin after the user confirms in a dialog owned by main.',
+  },
+  'deployments.inspectMarket': {
+    args: z.tuple([marketLookup]),
+    result: inspectedMarket,
+    summary: 'Decode a pasted asset id and ask the deployment whether it is registered and priced by its oracle.',
+  },
+  'deployments.addMarket': {
+    args: z.tuple([marketAdd]),
+    result: confirmed(list(configuredMarket)),
+    summary: 'Add a market to a deployment under a name, after the user confirms in a dialog owned by main.',
+  },
+  'deployments.renameMarket': {
+    args: z.tuple([marketRename]),
+    result: confirmed(list(configuredMarket)),
+    summary: 'Rename a market of a deployment after the user confirms in a dialog owned by main.',
+  },
+  'deployments.removeMarket': {
+    args: z.tuple([marketRemove]),
+    result: list(configuredMarket),
+    summary: 'Remove a market from the list of a deployment.',
+  },
+  'deployments.moveMarket': {
+    args: z.tuple([marketMove]),
+    result: list(configuredMarket),
+    summary: 'Move a market to another place in the list of a deployment.',
+  },
 
-  'markets.list': { args: z.tuple([]), result: list(marketSummary), summary: 'Every market with strike, oracle price, epoch countdown and top of book.' },
+  'markets.list': {
+    args: z.tuple([]),
+    result: list(marketSummary),
+    summary: 'Every market with strike, oracle price, epoch countdown and top of book.',
+  },
   'markets.subscribeBook': {
     args: z.tuple([subscribeBookArgs]),
     result: z.object({ subscriptionId: z.string(), book: bookView }),
     summary: 'Start streaming one book; updates arrive as `book` events, at most 30 a second.',
   },
-  'markets.unsubscribeBook': { args: z.tuple([z.string().min(1).max(100)]), result: none, summary: 'Stop streaming a book.' },
-  'markets.resolvedEpochs': { args: z.tuple([decimalString]), result: list(resolvedEpoch), summary: 'Recently resolved epochs of an asset.' },
-  'markets.oracleHistory': { args: z.tuple([decimalString]), result: list(oracleTick), summary: 'Recent oracle prices of a symbol, for the chart.' },
-  'markets.trades': { args: z.tuple([marketRef]), result: list(tradePrint), summary: 'Recent trades of one market from its feed, newest first (bounded).' },
+  'markets.unsubscribeBook': {
+    args: z.tuple([z.string().min(1).max(100)]),
+    result: none,
+    summary: 'Stop streaming a book.',
+  },
+  'markets.resolvedEpochs': {
+    args: z.tuple([decimalString]),
+    result: list(resolvedEpoch),
+    summary: 'Recently resolved epochs of an asset.',
+  },
+  'markets.oracleHistory': {
+    args: z.tuple([decimalString]),
+    result: list(oracleTick),
+    summary: 'Recent oracle prices of a symbol, for the chart.',
+  },
+  'markets.trades': {
+    args: z.tuple([marketRef]),
+    result: list(tradePrint),
+    summary: 'Recent trades of one market from its feed, newest first (bounded).',
+  },
 
-  'account.select': { args: z.tuple([accountSelection]), result: accountView, summary: 'Choose the master key (and agent) the terminal trades with.' },
-  'account.get': { args: z.tuple([]), result: accountView, summary: 'Balances, positions, open orders and own fills of the selected account.' },
-  'account.exportFills': { args: z.tuple([]), result: confirmed(savedFile), summary: 'Save own fills as CSV to a file the user picks in a dialog owned by main.' },
+  'account.select': {
+    args: z.tuple([accountSelection]),
+    result: accountView,
+    summary: 'Choose the master key (and agent) the terminal trades with.',
+  },
+  'account.get': {
+    args: z.tuple([]),
+    result: accountView,
+    summary: 'Balances, positions, open orders and own fills of the selected account.',
+  },
+  'account.exportFills': {
+    args: z.tuple([]),
+    result: confirmed(savedFile),
+    summary: 'Save own fills as CSV to a file the user picks in a dialog owned by main.',
+  },
 
-  'orders.quote': { args: z.tuple([orderTicket]), result: orderQuote, summary: 'Check a ticket and compute its cost, payout if right and maximum loss.' },
-  'orders.place': { args: z.tuple([orderTicket]), result: orderResult, summary: 'Sign and send an order built from the ticket.' },
+  'orders.quote': {
+    args: z.tuple([orderTicket]),
+    result: orderQuote,
+    summary: 'Check a ticket and compute its cost, payout if right and maximum loss.',
+  },
+  'orders.place': {
+    args: z.tuple([orderTicket]),
+    result: orderResult,
+    summary: 'Sign and send an order built from the ticket.',
+  },
   'orders.cancel': { args: z.tuple([cancelArgs]), result: cancelResult, summary: 'Cancel one order.' },
-  'orders.cancelAll': { args: z.tuple([cancelAllArgs]), result: cancelResult, summary: 'Cancel every order of the account in one market.' },
-  'orders.history': { args: z.tuple([]), result: list(orderHistoryEntry), summary: 'Orders sent this session and their outcome (open, filled, cancelled, rejected), newest first (bounded).' },
-  'orders.replace': { args: z.tuple([replaceArgs]), result: replaceResult, summary: 'Change the price or size of an order by cancel-and-replace.' },
-  'orders.flatten': { args: z.tuple([flattenArgs]), result: closeResult, summary: 'Close the position in a market (reduce-only IOC limited to the live best price ± the maximum slippage) and say what filled and what is left.' },
+  'orders.cancelAll': {
+    args: z.tuple([cancelAllArgs]),
+    result: cancelResult,
+    summary: 'Cancel every order of the account in one market.',
+  },
+  'orders.history': {
+    args: z.tuple([]),
+    result: list(orderHistoryEntry),
+    summary: 'Orders sent this session and their outcome (open, filled, cancelled, rejected), newest first (bounded).',
+  },
+  'orders.replace': {
+    args: z.tuple([replaceArgs]),
+    result: replaceResult,
+    summary: 'Change the price or size of an order by cancel-and-replace.',
+  },
+  'orders.flatten': {
+    args: z.tuple([flattenArgs]),
+    result: closeResult,
+    summary:
+      'Close the position in a market (reduce-only IOC limited to the live best price ± the maximum slippage) and say what filled and what is left.',
+  },
 
-  'agents.status': { args: z.tuple([]), result: agentStatusView.nullable(), summary: 'The agent approval of the selected master.' },
+  'agents.status': {
+    args: z.tuple([]),
+    result: agentStatusView.nullable(),
+    summary: 'The agent approval of the selected master.',
+  },
   'agents.approve': {
     args: z.tuple([z.object({ agent: address }).strict()]),
     result: confirmed(agentStatusView),
     summary: 'Approve an agent key for the master after the user confirms in a dialog owned by main.',
   },
-  'agents.revoke': { args: z.tuple([]), result: confirmed(agentStatusView), summary: 'Revoke the current agent approval of the master.' },
+  'agents.revoke': {
+    args: z.tuple([]),
+    result: confirmed(agentStatusView),
+    summary: 'Revoke the current agent approval of the master.',
+  },
 
-  'claims.list': { args: z.tuple([]), result: list(claimableEpoch), summary: 'Resolved epochs with something to claim.' },
+  'claims.list': {
+    args: z.tuple([]),
+    result: list(claimableEpoch),
+    summary: 'Resolved epochs with something to claim.',
+  },
   'claims.claim': { args: z.tuple([marketRef]), result: claimResult, summary: 'Claim one resolved epoch.' },
   'claims.claimAll': { args: z.tuple([]), result: list(claimResult), summary: 'Claim every claimable epoch.' },
 
-  'funds.deposit': { args: z.tuple([depositArgs]), result: confirmed(depositResult), summary: 'Deposit on chain (approve or permit) after the user confirms in a dialog owned by main; progress arrives as `deposit` events.' },
-  'funds.withdraw': { args: z.tuple([withdrawArgs]), result: confirmed(withdrawalView), summary: 'Withdraw after the user confirms in a dialog owned by main.' },
-  'funds.withdrawals': { args: z.tuple([]), result: list(withdrawalView), summary: 'Withdrawals of the selected account and their on-chain status.' },
-  'funds.faucet': { args: z.tuple([]), result: confirmed(z.object({ amount: decimalString })), summary: 'Devnet only: mint settlement tokens to the master wallet after the user confirms the transaction in a dialog owned by main.' },
+  'funds.deposit': {
+    args: z.tuple([depositArgs]),
+    result: confirmed(depositResult),
+    summary:
+      'Deposit on chain (approve or permit) after the user confirms in a dialog owned by main; progress arrives as `deposit` events.',
+  },
+  'funds.withdraw': {
+    args: z.tuple([withdrawArgs]),
+    result: confirmed(withdrawalView),
+    summary: 'Withdraw after the user confirms in a dialog owned by main.',
+  },
+  'funds.withdrawals': {
+    args: z.tuple([]),
+    result: list(withdrawalView),
+    summary: 'Withdrawals of the selected account and their on-chain status.',
+  },
+  'funds.faucet': {
+    args: z.tuple([]),
+    result: confirmed(z.object({ amount: decimalString })),
+    summary:
+      'Devnet only: mint settlement tokens to the master wallet after the user confirms the transaction in a dialog owned by main.',
+  },
 
-  'offline.sign': { args: z.tuple([offlineSignArgs]), result: confirmed(signedPayload), summary: 'Sign one action with no network under the pinned domain, for another machine to submit; anything but orders and cancels after a dialog owned by main.' },
-  'offline.describe': { args: z.tuple([z.unknown()]), result: payloadDescription, summary: 'Check a signed payload and say exactly what it does.' },
-  'offline.submit': { args: z.tuple([signedPayload]), result: confirmed(z.object({ status: z.string(), summary: z.string() })), summary: 'Send a previously signed payload to the exchange; anything but orders and cancels after a dialog owned by main.' },
-  'offline.saveFile': { args: z.tuple([signedPayload]), result: confirmed(savedFile), summary: 'Save a signed payload to a file the user picks in a dialog owned by main.' },
-  'offline.openFile': { args: z.tuple([]), result: confirmed(z.unknown()), summary: 'Read a signed payload from a file the user picks in a dialog owned by main.' },
+  'offline.sign': {
+    args: z.tuple([offlineSignArgs]),
+    result: confirmed(signedPayload),
+    summary:
+      'Sign one action with no network under the pinned domain, for another machine to submit; anything but orders and cancels after a dialog owned by main.',
+  },
+  'offline.describe': {
+    args: z.tuple([z.unknown()]),
+    result: payloadDescription,
+    summary: 'Check a signed payload and say exactly what it does.',
+  },
+  'offline.submit': {
+    args: z.tuple([signedPayload]),
+    result: confirmed(z.object({ status: z.string(), summary: z.string() })),
+    summary:
+      'Send a previously signed payload to the exchange; anything but orders and cancels after a dialog owned by main.',
+  },
+  'offline.saveFile': {
+    args: z.tuple([signedPayload]),
+    result: confirmed(savedFile),
+    summary: 'Save a signed payload to a file the user picks in a dialog owned by main.',
+  },
+  'offline.openFile': {
+    args: z.tuple([]),
+    result: confirmed(z.unknown()),
+    summary: 'Read a signed payload from a file the user picks in a dialog owned by main.',
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */
@@ -187,13 +463,23 @@ export const bridgeEvents = {
   settings: { payload: SettingsSchema, summary: 'Settings changed.' },
   connection: { payload: connectionView, summary: 'Deployment, pin or feed health changed.' },
   markets: { payload: list(marketSummary), summary: 'Market list refreshed: oracle prices, epochs, top of book.' },
-  book: { payload: z.object({ subscriptionId: z.string(), book: bookView }), summary: 'A subscribed book changed (coalesced).' },
+  book: {
+    payload: z.object({ subscriptionId: z.string(), book: bookView }),
+    summary: 'A subscribed book changed (coalesced).',
+  },
   oracle: { payload: oracleTick, summary: 'A new oracle price.' },
   account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
-  fill: { payload: fillView, summary: 'One of our orders was filled; the window words a notice for a maker fill as the notification settings allow.' },
+  fill: {
+    payload: fillView,
+    summary:
+      'One of our orders was filled; the window words a notice for a maker fill as the notification settings allow.',
+  },
   orderHistory: { payload: list(orderHistoryEntry), summary: 'The order history changed (newest first, bounded).' },
   trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
-  resolution: { payload: epochResolution, summary: 'An epoch resolved; the window words its notice as the notification settings allow.' },
+  resolution: {
+    payload: epochResolution,
+    summary: 'An epoch resolved; the window words its notice as the notification settings allow.',
+  },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
 } as const satisfies Record<string, EventSpec>;
 
@@ -245,8 +531,7 @@ export const bridgeErrorSchema = z.object({
 export type BridgeErrorData = z.infer<typeof bridgeErrorSchema>;
 
 export type BridgeOutcome<T = unknown> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: BridgeErrorData };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: BridgeErrorData };
 
 /** Codes produced by the bridge itself; handlers add their own (e.g. `vault.locked`). */
 export const BRIDGE_ERROR = {

@@ -33,7 +33,10 @@ describe('sendWithGasMargin', () => {
 
   it('sends nothing when the estimate fails (the call would revert)', async () => {
     let sent = 0;
-    const method = { estimateGas: () => Promise.reject(new Error('execution reverted')), send: () => Promise.resolve(++sent) };
+    const method = {
+      estimateGas: () => Promise.reject(new Error('execution reverted')),
+      send: () => Promise.resolve(++sent),
+    };
     await expect(sendWithGasMargin(method)).rejects.toThrow('execution reverted');
     expect(sent).toBe(0);
   });

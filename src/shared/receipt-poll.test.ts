@@ -28,7 +28,10 @@ describe('pollReceipt', () => {
   it('asks one request at a time until the receipt exists, sleeping between requests', async () => {
     const s = source(3);
     const sleeps: number[] = [];
-    const receipt = await pollReceipt(s, '0xabc', { pollMs: 25, deadline: Infinity, sleep: (ms) => {
+    const receipt = await pollReceipt(s, '0xabc', {
+      pollMs: 25,
+      deadline: Infinity,
+      sleep: (ms) => {
         sleeps.push(ms);
         return Promise.resolve();
       },
@@ -58,7 +61,12 @@ describe('pollReceipt', () => {
   it('returns a receipt found at the deadline rather than giving up', async () => {
     const s = source(2);
     let now = 0;
-    const receipt = await pollReceipt(s, '0xabc', { pollMs: 100, deadline: 150, now: () => now, sleep: (ms) => Promise.resolve(void (now += ms)) });
+    const receipt = await pollReceipt(s, '0xabc', {
+      pollMs: 100,
+      deadline: 150,
+      now: () => now,
+      sleep: (ms) => Promise.resolve(void (now += ms)),
+    });
     expect(receipt).not.toBeNull();
   });
 });

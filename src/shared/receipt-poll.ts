@@ -22,7 +22,11 @@ export interface ReceiptPollOptions {
 }
 
 /** The receipt once mined, or null when the deadline passes first. */
-export async function pollReceipt<R>(source: ReceiptSource<R>, hash: string, options: ReceiptPollOptions): Promise<R | null> {
+export async function pollReceipt<R>(
+  source: ReceiptSource<R>,
+  hash: string,
+  options: ReceiptPollOptions,
+): Promise<R | null> {
   const now = options.now ?? (() => Date.now());
   for (;;) {
     const receipt = await source.getTransactionReceipt(hash);

@@ -12,10 +12,9 @@ export const NO_DEPLOYMENT = '';
 const url = (schemes: string[], what: string) =>
   z
     .string()
-    .regex(
-      new RegExp(`^(${schemes.join('|')})://(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?(/[^\\s]*)?$`),
-      { message: `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')})` },
-    );
+    .regex(new RegExp(`^(${schemes.join('|')})://(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?(/[^\\s]*)?$`), {
+      message: `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')})`,
+    });
 
 const httpUrl = url(['http', 'https'], 'HTTP');
 const wsUrl = url(['ws', 'wss'], 'WebSocket');
@@ -23,7 +22,9 @@ const wsUrl = url(['ws', 'wss'], 'WebSocket');
 export const ChainIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,77}$/, { message: 'must be a positive whole number written in decimal' });
-export const AddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be 0x followed by 40 hex digits' });
+export const AddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, { message: 'must be 0x followed by 40 hex digits' });
 
 export const DeploymentSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be 1 to 64 lowercase letters, digits or dashes' }),
@@ -101,9 +102,13 @@ export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number];
 /** "Ctrl+Shift+B", "Escape", "ArrowUp", "1": modifiers in this order, then one key (KeyboardEvent.key names). */
 export const KeyComboSchema = z
   .string()
-  .regex(/^(?:Ctrl\+)?(?:Alt\+)?(?:Shift\+)?(?:Meta\+)?(?:[A-Z0-9]|F(?:[1-9]|1[0-2])|Arrow(?:Up|Down|Left|Right)|Escape|Enter|Space|Backspace|Delete|Tab|Home|End|PageUp|PageDown|[-=[\];',./`\\])$/, {
-    message: 'must be optional Ctrl+, Alt+, Shift+, Meta+ (in that order) and one key such as B, 1, F5, ArrowUp or Escape',
-  });
+  .regex(
+    /^(?:Ctrl\+)?(?:Alt\+)?(?:Shift\+)?(?:Meta\+)?(?:[A-Z0-9]|F(?:[1-9]|1[0-2])|Arrow(?:Up|Down|Left|Right)|Escape|Enter|Space|Backspace|Delete|Tab|Home|End|PageUp|PageDown|[-=[\];',./`\\])$/,
+    {
+      message:
+        'must be optional Ctrl+, Alt+, Shift+, Meta+ (in that order) and one key such as B, 1, F5, ArrowUp or Escape',
+    },
+  );
 
 export const DEFAULT_HOTKEYS: Record<HotkeyAction, string> = {
   buyAtBest: 'Shift+B',
@@ -122,7 +127,9 @@ export const DEFAULT_HOTKEYS: Record<HotkeyAction, string> = {
 };
 
 const HotkeyBindingsSchema = z
-  .strictObject(Object.fromEntries(HOTKEY_ACTIONS.map((a) => [a, KeyComboSchema])) as Record<HotkeyAction, typeof KeyComboSchema>)
+  .strictObject(
+    Object.fromEntries(HOTKEY_ACTIONS.map((a) => [a, KeyComboSchema])) as Record<HotkeyAction, typeof KeyComboSchema>,
+  )
   .superRefine((bindings, ctx) => {
     const seen = new Map<string, string>();
     for (const [action, combo] of Object.entries(bindings)) {
@@ -178,7 +185,11 @@ export const SettingsSchema = z
       selectedMarket: z.string().max(200).nullable(),
     }),
     /** Minutes of inactivity before the vault locks; 0 disables. */
-    autoLockMinutes: z.number().int().min(0).max(24 * 60),
+    autoLockMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60),
     /**
      * How far from the live best price a closing (flatten) or market-style order may trade, in
      * cents (0.1–99.9, one decimal). Older settings files get the default.
@@ -193,11 +204,16 @@ export const SettingsSchema = z
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
     s.deployments.forEach((d, i) => {
-      if (ids.has(d.id)) ctx.addIssue({ code: 'custom', path: ['deployments', i, 'id'], message: `repeats the id ${d.id}` });
+      if (ids.has(d.id))
+        ctx.addIssue({ code: 'custom', path: ['deployments', i, 'id'], message: `repeats the id ${d.id}` });
       ids.add(d.id);
     });
     if (s.selectedDeploymentId !== NO_DEPLOYMENT && !ids.has(s.selectedDeploymentId)) {
-      ctx.addIssue({ code: 'custom', path: ['selectedDeploymentId'], message: 'must be the id of one of the deployments' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['selectedDeploymentId'],
+        message: 'must be the id of one of the deployments',
+      });
     }
   });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -215,8 +231,21 @@ export const DEVNET_DEPLOYMENT: Deployment = {
 };
 
 /** The built-in devnet deployment at the endpoints a devnet really runs on (ephemeral ports in tests). */
-export function devnetDeploymentAt(at: { httpUrl: string; marketWsUrl: string; oracleWsUrl: string; rpcUrl: string; chainId: bigint | string }): Deployment {
-  return { ...DEVNET_DEPLOYMENT, httpUrl: at.httpUrl, marketWsUrl: at.marketWsUrl, oracleWsUrl: at.oracleWsUrl, rpcUrl: at.rpcUrl, chainId: at.chainId.toString() };
+export function devnetDeploymentAt(at: {
+  httpUrl: string;
+  marketWsUrl: string;
+  oracleWsUrl: string;
+  rpcUrl: string;
+  chainId: bigint | string;
+}): Deployment {
+  return {
+    ...DEVNET_DEPLOYMENT,
+    httpUrl: at.httpUrl,
+    marketWsUrl: at.marketWsUrl,
+    oracleWsUrl: at.oracleWsUrl,
+    rpcUrl: at.rpcUrl,
+    chainId: at.chainId.toString(),
+  };
 }
 
 export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT]): Settings {

@@ -65,7 +65,10 @@ class Emitter {
     return this.on(name, wrapped);
   }
   off(name, fn) {
-    this.listeners.set(name, (this.listeners.get(name) ?? []).filter((f) => f !== fn));
+    this.listeners.set(
+      name,
+      (this.listeners.get(name) ?? []).filter((f) => f !== fn),
+    );
     return this;
   }
   emit(name, ...args) {
@@ -188,7 +191,16 @@ const dialog = {
 };
 const shell = { openPath: async () => '', openExternal: async () => {} };
 
-globalThis.__electronDouble = { app, BrowserWindow, ipcMain, session: { defaultSession }, protocol, dialog, Menu, shell };
+globalThis.__electronDouble = {
+  app,
+  BrowserWindow,
+  ipcMain,
+  session: { defaultSession },
+  protocol,
+  dialog,
+  Menu,
+  shell,
+};
 
 // `import 'electron'` (ESM, as the bundle does) and `require('electron')` (CJS, should a
 // bundled dependency do so) both reach the double.
@@ -233,10 +245,15 @@ await new Promise((resolve) => setImmediate(resolve));
 
 // Window, devtools, guards.
 const contents = window.webContents;
-report.windows = windows.map((w) => ({ options: w.options, loadedUrl: w.loadedUrl, devToolsOpened: w.webContents.devToolsOpened }));
+report.windows = windows.map((w) => ({
+  options: w.options,
+  loadedUrl: w.loadedUrl,
+  devToolsOpened: w.webContents.devToolsOpened,
+}));
 for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) {
   let prevented = 0;
-  for (const fn of contents.listeners.get(name) ?? []) fn({ preventDefault: () => (prevented += 1), url: 'https://evil.example/' });
+  for (const fn of contents.listeners.get(name) ?? [])
+    fn({ preventDefault: () => (prevented += 1), url: 'https://evil.example/' });
   report.guards[name] = prevented > 0;
 }
 report.guards.windowOpen = ['https://evil.example/', 'app://terminal/index.html', 'file:///etc/passwd'].map(
@@ -250,10 +267,14 @@ for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-re
 }
 report.session = {
   permissionRequests: granted,
-  permissionCheck: sessionState.permissionCheck ? sessionState.permissionCheck(contents, 'media', 'https://evil.example') : null,
+  permissionCheck: sessionState.permissionCheck
+    ? sessionState.permissionCheck(contents, 'media', 'https://evil.example')
+    : null,
   cspHeader: await new Promise((resolve) => {
     if (!sessionState.headers) return resolve(null);
-    sessionState.headers({ responseHeaders: { 'content-security-policy': ['default-src *'] } }, (r) => resolve(r.responseHeaders));
+    sessionState.headers({ responseHeaders: { 'content-security-policy': ['default-src *'] } }, (r) =>
+      resolve(r.responseHeaders),
+    );
   }),
 };
 

@@ -23,7 +23,11 @@ export interface BootReport {
   protocolHandlers: string[];
   protocolResponses: Record<string, { status: number; csp: string | null; type: string | null; startsWith: string }>;
   windows: { options: { webPreferences: Record<string, unknown> }; loadedUrl: string; devToolsOpened: boolean }[];
-  session: { permissionRequests: [string, boolean][]; permissionCheck: boolean | null; cspHeader: Record<string, string[]> | null };
+  session: {
+    permissionRequests: [string, boolean][];
+    permissionCheck: boolean | null;
+    cspHeader: Record<string, string[]> | null;
+  };
   guards: Record<string, unknown>;
   menu: unknown;
   ipcHandleChannels: string[];

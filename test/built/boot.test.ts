@@ -22,7 +22,9 @@ const SCRATCH = resolve('test-results/boot');
 
 beforeAll(() => {
   if (!existsSync(BUNDLE)) {
-    throw new Error(`${MAIN} (package.json "main", what Electron loads) does not exist: build first (npm test does), or the build no longer writes it.`);
+    throw new Error(
+      `${MAIN} (package.json "main", what Electron loads) does not exist: build first (npm test does), or the build no longer writes it.`,
+    );
   }
   mkdirSync(SCRATCH, { recursive: true });
 });
@@ -46,7 +48,9 @@ describe('the built app, packaged', () => {
   it('sandboxes every renderer and takes the single-instance lock before anything else', () => {
     expect(r.sandboxEnabled).toBe(true);
     expect(r.singleInstanceLockRequested).toBe(true);
-    expect(r.appListeners).toEqual(expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed']));
+    expect(r.appListeners).toEqual(
+      expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed']),
+    );
     expect(r.appListenersAfterStart).toEqual(expect.arrayContaining(['activate', 'will-quit']));
   });
 
@@ -75,7 +79,12 @@ describe('the built app, packaged', () => {
     expect(r.privilegedBeforeReady).toBe(true);
     expect(r.protocolHandlers).toEqual(['app']);
     const { index, traversal, otherHost } = r.protocolResponses;
-    expect(index).toEqual({ status: 200, csp: PRODUCTION_CSP, type: 'text/html; charset=utf-8', startsWith: '<!doctype html>' });
+    expect(index).toEqual({
+      status: 200,
+      csp: PRODUCTION_CSP,
+      type: 'text/html; charset=utf-8',
+      startsWith: '<!doctype html>',
+    });
     expect(traversal?.status).toBe(403);
     expect(otherHost?.status).toBe(403);
     expect([traversal?.csp, otherHost?.csp]).toEqual([PRODUCTION_CSP, PRODUCTION_CSP]);
@@ -190,7 +199,10 @@ describe('the boot check fails when the bundle cannot load', () => {
   });
 
   it('an Electron name the bundle imports but Electron does not export', () => {
-    const source = built().replace(/import (\w+), \{ ([^}]*)\} from "electron"/, 'import $1, { NotAnElectronApi, $2} from "electron"');
+    const source = built().replace(
+      /import (\w+), \{ ([^}]*)\} from "electron"/,
+      'import $1, { NotAnElectronApi, $2} from "electron"',
+    );
     expect(source).toContain('NotAnElectronApi');
     const run = boot(variant('missing-export.mjs', source));
     expect(run.status).not.toBe(0);

@@ -8,7 +8,17 @@
  * own files.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { extractAll, listPackage } from '@electron/asar';
@@ -23,11 +33,16 @@ const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const ENABLE = 0x31;
 const DISABLE = 0x30;
 
-const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as {
+  name: string;
+  dependencies: Record<string, string>;
+};
 const lock = JSON.parse(readFileSync(resolve('package-lock.json'), 'utf8')) as {
   packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
 };
-const builderConfig = parse(readFileSync(resolve('electron-builder.yml'), 'utf8')) as { electronFuses: Record<string, boolean> };
+const builderConfig = parse(readFileSync(resolve('electron-builder.yml'), 'utf8')) as {
+  electronFuses: Record<string, boolean>;
+};
 
 const work = mkdtempSync(join(tmpdir(), 'pack-test-'));
 const appDir = join(work, 'release', 'linux-unpacked');
@@ -54,12 +69,30 @@ beforeAll(() => {
   const dist = join(work, 'electron-dist');
   mkdirSync(dist);
   const defaults = [ENABLE, DISABLE, ENABLE, ENABLE, DISABLE, DISABLE, DISABLE, ENABLE];
-  writeFileSync(join(dist, 'electron'), Buffer.concat([Buffer.from('stand-in for the Electron binary\n'), Buffer.from(FUSE_SENTINEL), Buffer.from([1, defaults.length, ...defaults])]));
+  writeFileSync(
+    join(dist, 'electron'),
+    Buffer.concat([
+      Buffer.from('stand-in for the Electron binary\n'),
+      Buffer.from(FUSE_SENTINEL),
+      Buffer.from([1, defaults.length, ...defaults]),
+    ]),
+  );
   const started = Date.now();
   const run = spawnSync(
     resolve('node_modules/.bin/electron-builder'),
-    ['--linux', '--dir', '--publish', 'never', `-c.electronDist=${dist}`, `-c.directories.output=${join(work, 'release')}`],
-    { encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false' }, timeout: 110_000 },
+    [
+      '--linux',
+      '--dir',
+      '--publish',
+      'never',
+      `-c.electronDist=${dist}`,
+      `-c.directories.output=${join(work, 'release')}`,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
+      timeout: 110_000,
+    },
   );
   packSeconds = (Date.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`electron-builder failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
@@ -131,7 +164,7 @@ describe('the packed app (Linux, --dir)', () => {
     expect(readdirSync(resources).sort()).toEqual(['app.asar', 'app.asar.unpacked']);
   });
 
-  it("flips every fuse in the shipped binary as electron-builder.yml says", async () => {
+  it('flips every fuse in the shipped binary as electron-builder.yml says', async () => {
     const wire = await getCurrentFuseWire(join(appDir, pkg.name));
     const names: Record<string, keyof typeof FuseV1Options> = {
       runAsNode: 'RunAsNode',

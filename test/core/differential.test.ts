@@ -43,7 +43,9 @@ const cents = (p: bigint): string => {
 };
 const contracts = (n: bigint): string => {
   const s = (n * 100n) / C;
-  return s % 100n === 0n ? (s / 100n).toString() : `${s / 100n}.${(s % 100n).toString().padStart(2, '0').replace(/0$/, '')}`;
+  return s % 100n === 0n
+    ? (s / 100n).toString()
+    : `${s / 100n}.${(s % 100n).toString().padStart(2, '0').replace(/0$/, '')}`;
 };
 const clampPrice = (p: bigint): bigint => (p < TICK ? TICK : p > 999n * TICK ? 999n * TICK : p);
 
@@ -83,13 +85,22 @@ const ref = (k: string): Market => {
 
 /** GET /position read here with its sign flags (docs/signed-quantities.md), not with the app's parser. */
 async function rawPosition(m: Market): Promise<{ inventory: bigint; margin: bigint; realisedPnl: bigint }> {
-  const res = await fetch(new URL(`position/${alice}/${m.assetId}/${m.epoch}`, devnet.httpUrl.endsWith('/') ? devnet.httpUrl : `${devnet.httpUrl}/`));
+  const res = await fetch(
+    new URL(
+      `position/${alice}/${m.assetId}/${m.epoch}`,
+      devnet.httpUrl.endsWith('/') ? devnet.httpUrl : `${devnet.httpUrl}/`,
+    ),
+  );
   const j = (await res.json()) as Record<string, unknown>;
   const signed = (v: unknown, flag: unknown): bigint => {
     const n = BigInt(String(v));
     return flag === true && n > 0n ? -n : n;
   };
-  return { inventory: signed(j['balance'], j['bSide']), margin: signed(j['margin'], j['mSide']), realisedPnl: signed(j['pnl'], j['pSide']) };
+  return {
+    inventory: signed(j['balance'], j['bSide']),
+    margin: signed(j['margin'], j['mSide']),
+    realisedPnl: signed(j['pnl'], j['pSide']),
+  };
 }
 
 /** Alice's fills the exchange has recorded since the last call, oldest first. */
@@ -102,7 +113,8 @@ async function newFills(): Promise<OwnFillRecord[]> {
 
 function feedMakerFills(fills: readonly OwnFillRecord[]): void {
   for (const f of fills) {
-    if (f.liquidity !== 'maker') throw new Error(`unexpected taker fill of ${f.orderId} in a step where alice sent nothing`);
+    if (f.liquidity !== 'maker')
+      throw new Error(`unexpected taker fill of ${f.orderId} in a step where alice sent nothing`);
     model.makerFill(f.orderId, { price: f.price, size: f.size });
     coverage.add('maker fill');
   }
@@ -110,25 +122,58 @@ function feedMakerFills(fills: readonly OwnFillRecord[]): void {
 
 function takerFillsOf(fills: readonly OwnFillRecord[], orderId: string): ModelFill[] {
   const other = fills.filter((f) => f.orderId.toLowerCase() !== orderId.toLowerCase());
-  if (other.length > 0) throw new Error(`fills of other orders (${other.map((f) => f.orderId).join(', ')}) in alice's own step`);
+  if (other.length > 0)
+    throw new Error(`fills of other orders (${other.map((f) => f.orderId).join(', ')}) in alice's own step`);
   return fills.map((f) => ({ price: f.price, size: f.size }));
 }
 
-async function bookOf(m: Market): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
+async function bookOf(
+  m: Market,
+): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
   return bob.getOrderBook(BigInt(m.assetId), BigInt(m.epoch), { depth: 1000 });
 }
 
-async function bobOrder(m: Market, side: 'buy' | 'sell', price: bigint, sz: bigint, timeInForce: 'GTC' | 'IOC'): Promise<void> {
-  const outcome = await bob.placeOrder({ assetId: BigInt(m.assetId), epoch: BigInt(m.epoch), side, price, size: sz, timeInForce });
+async function bobOrder(
+  m: Market,
+  side: 'buy' | 'sell',
+  price: bigint,
+  sz: bigint,
+  timeInForce: 'GTC' | 'IOC',
+): Promise<void> {
+  const outcome = await bob.placeOrder({
+    assetId: BigInt(m.assetId),
+    epoch: BigInt(m.epoch),
+    side,
+    price,
+    size: sz,
+    timeInForce,
+  });
   if (outcome.delivery !== 'answered') throw new Error('bob: the order was a duplicate');
 }
 
 // ------------------------------------------------------------------ alice through the app core
 
-async function alicePlace(m: Market, side: 'buy' | 'sell', price: bigint, sz: bigint, tif: 'GTC' | 'IOC'): Promise<OrderResult> {
-  const r = await ok<OrderResult>('orders.place', { ...m, side, price: cents(price), size: contracts(sz), timeInForce: tif, signAs: 'master' });
+async function alicePlace(
+  m: Market,
+  side: 'buy' | 'sell',
+  price: bigint,
+  sz: bigint,
+  tif: 'GTC' | 'IOC',
+): Promise<OrderResult> {
+  const r = await ok<OrderResult>('orders.place', {
+    ...m,
+    side,
+    price: cents(price),
+    size: contracts(sz),
+    timeInForce: tif,
+    signAs: 'master',
+  });
   const fills = takerFillsOf(await newFills(), r.orderId);
-  if (r.status !== 'REJECTED') model.place({ id: r.orderId.toLowerCase(), market: key(m), sell: side === 'sell', price, size: sz, rests: tif === 'GTC' }, fills);
+  if (r.status !== 'REJECTED')
+    model.place(
+      { id: r.orderId.toLowerCase(), market: key(m), sell: side === 'sell', price, size: sz, rests: tif === 'GTC' },
+      fills,
+    );
   touched.add(key(m));
   if (BigInt(r.filled) > 0n && BigInt(r.filled) < sz) coverage.add('partial fill');
   coverage.add(`${side} ${tif}`);
@@ -140,7 +185,9 @@ const resting = (m: Market) => [...model.orders.values()].filter((o) => o.market
 
 /** The limit a new alice order may reach without meeting her own resting orders (which would self-trade). */
 function ownGuard(m: Market, sell: boolean): bigint | null {
-  const mine = resting(m).filter((o) => o.sell !== sell).map((o) => o.price);
+  const mine = resting(m)
+    .filter((o) => o.sell !== sell)
+    .map((o) => o.price);
   if (mine.length === 0) return null;
   return sell ? mine.reduce((a, b) => (a > b ? a : b)) + TICK : mine.reduce((a, b) => (a < b ? a : b)) - TICK;
 }
@@ -154,17 +201,26 @@ async function check(step: string): Promise<void> {
     async () => {
       const view = await ok<AccountView>('account.get');
       const balance = await bob.getBalance(alice);
-      expect({ available: view.balance?.available, locked: view.balance?.locked }, `${where}: terminal vs exchange balance`).toEqual({
+      expect(
+        { available: view.balance?.available, locked: view.balance?.locked },
+        `${where}: terminal vs exchange balance`,
+      ).toEqual({
         available: balance.balance.toString(),
         locked: balance.pending.toString(),
       });
-      expect({ available: balance.balance, locked: balance.pending }, `${where}: exchange vs recomputation`).toEqual({ available: model.free, locked: model.locked });
+      expect({ available: balance.balance, locked: balance.pending }, `${where}: exchange vs recomputation`).toEqual({
+        available: model.free,
+        locked: model.locked,
+      });
       if ([...touched].some((k) => model.position(k).resolved)) await ok('claims.list');
       for (const k of touched) {
         const m = ref(k);
         const pos = model.position(k);
         const raw = await rawPosition(m);
-        expect({ size: raw.inventory, margin: raw.margin, realisedPnl: raw.realisedPnl }, `${where}: exchange position vs recomputation in ${k}`).toEqual({
+        expect(
+          { size: raw.inventory, margin: raw.margin, realisedPnl: raw.realisedPnl },
+          `${where}: exchange position vs recomputation in ${k}`,
+        ).toEqual({
           size: pos.net,
           margin: pos.cost,
           realisedPnl: pos.pnl,
@@ -261,7 +317,7 @@ async function bobTakesAlice(m: Market): Promise<string> {
   const mine = resting(m);
   if (mine.length === 0) return aliceRest(m);
   const o = pick(mine);
-  const sz = (o.remaining * BigInt(int(20, 150))) / 100n / 10_000n * 10_000n || 10_000n;
+  const sz = ((o.remaining * BigInt(int(20, 150))) / 100n / 10_000n) * 10_000n || 10_000n;
   await bobOrder(m, o.sell ? 'buy' : 'sell', o.price, sz, 'IOC');
   feedMakerFills(await newFills());
   return `bob takes ${contracts(sz)} at ${cents(o.price)}¢ against alice's ${o.sell ? 'sell' : 'buy'}`;
@@ -282,17 +338,30 @@ async function aliceReplace(m: Market): Promise<string> {
   const o = pick(mine);
   // Move it a little either way; crossing is allowed up to (not into) her own other orders.
   let price = clampPrice(o.price + BigInt(int(-30, 30)) * TICK);
-  const others = [...model.orders.values()].filter((x) => x.market === key(m) && x.id !== o.id && x.sell !== o.sell).map((x) => x.price);
+  const others = [...model.orders.values()]
+    .filter((x) => x.market === key(m) && x.id !== o.id && x.sell !== o.sell)
+    .map((x) => x.price);
   if (others.length > 0) {
-    const guard = o.sell ? others.reduce((a, b) => (a > b ? a : b)) + TICK : others.reduce((a, b) => (a < b ? a : b)) - TICK;
+    const guard = o.sell
+      ? others.reduce((a, b) => (a > b ? a : b)) + TICK
+      : others.reduce((a, b) => (a < b ? a : b)) - TICK;
     price = o.sell ? (price < guard ? guard : price) : price > guard ? guard : price;
   }
   const sz = size(15);
-  const r = await ok<ReplaceResult>('orders.replace', { ...m, orderId: o.id, price: cents(price), size: contracts(sz), signAs: 'master' });
+  const r = await ok<ReplaceResult>('orders.replace', {
+    ...m,
+    orderId: o.id,
+    price: cents(price),
+    size: contracts(sz),
+    signAs: 'master',
+  });
   if (r.status === 'SUCCESS' || r.status === 'CANCEL_COMMITTED_REPLACEMENT_FAILED') model.cancel(o.id);
   const repl = r.replacement;
   if (repl && repl.status !== 'REJECTED') {
-    model.place({ id: repl.orderId.toLowerCase(), market: key(m), sell: o.sell, price, size: sz, rests: true }, takerFillsOf(await newFills(), repl.orderId));
+    model.place(
+      { id: repl.orderId.toLowerCase(), market: key(m), sell: o.sell, price, size: sz, rests: true },
+      takerFillsOf(await newFills(), repl.orderId),
+    );
     if (BigInt(repl.filled) > 0n) coverage.add('replace crossed');
   } else feedMakerFills(await newFills());
   coverage.add('cancel-and-replace');
@@ -306,11 +375,24 @@ async function aliceFlatten(m: Market): Promise<string> {
   if (resting(m).some((o) => (pos.net > 0n ? !o.sell : o.sell))) return aliceCancelAll(m);
   const r = await ok<CloseResult>('orders.flatten', { ...m, signAs: 'master' });
   if (r.orderId !== null) {
-    model.place({ id: r.orderId.toLowerCase(), market: key(m), sell: r.side === 'sell', price: BigInt(r.limitPrice!), size: BigInt(r.requested), rests: false }, takerFillsOf(await newFills(), r.orderId));
+    model.place(
+      {
+        id: r.orderId.toLowerCase(),
+        market: key(m),
+        sell: r.side === 'sell',
+        price: BigInt(r.limitPrice!),
+        size: BigInt(r.requested),
+        rests: false,
+      },
+      takerFillsOf(await newFills(), r.orderId),
+    );
   }
   // What it says is left is what is left, and closing never opens the other side.
   expect(r.remaining, closeText(r, key(m))).toBe(pos.net.toString());
-  expect(before * pos.net >= 0n && (pos.net < 0n ? -pos.net : pos.net) <= (before < 0n ? -before : before), closeText(r, key(m))).toBe(true);
+  expect(
+    before * pos.net >= 0n && (pos.net < 0n ? -pos.net : pos.net) <= (before < 0n ? -before : before),
+    closeText(r, key(m)),
+  ).toBe(true);
   coverage.add(`flatten ${r.status}`);
   return `alice flattens → ${closeText(r, key(m))}`;
 }
@@ -329,8 +411,10 @@ async function bobTopUp(m: Market): Promise<void> {
   if (others('bids').length > 0 && others('asks').length > 0) return;
   const bid = book.bids[0]?.price ?? 440_000n;
   const ask = book.asks[0]?.price ?? 560_000n;
-  if (others('bids').length === 0) await bobOrder(m, 'buy', clampPrice(bid - BigInt(int(1, 30)) * TICK), size(30), 'GTC');
-  if (others('asks').length === 0) await bobOrder(m, 'sell', clampPrice(ask + BigInt(int(1, 30)) * TICK), size(30), 'GTC');
+  if (others('bids').length === 0)
+    await bobOrder(m, 'buy', clampPrice(bid - BigInt(int(1, 30)) * TICK), size(30), 'GTC');
+  if (others('asks').length === 0)
+    await bobOrder(m, 'sell', clampPrice(ask + BigInt(int(1, 30)) * TICK), size(30), 'GTC');
 }
 
 async function randomStep(m: Market): Promise<string> {
@@ -355,21 +439,32 @@ beforeAll(async () => {
   devnet = temp.devnet;
   ({ core: t, btcAsset } = await createTradingCore(devnet));
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
-  alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address as Address;
+  alice = (
+    await ok<{ address: string }>('keys.importPrivateKey', {
+      privateKey: devnet.accounts[0]!.privateKey,
+      label: 'alice',
+    })
+  ).address as Address;
   bob = devnetClient(devnet, devnet.accounts[1]!.privateKey, { timeoutMs: 10_000, doctor: false });
   await devnet.exchange.credit(alice, CREDIT);
   await devnet.exchange.credit(devnet.accounts[1]!.address, 100n * CREDIT);
   model.credit(CREDIT);
   t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   t.settings.updateSettings({ deployments: [devnetDeploymentAt(devnet)] });
-  await vi.waitFor(async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned'), wait);
+  await vi.waitFor(
+    async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned'),
+    wait,
+  );
   await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
   const e = (await ok<(Market & { assetId: string })[]>('markets.list')).find((m) => m.assetId !== btcAsset)!;
   eth = { assetId: e.assetId, epoch: e.epoch };
 }, 120_000);
 
 afterAll(async () => {
-  if (process.env['DIFF_VERBOSE']) process.stdout.write(`${[...log.map((l, i) => `${i + 1}. ${l}`), `covered: ${[...coverage].join(', ')}`].join('\n')}\n`);
+  if (process.env['DIFF_VERBOSE'])
+    process.stdout.write(
+      `${[...log.map((l, i) => `${i + 1}. ${l}`), `covered: ${[...coverage].join(', ')}`].join('\n')}\n`,
+    );
   t?.close();
   await temp?.stop();
 });
@@ -405,9 +500,25 @@ describe(`differential: terminal = exchange = recomputation from fills (seed ${S
     // Edit in place: a resting buy moved up and resized, partly filled as maker, then cancelled.
     const rested = await alicePlace(eth, 'buy', 400_000n, 2n * C, 'GTC');
     await check(`alice rests a buy of 2 at 40¢ → ${rested.status}`);
-    const edited = await ok<ReplaceResult>('orders.replace', { ...eth, orderId: rested.orderId, price: '42', size: '3.5', signAs: 'master' });
+    const edited = await ok<ReplaceResult>('orders.replace', {
+      ...eth,
+      orderId: rested.orderId,
+      price: '42',
+      size: '3.5',
+      signAs: 'master',
+    });
     model.cancel(rested.orderId);
-    model.place({ id: edited.replacement!.orderId.toLowerCase(), market: key(eth), sell: false, price: 420_000n, size: 3_500_000n, rests: true }, takerFillsOf(await newFills(), edited.replacement!.orderId));
+    model.place(
+      {
+        id: edited.replacement!.orderId.toLowerCase(),
+        market: key(eth),
+        sell: false,
+        price: 420_000n,
+        size: 3_500_000n,
+        rests: true,
+      },
+      takerFillsOf(await newFills(), edited.replacement!.orderId),
+    );
     coverage.add('cancel-and-replace');
     await check(`alice edits it to 3.5 at 42¢ → ${edited.status}`);
     await bobOrder(eth, 'sell', 420_000n, 1_500_000n, 'IOC');
@@ -416,7 +527,13 @@ describe(`differential: terminal = exchange = recomputation from fills (seed ${S
     await check(await aliceCancelAll(eth));
 
     // Liquidity both sides, then the random walk.
-    for (const [side, price] of [['buy', 450_000n], ['buy', 430_000n], ['sell', 550_000n], ['sell', 570_000n]] as const) await bobOrder(eth, side, price, 30n * C, 'GTC');
+    for (const [side, price] of [
+      ['buy', 450_000n],
+      ['buy', 430_000n],
+      ['sell', 550_000n],
+      ['sell', 570_000n],
+    ] as const)
+      await bobOrder(eth, side, price, 30n * C, 'GTC');
     await check('bob quotes 43/45 – 55/57');
     for (let i = 0; i < RANDOM_STEPS; i++) await check(await randomStep(eth));
     await check(await aliceFlatten(eth));
@@ -430,7 +547,9 @@ describe(`differential: terminal = exchange = recomputation from fills (seed ${S
     const bm: Market = { assetId: btc.assetId, epoch: btc.epoch };
     await bobOrder(bm, 'sell', 520_000n, 20n * C, 'GTC');
     await bobOrder(bm, 'buy', 480_000n, 20n * C, 'GTC');
-    await check(`alice ${(await alicePlace(bm, random() < 0.5 ? 'buy' : 'sell', random() < 0.5 ? 520_000n : 480_000n, size(8) + C, 'IOC')).status} in BTC`);
+    await check(
+      `alice ${(await alicePlace(bm, random() < 0.5 ? 'buy' : 'sell', random() < 0.5 ? 520_000n : 480_000n, size(8) + C, 'IOC')).status} in BTC`,
+    );
     await check(await aliceRest(bm));
     await check(await aliceTake(bm, 'IOC'));
     // End long Up, so the claim below has something to pay (a flat path resolves Up).
@@ -460,7 +579,19 @@ describe(`differential: terminal = exchange = recomputation from fills (seed ${S
       coverage.add('claim');
       await check('alice claims');
     }
-    for (const c of ['realised loss', 'realised gain', 'partial fill', 'maker fill', 'cancel-and-replace', 'long', 'short', 'buy IOC', 'sell IOC', 'resolution', 'claim']) {
+    for (const c of [
+      'realised loss',
+      'realised gain',
+      'partial fill',
+      'maker fill',
+      'cancel-and-replace',
+      'long',
+      'short',
+      'buy IOC',
+      'sell IOC',
+      'resolution',
+      'claim',
+    ]) {
       expect([...coverage], `seed ${SEED} should have covered "${c}"`).toContain(c);
     }
     expect([...coverage]).toContain('flatten CLOSED');

@@ -77,11 +77,22 @@ export class FillModel {
   }
 
   /** A new order with the fills it took on arrival (at the resting orders' prices); GTC/ALO rest the rest. */
-  place(o: { id: string; market: string; sell: boolean; price: bigint; size: bigint; rests: boolean }, takerFills: readonly ModelFill[]): void {
+  place(
+    o: { id: string; market: string; sell: boolean; price: bigint; size: bigint; rests: boolean },
+    takerFills: readonly ModelFill[],
+  ): void {
     const pos = this.position(o.market);
     const free = o.sell ? pos.net - pos.resLong : -pos.net - pos.resShort;
     const rp = free <= 0n ? 0n : min(free, o.size);
-    const order: ModelOrder = { id: o.id, market: o.market, sell: o.sell, price: o.price, remaining: o.size, rp, rm: value(o.size - rp, rate(o.sell, o.price)) };
+    const order: ModelOrder = {
+      id: o.id,
+      market: o.market,
+      sell: o.sell,
+      price: o.price,
+      remaining: o.size,
+      rp,
+      rm: value(o.size - rp, rate(o.sell, o.price)),
+    };
     if (o.sell) pos.resLong += rp;
     else pos.resShort += rp;
     for (const f of takerFills) this.#settle(order, f);
@@ -193,13 +204,33 @@ export class FillModel {
   }
 
   /** What the account view should show for a position: average, value at `mark` less cost, payout. */
-  figures(market: string, mark: bigint | null): { size: bigint; margin: bigint; realisedPnl: bigint; averagePrice: bigint | null; unrealisedPnl: bigint | null; payoutIfRight: bigint } {
+  figures(
+    market: string,
+    mark: bigint | null,
+  ): {
+    size: bigint;
+    margin: bigint;
+    realisedPnl: bigint;
+    averagePrice: bigint | null;
+    unrealisedPnl: bigint | null;
+    payoutIfRight: bigint;
+  } {
     const pos = this.position(market);
     const short = pos.net < 0n;
     const contracts = short ? -pos.net : pos.net;
     const perContract = contracts === 0n ? null : (pos.cost * SCALE) / contracts;
     const averagePrice = perContract === null ? null : short ? SCALE - perContract : perContract;
-    const unrealisedPnl = contracts === 0n || mark === null || pos.resolved ? null : value(contracts, short ? SCALE - mark : mark) - pos.cost;
-    return { size: pos.net, margin: pos.cost, realisedPnl: pos.pnl, averagePrice, unrealisedPnl, payoutIfRight: contracts };
+    const unrealisedPnl =
+      contracts === 0n || mark === null || pos.resolved
+        ? null
+        : value(contracts, short ? SCALE - mark : mark) - pos.cost;
+    return {
+      size: pos.net,
+      margin: pos.cost,
+      realisedPnl: pos.pnl,
+      averagePrice,
+      unrealisedPnl,
+      payoutIfRight: contracts,
+    };
   }
 }

@@ -43,7 +43,8 @@ function strings(h: HostileValues): string[] {
 export function hostileValues(schema: z.ZodType, h: HostileValues, depth = 0): unknown[] {
   if (depth > 6) return [];
   const def = defOf(schema);
-  const fits = (values: unknown[]): unknown[] => values.filter((v) => schema.safeParse(v).success).slice(0, MAX_VARIANTS);
+  const fits = (values: unknown[]): unknown[] =>
+    values.filter((v) => schema.safeParse(v).success).slice(0, MAX_VARIANTS);
   const inner = (key: string): z.ZodType => def[key] as z.ZodType;
   switch (def.type) {
     case 'string':
@@ -83,7 +84,9 @@ export function hostileValues(schema: z.ZodType, h: HostileValues, depth = 0): u
       return fits([{ attack: values[0] }, {}]);
     }
     case 'tuple':
-      return combine((def['items'] as z.ZodType[]).map((item) => hostileValues(item, h, depth + 1))).filter((v) => schema.safeParse(v).success);
+      return combine((def['items'] as z.ZodType[]).map((item) => hostileValues(item, h, depth + 1))).filter(
+        (v) => schema.safeParse(v).success,
+      );
     case 'object': {
       const shape = def['shape'] as Record<string, z.ZodType>;
       const keys = Object.keys(shape);

@@ -11,7 +11,13 @@
 //   - every refusal is a code and a sentence.
 // The method list comes from the bridge table and the capability table, and arguments are generated
 // from each method's own schema, so a method added later is attacked without anyone listing it.
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -23,9 +29,30 @@ import { registerCore } from '../../src/main/electron/bridge-ipc';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt, type Settings } from '../../src/main/settings';
-import { bridgeMethodNames, bridgeMethods, invokeChannel, type BridgeMethod, type BridgeOutcome, type SignedPayload } from '../../src/shared/bridge';
-import { CAPABILITY_CLASSES, capabilityOf, methodCapabilities, needsMainDialog } from '../../src/shared/bridge/capabilities';
-import { REQUEST_KINDS, hashAction, makeExchangeDomain, parseSignedRequest, type Address, type ExchangeDomain, type PrimaryType, type RequestKind } from '../../src/shared/protocol';
+import {
+  bridgeMethodNames,
+  bridgeMethods,
+  invokeChannel,
+  type BridgeMethod,
+  type BridgeOutcome,
+  type SignedPayload,
+} from '../../src/shared/bridge';
+import {
+  CAPABILITY_CLASSES,
+  capabilityOf,
+  methodCapabilities,
+  needsMainDialog,
+} from '../../src/shared/bridge/capabilities';
+import {
+  REQUEST_KINDS,
+  hashAction,
+  makeExchangeDomain,
+  parseSignedRequest,
+  type Address,
+  type ExchangeDomain,
+  type PrimaryType,
+  type RequestKind,
+} from '../../src/shared/protocol';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { hostileValues } from './hostile-args';
 
@@ -85,7 +112,13 @@ async function startRecordingProxy(target: string): Promise<Recorder> {
     void collect(req).then((body) => {
       records.push({ method: req.method ?? '', path: req.url ?? '', body: body.toString('utf8') });
       const upstream = httpRequest(
-        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        {
+          host: to.hostname,
+          port: to.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: to.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -135,7 +168,10 @@ async function ok<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
   return outcome.value as T;
 }
 
-const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)'];
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function allowance(address,address) view returns (uint256)',
+];
 
 interface Snapshot {
   protections: string;
@@ -192,7 +228,9 @@ async function snapshot(): Promise<Snapshot> {
 
 /** Signed requests that reached the exchange and must not have: withdrawals, approvals, any foreign domain. */
 function forbiddenAtExchange(records: readonly Recorded[]): string[] {
-  const byPath = new Map<string, RequestKind>(Object.entries(REQUEST_KINDS).map(([kind, spec]) => [spec.path, kind as RequestKind]));
+  const byPath = new Map<string, RequestKind>(
+    Object.entries(REQUEST_KINDS).map(([kind, spec]) => [spec.path, kind as RequestKind]),
+  );
   const found: string[] = [];
   for (const r of records) {
     if (r.method !== 'POST') continue;
@@ -216,11 +254,18 @@ function forbiddenAtExchange(records: readonly Recorded[]): string[] {
             ['CancelReplaceOrder', 'cancelReplace', 'orderHash'],
             ['FillOrder', 'replacement', 'replacementOrderHash'],
           ]
-        : [[REQUEST_KINDS[kind].primaryType, Object.keys(request).find((k) => typeof request[k] === 'object')!, 'orderHash']];
+        : [
+            [
+              REQUEST_KINDS[kind].primaryType,
+              Object.keys(request).find((k) => typeof request[k] === 'object')!,
+              'orderHash',
+            ],
+          ];
     if (request['chainId'] !== pinned.chainId) found.push(`${path}: chain ${String(request['chainId'])}`);
     for (const [type, key, hashKey] of pairs) {
       const digest = hashAction(type, request[key] as never, pinned);
-      if (digest.toLowerCase() !== String(request[hashKey]).toLowerCase()) found.push(`${path}: signed under a domain other than the pinned one`);
+      if (digest.toLowerCase() !== String(request[hashKey]).toLowerCase())
+        found.push(`${path}: signed under a domain other than the pinned one`);
     }
   }
   return found;
@@ -231,9 +276,15 @@ async function expectNothingHappened(before: Snapshot, since: number, what: stri
   const after = await snapshot();
   expect(after.protections, `${what}: protections changed`).toBe(before.protections);
   expect(!before.ordersConfirmed || after.ordersConfirmed, `${what}: order confirmation turned off`).toBe(true);
-  expect(atLeastAsStrict(before.autoLockMinutes, after.autoLockMinutes), `${what}: auto-lock ${before.autoLockMinutes} → ${after.autoLockMinutes}`).toBe(true);
+  expect(
+    atLeastAsStrict(before.autoLockMinutes, after.autoLockMinutes),
+    `${what}: auto-lock ${before.autoLockMinutes} → ${after.autoLockMinutes}`,
+  ).toBe(true);
   expect(after.hasPassword, `${what}: password state changed`).toBe(before.hasPassword);
-  expect(before.keys.filter((k) => !after.keys.includes(k)), `${what}: a key disappeared`).toEqual([]);
+  expect(
+    before.keys.filter((k) => !after.keys.includes(k)),
+    `${what}: a key disappeared`,
+  ).toEqual([]);
   expect(after.chain, `${what}: something happened on chain`).toBe(before.chain);
   expect(forbiddenAtExchange(exchange.records.slice(since)), what).toEqual([]);
   expect(sink.records, `${what}: main reached a host it was not configured with`).toEqual([]);
@@ -254,7 +305,10 @@ function expectRefusedOrDeclined(outcome: BridgeOutcome, what: string): void {
 async function userRestores(baseline?: Snapshot): Promise<void> {
   t.dialogs.releaseWaiting();
   if (baseline) {
-    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: baseline.ordersConfirmed }, autoLockMinutes: baseline.autoLockMinutes });
+    t.settings.updateSettings({
+      confirmations: { ...t.settings.getSettings().confirmations, orders: baseline.ordersConfirmed },
+      autoLockMinutes: baseline.autoLockMinutes,
+    });
   }
   const status = await ok<{ locked: boolean }>('lock.status');
   if (status.locked) await ok('lock.unlock', TEST_PASSWORD);
@@ -268,14 +322,30 @@ beforeAll(async () => {
   sink = await startSink();
   provider = new JsonRpcProvider(devnet.rpcUrl, undefined, { staticNetwork: true });
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  t = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  t = await createTestCore({
+    trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 },
+  });
   // The attacker is the window itself: the sender check passes, as it does for the real page.
-  registerCore({ handle: (channel, listener) => void channels.set(channel, listener), removeHandler: (channel) => void channels.delete(channel) }, t.core, (sender) => sender?.isMainFrame === true);
+  registerCore(
+    {
+      handle: (channel, listener) => void channels.set(channel, listener),
+      removeHandler: (channel) => void channels.delete(channel),
+    },
+    t.core,
+    (sender) => sender?.isMainFrame === true,
+  );
   // The user's own configuration, through main: the exchange is reached through the recording proxy.
   t.settings.updateSettings({ deployments: [devnetDeploymentAt({ ...devnet, httpUrl: exchange.url })] });
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
-  alice = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[0]!.privateKey, label: 'alice' })).address;
-  bob = (await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[1]!.privateKey, label: 'bob' })).address;
+  alice = (
+    await ok<{ address: string }>('keys.importPrivateKey', {
+      privateKey: devnet.accounts[0]!.privateKey,
+      label: 'alice',
+    })
+  ).address;
+  bob = (
+    await ok<{ address: string }>('keys.importPrivateKey', { privateKey: devnet.accounts[1]!.privateKey, label: 'bob' })
+  ).address;
   agent = (await ok<{ address: string }>('keys.create', { label: 'agent', role: 'agent' })).address;
   await devnet.exchange.credit(alice, 1_000_000_000n);
   await vi.waitFor(async () => {
@@ -287,16 +357,28 @@ beforeAll(async () => {
     await ok('deployments.acceptPin');
   }
   const pin = t.pinning.pinFor('devnet')!;
-  pinned = makeExchangeDomain({ chainId: BigInt(pin.chainId), verifyingContract: pin.verifyingContract as Address, name: pin.domainName });
+  pinned = makeExchangeDomain({
+    chainId: BigInt(pin.chainId),
+    verifyingContract: pin.verifyingContract as Address,
+    name: pin.domainName,
+  });
   await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
   const markets = await ok<{ assetId: string; epoch: string }[]>('markets.list');
   market = { assetId: markets[0]!.assetId, epoch: markets[0]!.epoch };
   // The user signs a withdrawal offline, and confirms it: it is the attacker's to try to send.
   t.dialogs.answer({ kind: 'confirm', yes: true });
-  usersWithdrawal = (await ok<{ confirmed: true; value: SignedPayload }>('offline.sign', { signer: alice, action: { kind: 'withdrawal', amount: '5' } })).value;
+  usersWithdrawal = (
+    await ok<{ confirmed: true; value: SignedPayload }>('offline.sign', {
+      signer: alice,
+      action: { kind: 'withdrawal', amount: '5' },
+    })
+  ).value;
   const facts = usersWithdrawal.domain;
   const ledger = JSON.parse(JSON.stringify(usersWithdrawal.body)) as { withdrawal: { ledger: Address } };
-  const signed = await buildSignedWithdrawal({ signer: keySigner(ATTACKER.privateKey as `0x${string}`), domain: pinned }, { amount: '5', ledger: ledger.withdrawal.ledger, receiver: ATTACKER.address as Address });
+  const signed = await buildSignedWithdrawal(
+    { signer: keySigner(ATTACKER.privateKey as `0x${string}`), domain: pinned },
+    { amount: '5', ledger: ledger.withdrawal.ledger, receiver: ATTACKER.address as Address },
+  );
   attackersWithdrawal = { ...usersWithdrawal, domain: facts, body: signed.body };
   t.dialogs.whenUnscripted('no');
 }, 120_000);
@@ -314,7 +396,9 @@ describe('the capability table', () => {
   it('gives every bridge method one of the four classes, and names no method the bridge lacks', () => {
     const missing = bridgeMethodNames.filter((m) => !CAPABILITY_CLASSES.includes(capabilityOf(m)!));
     expect(missing, 'bridge methods without a capability class').toEqual([]);
-    expect(Object.keys(methodCapabilities).filter((m) => !(bridgeMethodNames as readonly string[]).includes(m))).toEqual([]);
+    expect(
+      Object.keys(methodCapabilities).filter((m) => !(bridgeMethodNames as readonly string[]).includes(m)),
+    ).toEqual([]);
   });
 
   it('lets no argument name a signing domain, chain or contract, except where main checks it against the pin or asks the user', () => {
@@ -327,17 +411,27 @@ describe('the capability table', () => {
       'offline.submit': 'an envelope compared with the pin',
       'offline.saveFile': 'an envelope written to a file',
     };
-    const named = /^(domain|domainName|verifyingContract|chainId|contract|contracts|ledger|spender|permit2|settlementToken|depositLedger)$/i;
+    const named =
+      /^(domain|domainName|verifyingContract|chainId|contract|contracts|ledger|spender|permit2|settlementToken|depositLedger)$/i;
     const keysOf = (schema: unknown, depth = 0): string[] => {
       if (depth > 8 || typeof schema !== 'object' || schema === null) return [];
       const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
       if (!def) return [];
       const nested = ['innerType', 'in', 'out', 'element', 'valueType'].flatMap((k) => keysOf(def[k], depth + 1));
-      const items = [...((def['items'] as unknown[] | undefined) ?? []), ...((def['options'] as unknown[] | undefined) ?? [])].flatMap((s) => keysOf(s, depth + 1));
+      const items = [
+        ...((def['items'] as unknown[] | undefined) ?? []),
+        ...((def['options'] as unknown[] | undefined) ?? []),
+      ].flatMap((s) => keysOf(s, depth + 1));
       const shape = (def['shape'] as Record<string, unknown> | undefined) ?? {};
       return [...Object.keys(shape), ...Object.values(shape).flatMap((s) => keysOf(s, depth + 1)), ...nested, ...items];
     };
-    const offenders = bridgeMethodNames.filter((m) => !allowed[m]).flatMap((m) => keysOf(bridgeMethods[m].args).filter((k) => named.test(k)).map((k) => `${m}: ${k}`));
+    const offenders = bridgeMethodNames
+      .filter((m) => !allowed[m])
+      .flatMap((m) =>
+        keysOf(bridgeMethods[m].args)
+          .filter((k) => named.test(k))
+          .map((k) => `${m}: ${k}`),
+      );
     expect(offenders).toEqual([]);
   });
 });
@@ -350,8 +444,23 @@ describe('a hostile window, dialogs answering no', () => {
     const sinkWs = `ws://127.0.0.1:${sink.port}/steal`;
     const foreign = { chainId: '1', verifyingContract: ATTACKER.address, domainName: 'Service Exchange' };
     const order = { kind: 'order', ...market, side: 'buy', price: '1', size: '1', timeInForce: 'GTC' };
-    const evilDeployment = { id: 'evil', name: 'Local devnet', httpUrl: sinkHttp, marketWsUrl: sinkWs, oracleWsUrl: sinkWs, rpcUrl: sinkHttp, chainId: '31337' };
-    const draft = { name: 'Local devnet', httpUrl: sinkHttp, marketWsUrl: sinkWs, oracleWsUrl: sinkWs, rpcUrl: sinkHttp, chainId: '31337' };
+    const evilDeployment = {
+      id: 'evil',
+      name: 'Local devnet',
+      httpUrl: sinkHttp,
+      marketWsUrl: sinkWs,
+      oracleWsUrl: sinkWs,
+      rpcUrl: sinkHttp,
+      chainId: '31337',
+    };
+    const draft = {
+      name: 'Local devnet',
+      httpUrl: sinkHttp,
+      marketWsUrl: sinkWs,
+      oracleWsUrl: sinkWs,
+      rpcUrl: sinkHttp,
+      chainId: '31337',
+    };
     const attacks: [string, ...unknown[]][] = [
       ['offline.sign', { signer: alice, action: { kind: 'withdrawal', amount: '100', receiver: ATTACKER.address } }],
       ['offline.sign', { signer: alice, action: { kind: 'withdrawal', amount: '100' } }],
@@ -363,13 +472,19 @@ describe('a hostile window, dialogs answering no', () => {
       ['offline.submit', usersWithdrawal],
       ['offline.submit', attackersWithdrawal],
       ['offline.submit', { ...usersWithdrawal, domain: foreign }],
-      ['settings.update', { confirmations: { orders: false, withdrawals: true, agentApprovals: false, keyExport: false } }],
+      [
+        'settings.update',
+        { confirmations: { orders: false, withdrawals: true, agentApprovals: false, keyExport: false } },
+      ],
       ['settings.update', { confirmations: { agentApprovals: false } }],
       ['settings.update', { autoLockMinutes: 0 }],
       ['settings.update', { autoLockMinutes: 1440 }],
       ['settings.update', { deployments: [...t.settings.getSettings().deployments, evilDeployment] }],
       ['settings.update', { deployments: [{ ...t.settings.getSettings().deployments[0]!, httpUrl: sinkHttp }] }],
-      ['settings.update', { deployments: [...t.settings.getSettings().deployments, evilDeployment], selectedDeploymentId: 'evil' }],
+      [
+        'settings.update',
+        { deployments: [...t.settings.getSettings().deployments, evilDeployment], selectedDeploymentId: 'evil' },
+      ],
       ['settings.update', { selectedDeploymentId: 'evil' }],
       ['settings.update', { pins: { devnet: { ...foreign, pinnedAt: '2025-01-01T00:00:00.000Z' } } }],
       ['settings.update', { pendingPinChanges: {} }],
@@ -383,13 +498,19 @@ describe('a hostile window, dialogs answering no', () => {
       ['funds.deposit', { amount: '5', mode: 'approve' }],
       ['funds.deposit', { amount: '5', mode: 'permit' }],
       ['funds.faucet'],
-      ['keys.exportKeystore', { address: alice, password: 'attacker chose this', passwordAgain: 'attacker chose this' }],
+      [
+        'keys.exportKeystore',
+        { address: alice, password: 'attacker chose this', passwordAgain: 'attacker chose this' },
+      ],
       ['keys.delete', { address: alice }],
       ['settings.setConfirmation', { name: 'orders', on: false }],
       ['settings.setConfirmation', { name: 'agentApprovals', on: false }],
       ['settings.setAutoLock', 0],
       ['settings.setAutoLock', 1440],
-      ['lock.setPassword', { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD }],
+      [
+        'lock.setPassword',
+        { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD },
+      ],
       ['lock.setPassword', { password: 'attacker password', passwordAgain: 'attacker password' }],
       ['lock.removePassword', TEST_PASSWORD],
       ['deployments.add', draft],
@@ -410,14 +531,24 @@ describe('a hostile window, dialogs answering no', () => {
       await userRestores();
     }
     // Every guarded attack that got as far as main's dialog was shown to the user, with the facts.
-    const confirms = t.dialogs.shown.filter((d) => d.kind === 'confirm').map((d) => (d.kind === 'confirm' ? d.request : null)!);
-    const withdrawal = confirms.find((c) => c.title === 'Sign offline' && c.detail.includes(`Receiver: ${ATTACKER.address}`));
+    const confirms = t.dialogs.shown
+      .filter((d) => d.kind === 'confirm')
+      .map((d) => (d.kind === 'confirm' ? d.request : null)!);
+    const withdrawal = confirms.find(
+      (c) => c.title === 'Sign offline' && c.detail.includes(`Receiver: ${ATTACKER.address}`),
+    );
     expect(withdrawal?.detail).toContain(`Verifying contract: ${pinned.verifyingContract}`);
     expect(withdrawal?.detail).toContain(`Chain id: ${pinned.chainId}`);
     expect(withdrawal?.detail).toMatch(/Deployment: “Local devnet” \(user text/);
     expect(confirms.find((c) => c.title === 'Approve agent')?.detail).toContain(`Agent: ${ATTACKER.address}`);
-    expect(confirms.find((c) => c.title === 'Send a signed request')?.detail).toContain('Action: Send a withdrawal signed earlier to the exchange');
-    expect(confirms.some((c) => c.title === 'Deposit' && c.detail.includes(`Spender (Permit2): ${devnet.contracts.permit2}`))).toBe(true);
+    expect(confirms.find((c) => c.title === 'Send a signed request')?.detail).toContain(
+      'Action: Send a withdrawal signed earlier to the exchange',
+    );
+    expect(
+      confirms.some(
+        (c) => c.title === 'Deposit' && c.detail.includes(`Spender (Permit2): ${devnet.contracts.permit2}`),
+      ),
+    ).toBe(true);
     expect(confirms.some((c) => c.title === 'Turn off order confirmation')).toBe(true);
     expect(confirms.some((c) => c.title === 'Turn off auto-lock')).toBe(true);
     expect(confirms.some((c) => c.title === 'Change the app password')).toBe(true);
@@ -425,7 +556,15 @@ describe('a hostile window, dialogs answering no', () => {
   }, 180_000);
 
   it('cannot do it through any method of the bridge, with arguments generated from each schema', async () => {
-    const hostile = { attacker: ATTACKER.address, urls: [`${sink.url}/x`, `ws://127.0.0.1:${sink.port}/x`, `https://127.0.0.1:${sink.port}/x`, `wss://127.0.0.1:${sink.port}/x`] };
+    const hostile = {
+      attacker: ATTACKER.address,
+      urls: [
+        `${sink.url}/x`,
+        `ws://127.0.0.1:${sink.port}/x`,
+        `https://127.0.0.1:${sink.port}/x`,
+        `wss://127.0.0.1:${sink.port}/x`,
+      ],
+    };
     // Order confirmation on, so that every way of turning it off is tried (trading then meets main's dialog too).
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
     const before = await snapshot();
@@ -460,10 +599,16 @@ describe('a hostile window, dialogs never answered', () => {
       ['funds.withdraw', { amount: '10', receiver: ATTACKER.address }],
       ['funds.deposit', { amount: '5', mode: 'permit' }],
       ['funds.faucet'],
-      ['keys.exportKeystore', { address: alice, password: 'attacker chose this', passwordAgain: 'attacker chose this' }],
+      [
+        'keys.exportKeystore',
+        { address: alice, password: 'attacker chose this', passwordAgain: 'attacker chose this' },
+      ],
       ['keys.delete', { address: alice }],
       ['settings.setAutoLock', 0],
-      ['lock.setPassword', { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD }],
+      [
+        'lock.setPassword',
+        { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD },
+      ],
     ];
     try {
       for (const [method, ...args] of attacks) {
@@ -479,7 +624,11 @@ describe('a hostile window, dialogs never answered', () => {
         expect(await invoke('orders.cancelAll', { ...market, signAs: 'master' })).toMatchObject({ ok: true });
         expect(await invoke('funds.withdraw', { amount: '1', receiver: ATTACKER.address })).toEqual({
           ok: false,
-          error: { code: 'dialog.busy', message: 'Another confirmation from the app is already open: answer it first. Nothing was done for this request.' },
+          error: {
+            code: 'dialog.busy',
+            message:
+              'Another confirmation from the app is already open: answer it first. Nothing was done for this request.',
+          },
         });
         expect(settled, `${method} finished without its dialog being answered`).toBeNull();
         await expectNothingHappened(before, since, `${method} while its dialog is open`);
@@ -499,15 +648,28 @@ describe('signing only under the pinned domain of the selected deployment', () =
   it('refuses to sign anything offline while a pin change is pending, or when the pin is not on the configured chain', async () => {
     const order = { kind: 'order', ...market, side: 'buy', price: '1', size: '1', timeInForce: 'GTC' };
     const pin = t.pinning.pinFor('devnet')!;
-    const observed = { chainId: pin.chainId, verifyingContract: ATTACKER.address, domainName: pin.domainName, ...(pin.spenders ? { spenders: pin.spenders } : {}) };
+    const observed = {
+      chainId: pin.chainId,
+      verifyingContract: ATTACKER.address,
+      domainName: pin.domainName,
+      ...(pin.spenders ? { spenders: pin.spenders } : {}),
+    };
     t.pinning.checkPin('devnet', observed);
     try {
-      expect(await invoke('offline.sign', { signer: alice, action: order })).toMatchObject({ ok: false, error: { code: 'deployments.pin_changed' } });
+      expect(await invoke('offline.sign', { signer: alice, action: order })).toMatchObject({
+        ok: false,
+        error: { code: 'deployments.pin_changed' },
+      });
       const accepted = await invoke('deployments.acceptPin');
       expectRefusedOrDeclined(accepted, 'deployments.acceptPin');
       expect(t.pinning.pinFor('devnet')?.verifyingContract).toBe(pin.verifyingContract);
     } finally {
-      t.pinning.checkPin('devnet', { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName, ...(pin.spenders ? { spenders: pin.spenders } : {}) });
+      t.pinning.checkPin('devnet', {
+        chainId: pin.chainId,
+        verifyingContract: pin.verifyingContract,
+        domainName: pin.domainName,
+        ...(pin.spenders ? { spenders: pin.spenders } : {}),
+      });
     }
     const s = t.settings.getSettings();
     t.settings.writePins({ ...s.pins, devnet: { ...pin, chainId: '1' } }, s.pendingPinChanges);
@@ -518,8 +680,15 @@ describe('signing only under the pinned domain of the selected deployment', () =
       const now = t.settings.getSettings();
       t.settings.writePins({ ...now.pins, devnet: pin }, now.pendingPinChanges);
     }
-    const signed = await ok<{ confirmed: true; value: SignedPayload }>('offline.sign', { signer: alice, action: order });
-    expect(signed.value.domain).toEqual({ chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName });
+    const signed = await ok<{ confirmed: true; value: SignedPayload }>('offline.sign', {
+      signer: alice,
+      action: order,
+    });
+    expect(signed.value.domain).toEqual({
+      chainId: pin.chainId,
+      verifyingContract: pin.verifyingContract,
+      domainName: pin.domainName,
+    });
   });
 });
 
@@ -530,15 +699,41 @@ describe('trading stays one keystroke with order confirmation off', () => {
     t.dialogs.whenUnscripted('fail');
     try {
       const shown = t.dialogs.shown.length;
-      const live = (await ok<{ assetId: string; epoch: string; expiration: number }[]>('markets.list')).sort((a, b) => b.expiration - a.expiration)[0]!;
+      const live = (await ok<{ assetId: string; epoch: string; expiration: number }[]>('markets.list')).sort(
+        (a, b) => b.expiration - a.expiration,
+      )[0]!;
       const market = { assetId: live.assetId, epoch: live.epoch };
-      const placed = await ok<{ orderId: string; status: string; reason?: string }>('orders.place', { ...market, side: 'buy', price: '2', size: '1', timeInForce: 'GTC', signAs: 'master' });
+      const placed = await ok<{ orderId: string; status: string; reason?: string }>('orders.place', {
+        ...market,
+        side: 'buy',
+        price: '2',
+        size: '1',
+        timeInForce: 'GTC',
+        signAs: 'master',
+      });
       expect(placed).toMatchObject({ status: 'ACCEPTED' });
-      const replaced = await ok<{ status: string; orderId: string | null }>('orders.replace', { ...market, orderId: placed.orderId, price: '3', size: '1', signAs: 'master' });
+      const replaced = await ok<{ status: string; orderId: string | null }>('orders.replace', {
+        ...market,
+        orderId: placed.orderId,
+        price: '3',
+        size: '1',
+        signAs: 'master',
+      });
       expect(replaced.status).toBe('SUCCESS');
-      const again = await ok<{ orderId: string }>('orders.place', { ...market, side: 'buy', price: '2', size: '1', timeInForce: 'GTC', signAs: 'master' });
-      expect((await ok<{ status: string }>('orders.cancel', { ...market, orderId: again.orderId, signAs: 'master' })).status).toBe('CANCELLED');
-      expect((await ok<{ status: string }>('orders.cancelAll', { ...market, signAs: 'master' })).status).toBe('CANCELLED');
+      const again = await ok<{ orderId: string }>('orders.place', {
+        ...market,
+        side: 'buy',
+        price: '2',
+        size: '1',
+        timeInForce: 'GTC',
+        signAs: 'master',
+      });
+      expect(
+        (await ok<{ status: string }>('orders.cancel', { ...market, orderId: again.orderId, signAs: 'master' })).status,
+      ).toBe('CANCELLED');
+      expect((await ok<{ status: string }>('orders.cancelAll', { ...market, signAs: 'master' })).status).toBe(
+        'CANCELLED',
+      );
       expect(await ok('claims.claimAll')).toEqual([]);
       expect(t.dialogs.shown.length).toBe(shown);
     } finally {

@@ -28,7 +28,10 @@ export function startTradingDevnet(prefix: string, opts: TradingDevnetOptions): 
       const short = opts.btcEpochSeconds;
       return {
         symbols: [BTC, ETH],
-        markets: [defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % short), periodLength: short }), defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n })],
+        markets: [
+          defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % short), periodLength: short }),
+          defineMarket({ symbol: ETH, startTime: nowSec, periodLength: 3600n }),
+        ],
       };
     },
   });
@@ -37,6 +40,8 @@ export function startTradingDevnet(prefix: string, opts: TradingDevnetOptions): 
 /** A test core trading on `devnet`'s markets, and the BTC market's asset id (its first market). */
 export async function createTradingCore(devnet: DevnetHandle): Promise<{ core: TestCore; btcAsset: string }> {
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  const core = await createTestCore({ trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 } });
+  const core = await createTestCore({
+    trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 },
+  });
   return { core, btcAsset: entries[0]!.assetId.toString() };
 }

@@ -39,18 +39,27 @@ describe('an exchange that cannot be reached', () => {
   it('answers reads and trades with the reason instead of waiting for the retries', async () => {
     const key = await ok<{ address: string }>('keys.create', { label: 'Trader' });
     // The choice is kept (applied when the exchange answers) and the view says why it is empty.
-    const view = await ok<{ selection: { master: string }; error: string | null }>('account.select', { master: key.address, agent: null, tradeAs: 'master' });
+    const view = await ok<{ selection: { master: string }; error: string | null }>('account.select', {
+      master: key.address,
+      agent: null,
+      tradeAs: 'master',
+    });
     expect(view.selection.master).toBe(key.address);
     expect(view.error).toMatch(/^Not connected to /);
     for (const [method, args] of [
       ['markets.list', []],
       ['account.get', []],
-      ['orders.place', [{ assetId: '1', epoch: '1', side: 'buy', price: '50', size: '1', timeInForce: 'GTC', signAs: 'master' }]],
+      [
+        'orders.place',
+        [{ assetId: '1', epoch: '1', side: 'buy', price: '50', size: '1', timeInForce: 'GTC', signAs: 'master' }],
+      ],
       ['claims.list', []],
     ] as const) {
       const e = await err(method, ...args);
       expect(e.code, method).toBe('connection.unreachable');
-      expect(e.message, method).toMatch(/^Not connected to .+: .+\. The app keeps trying; nothing was signed or sent\.$/);
+      expect(e.message, method).toMatch(
+        /^Not connected to .+: .+\. The app keeps trying; nothing was signed or sent\.$/,
+      );
     }
   });
 });

@@ -83,7 +83,10 @@ describe('deposit client', () => {
     const alice = chain.accounts[0]!;
     const before = await snapshot(alice.address);
     const stages: ChainDepositProgress[] = [];
-    const result = await clientFor(alice.privateKey).deposit('100', { mode: 'approve', onProgress: (p) => stages.push(p) });
+    const result = await clientFor(alice.privateKey).deposit('100', {
+      mode: 'approve',
+      onProgress: (p) => stages.push(p),
+    });
     expect(result.amount).toBe(100_000_000n);
     expect(result.index).toBe(before.next);
     const after = await snapshot(alice.address);
@@ -105,7 +108,15 @@ describe('deposit client', () => {
   it('approve mode skips the approval when the allowance already suffices', async () => {
     const bob = chain.accounts[1]!;
     const bobWallet = new Wallet(bob.privateKey, provider);
-    await minedReceipt(provider, (await new Contract(chain.contracts.settlementToken, ERC20_ABI, bobWallet).getFunction('approve').send(chain.contracts.depositLedger, 5_000_000n)).hash, 'approve');
+    await minedReceipt(
+      provider,
+      (
+        await new Contract(chain.contracts.settlementToken, ERC20_ABI, bobWallet)
+          .getFunction('approve')
+          .send(chain.contracts.depositLedger, 5_000_000n)
+      ).hash,
+      'approve',
+    );
     const stages: string[] = [];
     await clientFor(bob.privateKey).deposit('5', { mode: 'approve', onProgress: (p) => stages.push(p.stage) });
     expect(stages).toEqual(['checking', 'sent', 'mined']);
@@ -123,7 +134,12 @@ describe('deposit client', () => {
     expect(second).toEqual(['checking', 'approving', 'approved', 'signing-permit', 'sent', 'mined']);
     expect([r1.index, r2.index]).toEqual([before.next, before.next + 1n]);
     // Each approval was spent by its own deposit: no standing allowance is left behind.
-    expect(await new Contract(chain.contracts.settlementToken, ERC20_ABI, provider).getFunction('allowance')(carol.address, chain.contracts.permit2)).toBe(0n);
+    expect(
+      await new Contract(chain.contracts.settlementToken, ERC20_ABI, provider).getFunction('allowance')(
+        carol.address,
+        chain.contracts.permit2,
+      ),
+    ).toBe(0n);
     const after = await snapshot(carol.address);
     expect(after.owner).toBe(before.owner - 250_510_000n);
     expect(after.depositLedger).toBe(before.depositLedger + 250_510_000n);
@@ -134,7 +150,11 @@ describe('deposit client', () => {
     const stages: ChainDepositProgress[] = [];
     const mining = setInterval(() => void provider.send('evm_mine', []).catch(() => undefined), 30);
     try {
-      const result = await clientFor(dave.privateKey).deposit('1', { mode: 'approve', confirmations: 3, onProgress: (p) => stages.push(p) });
+      const result = await clientFor(dave.privateKey).deposit('1', {
+        mode: 'approve',
+        confirmations: 3,
+        onProgress: (p) => stages.push(p),
+      });
       expect(BigInt(await provider.getBlockNumber()) - result.blockNumber + 1n).toBeGreaterThanOrEqual(3n);
     } finally {
       clearInterval(mining);
@@ -147,7 +167,15 @@ describe('deposit client', () => {
   it('rejects an expired permit at the contract with PERMIT_EXPIRED and changes nothing', async () => {
     const erin = chain.accounts[4]!;
     const wallet = new Wallet(erin.privateKey, provider);
-    await minedReceipt(provider, (await new Contract(chain.contracts.settlementToken, ERC20_ABI, wallet).getFunction('approve').send(chain.contracts.permit2, 10n ** 30n)).hash, 'approve');
+    await minedReceipt(
+      provider,
+      (
+        await new Contract(chain.contracts.settlementToken, ERC20_ABI, wallet)
+          .getFunction('approve')
+          .send(chain.contracts.permit2, 10n ** 30n)
+      ).hash,
+      'approve',
+    );
     const before = await snapshot(erin.address);
     const now = BigInt((await provider.getBlock('latest'))!.timestamp);
     const permit = signDepositPermit({
@@ -160,14 +188,20 @@ describe('deposit client', () => {
       deadline: now - 1n,
       privateKey: erin.privateKey,
     });
-    const call = new Contract(chain.contracts.depositLedger, DEPOSIT_LEDGER_ABI, wallet).getFunction('depositWithPermit');
-    const err = toDepositError(await call(1_000_000n, 7n, erin.address, now - 1n, permit.signature).catch((e: unknown) => e));
+    const call = new Contract(chain.contracts.depositLedger, DEPOSIT_LEDGER_ABI, wallet).getFunction(
+      'depositWithPermit',
+    );
+    const err = toDepositError(
+      await call(1_000_000n, 7n, erin.address, now - 1n, permit.signature).catch((e: unknown) => e),
+    );
     expect(err.code).toBe('PERMIT_EXPIRED');
     expect(err.message).toMatch(/expired/);
     expect(await snapshot(erin.address)).toEqual(before);
 
     // The client refuses an already-passed deadline before signing or sending.
-    const clientErr = await rejection(clientFor(erin.privateKey).deposit('1', { mode: 'permit', permit: { deadline: now - 1n } }));
+    const clientErr = await rejection(
+      clientFor(erin.privateKey).deposit('1', { mode: 'permit', permit: { deadline: now - 1n } }),
+    );
     expect(clientErr.code).toBe('PERMIT_EXPIRED');
     expect(await snapshot(erin.address)).toEqual(before);
   });
@@ -189,8 +223,12 @@ describe('deposit client', () => {
     });
     // Submitted by mallory, claiming erin as owner: Permit2 must refuse.
     const malloryWallet = new Wallet(chain.accounts[5]!.privateKey, provider);
-    const call = new Contract(chain.contracts.depositLedger, DEPOSIT_LEDGER_ABI, malloryWallet).getFunction('depositWithPermit');
-    const err = toDepositError(await call(1_000_000n, 8n, erin.address, deadline, forged.signature).catch((e: unknown) => e));
+    const call = new Contract(chain.contracts.depositLedger, DEPOSIT_LEDGER_ABI, malloryWallet).getFunction(
+      'depositWithPermit',
+    );
+    const err = toDepositError(
+      await call(1_000_000n, 8n, erin.address, deadline, forged.signature).catch((e: unknown) => e),
+    );
     expect(err.code).toBe('PERMIT_INVALID');
     expect(err.message).toMatch(/signature/);
     expect(err.message).not.toContain(mallory.privateKey.slice(2));
@@ -235,7 +273,11 @@ describe('deposit client', () => {
 
     const noGas = Wallet.createRandom();
     const operator = new Wallet(chain.operator.privateKey, provider);
-    const mint = new Contract(chain.contracts.settlementToken, ['function mint(address,uint256)'], operator).getFunction('mint');
+    const mint = new Contract(
+      chain.contracts.settlementToken,
+      ['function mint(address,uint256)'],
+      operator,
+    ).getFunction('mint');
     await minedReceipt(provider, (await mint.send(noGas.address, 5_000_000n)).hash, 'mint');
     const gasErr = await rejection(clientFor(noGas.privateKey).deposit('5', { mode: 'approve' }));
     expect(gasErr.code).toBe('INSUFFICIENT_GAS');

@@ -37,7 +37,10 @@ function clientPinned(pinned: { settlementToken: Address; permit2: Address }): D
 
 describe('pinned spenders', () => {
   it('plans a deposit when the ledger names the pinned token and Permit2', async () => {
-    const plan = await clientPinned({ settlementToken: chain.contracts.settlementToken, permit2: chain.contracts.permit2.toLowerCase() as Address }).plan('1');
+    const plan = await clientPinned({
+      settlementToken: chain.contracts.settlementToken,
+      permit2: chain.contracts.permit2.toLowerCase() as Address,
+    }).plan('1');
     expect(plan.settlementToken.toLowerCase()).toBe(chain.contracts.settlementToken.toLowerCase());
     expect(plan.permit2.toLowerCase()).toBe(chain.contracts.permit2.toLowerCase());
   });
@@ -52,7 +55,11 @@ describe('pinned spenders', () => {
       const client = clientPinned(pinned);
       await expect(client.deposit('1', { mode: 'permit' })).rejects.toMatchObject({
         code: 'SPENDER_MISMATCH',
-        message: expect.stringMatching(new RegExp(`as its ${what}, but the pinned ${what} of this deployment is ${OTHER}: nothing was approved or sent\\.$`)) as string,
+        message: expect.stringMatching(
+          new RegExp(
+            `as its ${what}, but the pinned ${what} of this deployment is ${OTHER}: nothing was approved or sent\\.$`,
+          ),
+        ) as string,
       });
       await expect(client.deposit('1', { mode: 'approve' })).rejects.toMatchObject({ code: 'SPENDER_MISMATCH' });
     }

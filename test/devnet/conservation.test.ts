@@ -68,7 +68,8 @@ async function conservation(label: string): Promise<Moment> {
     ]);
     const t = devnet.exchange.totals();
     // Retry unless the head stayed at B and the exchange's money did not move during the read.
-    if ((await provider.getBlockNumber()) !== block || t.credited !== before.credited || t.paidOut !== before.paidOut) continue;
+    if ((await provider.getBlockNumber()) !== block || t.credited !== before.credited || t.paidOut !== before.paidOut)
+      continue;
 
     const amountOf = (log: unknown): bigint => (log as { args: { amount: bigint } }).args.amount;
     const queuedAmounts = queuedLogs.map(amountOf); // chain order = index order
@@ -88,9 +89,20 @@ async function conservation(label: string): Promise<Moment> {
     expect(paidUnjournaled <= t.queuedWithdrawals, `${label}: an unjournaled payout is still queued`).toBe(true);
 
     const onChain = dl + al;
-    expect(onChain, `${label}: chain = exchange + in flight − paid unjournaled`).toBe(exchange + inFlight - paidUnjournaled);
+    expect(onChain, `${label}: chain = exchange + in flight − paid unjournaled`).toBe(
+      exchange + inFlight - paidUnjournaled,
+    );
     expect(devnet.exchange.checkInvariants(), label).toEqual([]);
-    return { label, block, onChain, exchange, inFlight, paidUnjournaled, queued: t.queuedWithdrawals, positionCollateral: t.positionCollateral };
+    return {
+      label,
+      block,
+      onChain,
+      exchange,
+      inFlight,
+      paidUnjournaled,
+      queued: t.queuedWithdrawals,
+      positionCollateral: t.positionCollateral,
+    };
   }
   throw new Error(`${label}: no consistent reading in 50 attempts`);
 }
@@ -106,7 +118,13 @@ beforeAll(async () => {
     markets: (nowSec) => {
       const { BTC, ETH } = DEVNET_SYMBOLS;
       const startTime = nowSec - (nowSec % PERIOD);
-      return { symbols: [BTC, ETH], markets: [defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }), defineMarket({ symbol: ETH, startTime, periodLength: 60n })] };
+      return {
+        symbols: [BTC, ETH],
+        markets: [
+          defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }),
+          defineMarket({ symbol: ETH, startTime, periodLength: 60n }),
+        ],
+      };
     },
   });
   devnet = temp.devnet;
@@ -133,7 +151,13 @@ describe('conservation between chain and exchange while bots trade', () => {
       const startEpoch = BigInt((await reader.getAsset(btc)).epoch);
 
       // A deposit: mined, then (CONFIRMATIONS blocks later) credited.
-      const deposits = createDepositClient({ rpcUrl: devnet.rpcUrl, expectedChainId: devnet.chainId, depositLedger: devnet.contracts.depositLedger, wallet: new Wallet(alice.privateKey), pollIntervalMs: 100 });
+      const deposits = createDepositClient({
+        rpcUrl: devnet.rpcUrl,
+        expectedChainId: devnet.chainId,
+        depositLedger: devnet.contracts.depositLedger,
+        wallet: new Wallet(alice.privateKey),
+        pollIntervalMs: 100,
+      });
       let deposited;
       try {
         deposited = await deposits.deposit('500', { mode: 'approve', confirmations: 1 });
@@ -143,8 +167,13 @@ describe('conservation between chain and exchange while bots trade', () => {
       const mined = await conservation('deposit mined');
       moments.push(mined);
       // Before its CONFIRMATIONS-th block the exchange must not have credited it: it is in flight.
-      if (BigInt(mined.block) < deposited.blockNumber + BigInt(CONFIRMATIONS) - 1n) expect(mined.inFlight).toBe(deposited.amount);
-      await vi.waitFor(async () => expect(BigInt((await reader.getBalance(alice.address)).balance)).toBeGreaterThanOrEqual(deposited.amount), wait);
+      if (BigInt(mined.block) < deposited.blockNumber + BigInt(CONFIRMATIONS) - 1n)
+        expect(mined.inFlight).toBe(deposited.amount);
+      await vi.waitFor(
+        async () =>
+          expect(BigInt((await reader.getBalance(alice.address)).balance)).toBeGreaterThanOrEqual(deposited.amount),
+        wait,
+      );
       moments.push(await conservation('deposit credited'));
 
       // A withdrawal: queued on the exchange, then paid on chain by the operator.
@@ -157,7 +186,10 @@ describe('conservation between chain and exchange while bots trade', () => {
 
       // Bots keep trading across roll-overs; a reading per epoch.
       for (let e = 1n; e <= 3n; e++) {
-        await vi.waitFor(async () => expect(BigInt((await reader.getAsset(btc)).epoch)).toBeGreaterThanOrEqual(startEpoch + e), wait);
+        await vi.waitFor(
+          async () => expect(BigInt((await reader.getAsset(btc)).epoch)).toBeGreaterThanOrEqual(startEpoch + e),
+          wait,
+        );
         moments.push(await conservation(`epoch ${startEpoch + e}`));
       }
       await vi.waitFor(() => expect(trades).toBeGreaterThan(0), wait);
@@ -178,7 +210,9 @@ describe('conservation between chain and exchange while bots trade', () => {
       await sub.unsubscribe().catch(() => {});
       feed.close();
       // The readings, for whoever reads the test output (a failure names the moment already).
-      process.stdout.write(`${moments.map((m) => `${m.label}: block ${m.block} chain ${m.onChain} inFlight ${m.inFlight} queued ${m.queued} paidUnjournaled ${m.paidUnjournaled} positions ${m.positionCollateral}`).join('\n')}\n`);
+      process.stdout.write(
+        `${moments.map((m) => `${m.label}: block ${m.block} chain ${m.onChain} inFlight ${m.inFlight} queued ${m.queued} paidUnjournaled ${m.paidUnjournaled} positions ${m.positionCollateral}`).join('\n')}\n`,
+      );
     }
   }, 180_000);
 });

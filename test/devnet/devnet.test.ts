@@ -31,7 +31,13 @@ const balanceOf = async (who: string): Promise<bigint> =>
   BigInt((await clientFor(devnet.accounts[0]!.privateKey).getBalance(who as Address)).balance);
 
 async function deposit(privateKey: Hex, amount: string, mode: 'approve' | 'permit'): Promise<bigint> {
-  const c = createDepositClient({ rpcUrl: devnet.rpcUrl, expectedChainId: devnet.chainId, depositLedger: devnet.contracts.depositLedger, wallet: new Wallet(privateKey), pollIntervalMs: 100 });
+  const c = createDepositClient({
+    rpcUrl: devnet.rpcUrl,
+    expectedChainId: devnet.chainId,
+    depositLedger: devnet.contracts.depositLedger,
+    wallet: new Wallet(privateKey),
+    pollIntervalMs: 100,
+  });
   try {
     return (await c.deposit(amount, { mode })).amount;
   } finally {
@@ -53,7 +59,13 @@ beforeAll(async () => {
     markets: (nowSec) => {
       const { BTC, ETH } = DEVNET_SYMBOLS;
       const startTime = nowSec - (nowSec % PERIOD);
-      return { symbols: [BTC, ETH], markets: [defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }), defineMarket({ symbol: ETH, startTime, periodLength: 300n })] };
+      return {
+        symbols: [BTC, ETH],
+        markets: [
+          defineMarket({ symbol: BTC, startTime, periodLength: PERIOD }),
+          defineMarket({ symbol: ETH, startTime, periodLength: 300n }),
+        ],
+      };
     },
   });
   devnet = temp.devnet;
@@ -139,7 +151,10 @@ describe('startDevnet', () => {
     const reader = clientFor(devnet.accounts[0]!.privateKey);
     const assetId = devnet.markets.markets[0]!.assetId;
     const start = BigInt((await reader.getAsset(assetId)).epoch);
-    await vi.waitFor(async () => expect(BigInt((await reader.getAsset(assetId)).epoch)).toBeGreaterThan(start), { timeout: 60_000, interval: 500 });
+    await vi.waitFor(async () => expect(BigInt((await reader.getAsset(assetId)).epoch)).toBeGreaterThan(start), {
+      timeout: 60_000,
+      interval: 500,
+    });
     const next = BigInt((await reader.getAsset(assetId)).epoch);
     await vi.waitFor(async () => {
       const top = await reader.getTopOfBook(assetId, next);
@@ -154,15 +169,19 @@ describe('startDevnet', () => {
       }
     }, wait);
   }, 90_000);
-
 });
 
 describe('startDevnet restarts', () => {
-  it('resets a previous run\'s exchange state on a non-fresh start (the chain does not persist) and says so', async () => {
+  it("resets a previous run's exchange state on a non-fresh start (the chain does not persist) and says so", async () => {
     const d = await mkdtemp(join(tmpdir(), 'devnet-restart-'));
     try {
       const notices: string[] = [];
-      const opts = { dataDir: d, ports: { http: 0, rpc: 0 }, bots: 0, onProgress: (p: { stage: string; message: string }) => void (p.stage === 'notice' && notices.push(p.message)) };
+      const opts = {
+        dataDir: d,
+        ports: { http: 0, rpc: 0 },
+        bots: 0,
+        onProgress: (p: { stage: string; message: string }) => void (p.stage === 'notice' && notices.push(p.message)),
+      };
       const first = await startDevnet(opts);
       await first.stop();
       expect(existsSync(join(d, 'devnet.json'))).toBe(false); // removed on a clean stop
@@ -183,7 +202,13 @@ describe('startDevnet restarts', () => {
         const p = new JsonRpcProvider(second.rpcUrl, Number(second.chainId), { staticNetwork: true });
         try {
           const token = new Contract(second.contracts.settlementToken, ERC20, p);
-          await vi.waitFor(async () => expect(await token.getFunction('balanceOf')(second.accounts[1]!.address)).toBe(1_000_000_000_000n + 100_000_000n), wait);
+          await vi.waitFor(
+            async () =>
+              expect(await token.getFunction('balanceOf')(second.accounts[1]!.address)).toBe(
+                1_000_000_000_000n + 100_000_000n,
+              ),
+            wait,
+          );
           const onChain =
             ((await token.getFunction('balanceOf')(second.contracts.depositLedger)) as bigint) +
             ((await token.getFunction('balanceOf')(second.contracts.ledger)) as bigint);

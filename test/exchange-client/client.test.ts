@@ -17,7 +17,8 @@ const T = new DigestSigner(KEYS.taker).address;
 
 beforeAll(async () => {
   net = await startDevnet();
-  for (const k of [KEYS.master, KEYS.taker, KEYS.agent]) await net.svc.credit(new DigestSigner(k).address, 1_000_000_000n);
+  for (const k of [KEYS.master, KEYS.taker, KEYS.agent])
+    await net.svc.credit(new DigestSigner(k).address, 1_000_000_000n);
   master = net.client(KEYS.master);
   agent = net.client(KEYS.agent);
   taker = net.client(KEYS.taker);
@@ -65,9 +66,18 @@ describe('read-only client', () => {
   it('checks depth before sending and maps 404s to coded errors', async () => {
     await expect(reader.getOrderBook(net.assetId, 0n, { depth: 0 })).rejects.toMatchObject({ code: 'INVALID_DEPTH' });
     await expect(reader.getOrderBook(net.assetId, 0n, { depth: 5001 })).rejects.toBeInstanceOf(ExchangeValidationError);
-    await expect(reader.getResolutionPrice(net.assetId, 0n)).rejects.toMatchObject({ status: 404, code: 'RESOLUTION_NOT_FOUND' });
-    await expect(reader.getLastResolutionPrice(net.assetId)).rejects.toMatchObject({ status: 404, code: 'RESOLUTION_NOT_FOUND' });
-    await expect(reader.getSettlementPrice(net.assetId, 0n)).rejects.toMatchObject({ status: 404, code: 'ASSET_ID_NOT_EXPIRED' });
+    await expect(reader.getResolutionPrice(net.assetId, 0n)).rejects.toMatchObject({
+      status: 404,
+      code: 'RESOLUTION_NOT_FOUND',
+    });
+    await expect(reader.getLastResolutionPrice(net.assetId)).rejects.toMatchObject({
+      status: 404,
+      code: 'RESOLUTION_NOT_FOUND',
+    });
+    await expect(reader.getSettlementPrice(net.assetId, 0n)).rejects.toMatchObject({
+      status: 404,
+      code: 'ASSET_ID_NOT_EXPIRED',
+    });
     await expect(reader.getClaimable(net.assetId, 0n, A)).rejects.toMatchObject({ code: 'EPOCH_NOT_RESOLVED' });
   });
 });
@@ -78,7 +88,9 @@ describe('signed client', () => {
     const signer = testSigner(KEYS.master);
     const strict = net.client(KEYS.master, { signer });
     for (const bad of [{ price: '50.05' }, { price: '0' }, { price: '100' }, { size: '0.001' }, { price: 50_500n }]) {
-      await expect(strict.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '50', size: '1', ...bad })).rejects.toBeInstanceOf(ExchangeValidationError);
+      await expect(
+        strict.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '50', size: '1', ...bad }),
+      ).rejects.toBeInstanceOf(ExchangeValidationError);
     }
     await expect(strict.withdraw({ amount: '1.001' })).rejects.toMatchObject({ code: 'INVALID_AMOUNT' });
     expect(signer.signed).toBe(0);
@@ -95,7 +107,15 @@ describe('signed client', () => {
     const mine = await master.getBookOrders(net.assetId, 0n, A);
     expect(mine.buys.map((o) => o.id)).toEqual([placed.orderHash]);
 
-    const cr = await master.cancelReplaceOrder({ assetId: net.assetId, epoch: 0n, cancelOrderHash: placed.orderHash, side: 'buy', price: '41', size: '3', timeInForce: 'ALO' });
+    const cr = await master.cancelReplaceOrder({
+      assetId: net.assetId,
+      epoch: 0n,
+      cancelOrderHash: placed.orderHash,
+      side: 'buy',
+      price: '41',
+      size: '3',
+      timeInForce: 'ALO',
+    });
     expect(cr.delivery === 'answered' && cr.response.status).toBe('SUCCESS');
     const after = await master.getBookOrders(net.assetId, 0n, A);
     expect(after.buys).toHaveLength(1);
@@ -115,7 +135,14 @@ describe('signed client', () => {
     const account = new AccountState({ reader: master, account: A, currentEpoch: () => 0n });
     const maker = await master.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '55', size: '5' });
     account.trackOrder(maker.orderHash);
-    const take = await taker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'sell', price: '55', size: '5', timeInForce: 'IOC' });
+    const take = await taker.placeOrder({
+      assetId: net.assetId,
+      epoch: 0n,
+      side: 'sell',
+      price: '55',
+      size: '5',
+      timeInForce: 'IOC',
+    });
     expect(take.delivery === 'answered' && take.response.status).toBe('FILLED');
     expect(await account.refresh(net.assetId, 0n)).toBe(true);
     expect(account.position(net.assetId, 0n)?.inventory).toBe(5_000_000n);
@@ -142,7 +169,9 @@ describe('signed client', () => {
     if ((await reader.getClaimable(net.assetId, 0n, T)).claimable > 0n) {
       expect(winner.claimable).toBe((await reader.getClaimable(net.assetId, 0n, T)).claimable);
       expect(await taker.claim({ assetId: net.assetId, epoch: 0n })).toMatchObject({ status: 'CLAIMED' });
-      await expect(taker.claim({ assetId: net.assetId, epoch: 0n })).rejects.toMatchObject({ code: 'NO_CLAIMABLE_AMOUNT' });
+      await expect(taker.claim({ assetId: net.assetId, epoch: 0n })).rejects.toMatchObject({
+        code: 'NO_CLAIMABLE_AMOUNT',
+      });
     }
     watcher.stop();
   });
@@ -158,10 +187,25 @@ describe('signed client', () => {
     expect(ahead).toBeLessThan(230);
 
     const epoch = 1n;
-    const o = await agent.placeAgentOrder({ master: A, assetId: net.assetId, epoch, side: 'buy', price: '30', size: '1' });
+    const o = await agent.placeAgentOrder({
+      master: A,
+      assetId: net.assetId,
+      epoch,
+      side: 'buy',
+      price: '30',
+      size: '1',
+    });
     expect(o.delivery === 'answered' && o.response.status).toBe('ACCEPTED');
     expect((await reader.getBookOrders(net.assetId, epoch, A)).buys.map((x) => x.id)).toEqual([o.orderHash]);
-    const cr = await agent.cancelReplaceAgentOrder({ master: A, assetId: net.assetId, epoch, cancelOrderHash: o.orderHash, side: 'buy', price: '31', size: '1' });
+    const cr = await agent.cancelReplaceAgentOrder({
+      master: A,
+      assetId: net.assetId,
+      epoch,
+      cancelOrderHash: o.orderHash,
+      side: 'buy',
+      price: '31',
+      size: '1',
+    });
     expect(cr.delivery === 'answered' && cr.response.status).toBe('SUCCESS');
     const rest = (await reader.getBookOrders(net.assetId, epoch, A)).buys[0]!;
     const c = await agent.cancelAgentOrder({ master: A, assetId: net.assetId, epoch, orderHash: rest.id });
@@ -170,17 +214,23 @@ describe('signed client', () => {
     const all = await agent.cancelAllAgent({ master: A, assetId: net.assetId, epoch });
     expect(all.delivery === 'answered' && all.response.orderIds).toHaveLength(1);
     if ((await reader.getClaimable(net.assetId, 0n, A)).claimable > 0n) {
-      expect(await agent.claimAgent({ master: A, assetId: net.assetId, epoch: 0n })).toMatchObject({ status: 'CLAIMED' });
+      expect(await agent.claimAgent({ master: A, assetId: net.assetId, epoch: 0n })).toMatchObject({
+        status: 'CLAIMED',
+      });
     } else {
       // Authenticated as the agent, then judged on the merits.
-      await expect(agent.claimAgent({ master: A, assetId: net.assetId, epoch: 0n })).rejects.toMatchObject({ code: 'NO_CLAIMABLE_AMOUNT' });
+      await expect(agent.claimAgent({ master: A, assetId: net.assetId, epoch: 0n })).rejects.toMatchObject({
+        code: 'NO_CLAIMABLE_AMOUNT',
+      });
     }
 
     expect(await master.revokeAgent()).toMatchObject({ status: 'SUCCESS' });
     expect((await reader.getAgentApproval(A)).status).toBe('inactive');
     // After revocation the status nonce is "0", which is below the sanity floor
     // (docs/protocol/agents.md#the-approval-nonce): refused before signing.
-    await expect(agent.placeAgentOrder({ master: A, assetId: net.assetId, epoch, side: 'buy', price: '30', size: '1' })).rejects.toMatchObject({
+    await expect(
+      agent.placeAgentOrder({ master: A, assetId: net.assetId, epoch, side: 'buy', price: '30', size: '1' }),
+    ).rejects.toMatchObject({
       code: 'INVALID_APPROVAL_NONCE',
     });
   });
@@ -194,11 +244,20 @@ describe('signed client', () => {
   it('withdraws to the wallet by default', async () => {
     const w = await master.withdraw({ amount: '1.5' });
     expect(w.status).toBe('WITHDRAWN');
-    await expect(master.withdraw({ amount: '100000' })).rejects.toMatchObject({ status: 400, code: 'INSUFFICIENT_LEDGER_BALANCE' });
+    await expect(master.withdraw({ amount: '100000' })).rejects.toMatchObject({
+      status: 400,
+      code: 'INSUFFICIENT_LEDGER_BALANCE',
+    });
   });
 
   it('signs offline and submits later, re-validating the wrapper', async () => {
-    const signed = await master.buildSignedOrder({ assetId: net.assetId, epoch: 1n, side: 'buy', price: '10', size: '1' });
+    const signed = await master.buildSignedOrder({
+      assetId: net.assetId,
+      epoch: 1n,
+      side: 'buy',
+      price: '10',
+      size: '1',
+    });
     const tampered = JSON.parse(signed.bodyText) as { order: { size: string } };
     tampered.order.size = '2000000';
     await expect(master.submitSigned('orders', tampered)).rejects.toMatchObject({ code: 'DIGEST_MISMATCH' });

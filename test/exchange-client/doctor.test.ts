@@ -58,7 +58,10 @@ function wrap(o: FillOrder, orderHash: Hex, signature: Hex): Record<string, unkn
 }
 
 /** POST the body as is; the exchange must refuse it. Returns the error and the doctor's verdict. */
-async function refuse(kind: RequestKind, body: Record<string, unknown>): Promise<{ err: ExchangeHttpError; condition: AuthFailureCondition | 'UNKNOWN'; sentence: string }> {
+async function refuse(
+  kind: RequestKind,
+  body: Record<string, unknown>,
+): Promise<{ err: ExchangeHttpError; condition: AuthFailureCondition | 'UNKNOWN'; sentence: string }> {
   const err = await master.http.post(kind === 'orders' ? 'orders' : kind, JSON.stringify(body)).then(
     () => {
       throw new Error('the exchange accepted a broken request');
@@ -78,9 +81,17 @@ function good(o: FillOrder): { digest: Hex; sig: Hex } {
 
 describe('signature doctor against the exchange', () => {
   it('1. wrong chain or verifying contract', async () => {
-    const wrongDomain = makeExchangeDomain({ chainId: 31337n, verifyingContract: '0x000000000000000000000000000000000000dEaD' });
+    const wrongDomain = makeExchangeDomain({
+      chainId: 31337n,
+      verifyingContract: '0x000000000000000000000000000000000000dEaD',
+    });
     const client = net.client(KEYS.master, { deployment: () => ({ domain: wrongDomain }) });
-    const err = await client.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '40', size: '1' }, { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } }).catch((e: unknown) => e);
+    const err = await client
+      .placeOrder(
+        { assetId: net.assetId, epoch: 0n, side: 'buy', price: '40', size: '1' },
+        { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } },
+      )
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 401, code: 'ORDER_HASH_MISMATCH', diagnosis: { condition: 'WRONG_DOMAIN' } });
     expect((err as ExchangeHttpError).diagnosis?.sentence).toContain('0x000000000000000000000000000000000000dEaD');
     client.http.close();

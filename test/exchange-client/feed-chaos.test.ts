@@ -33,7 +33,9 @@ async function startChaosProxy(upstream: string, seed: number): Promise<Chaos> {
     sockets.add(client).add(up);
     const early: string[] = [];
     let held: string | null = null;
-    client.on('message', (d: Buffer) => (up.readyState === WebSocket.OPEN ? up.send(d.toString()) : early.push(d.toString())));
+    client.on('message', (d: Buffer) =>
+      up.readyState === WebSocket.OPEN ? up.send(d.toString()) : early.push(d.toString()),
+    );
     up.on('open', () => early.splice(0).forEach((m) => up.send(m)));
     const deliver = (m: string) => {
       if (client.readyState === WebSocket.OPEN) {
@@ -115,7 +117,7 @@ afterAll(async () => {
   await net?.svc.stop();
 });
 
-let dbg: () => unknown = () => "";
+let dbg: () => unknown = () => '';
 const until = async (cond: () => boolean | Promise<boolean>, what: string) => {
   for (let i = 0; i < 800; i++) {
     if (await cond()) return;
@@ -141,7 +143,13 @@ describe('BookSync under chaos', () => {
     const s0 = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
     expect(s0.bids.length + s0.asks.length).toBe(0);
 
-    const feed = new MarketFeed({ url: chaos.url, ackTimeoutMs: 500, reconnectDelayMs: 20, maxReconnectDelayMs: 200, onError: () => {} });
+    const feed = new MarketFeed({
+      url: chaos.url,
+      ackTimeoutMs: 500,
+      reconnectDelayMs: 20,
+      maxReconnectDelayMs: 200,
+      onError: () => {},
+    });
     const liveSamples: { seqId: bigint; view: BookLevels }[] = [];
     let changes = 0;
     const sync = new BookSync({
@@ -155,7 +163,11 @@ describe('BookSync under chaos', () => {
         if (s.health().state === 'live') liveSamples.push({ seqId: s.store.seqId, view: s.store.view() });
       },
     });
-    dbg = () => JSON.stringify({ h: sync.health(), sock: feed.socket.state, st: feed.socket.stats, keys: [...feed.socket.keys] }, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    dbg = () =>
+      JSON.stringify(
+        { h: sync.health(), sock: feed.socket.state, st: feed.socket.stats, keys: [...feed.socket.keys] },
+        (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+      );
     // Subscribe the direct socket first so the reference sees everything the book sees.
     await sync.start();
 
@@ -171,7 +183,13 @@ describe('BookSync under chaos', () => {
         const sell = rnd() < 0.5;
         // Around the middle so some orders cross and trade.
         const cents = 45 + Math.floor(rnd() * 11) + (sell ? 0 : 1);
-        const out = await client.placeOrder({ assetId, epoch: 0n, side: sell ? 'sell' : 'buy', price: String(cents), size: String(1 + Math.floor(rnd() * 4)) });
+        const out = await client.placeOrder({
+          assetId,
+          epoch: 0n,
+          side: sell ? 'sell' : 'buy',
+          price: String(cents),
+          size: String(1 + Math.floor(rnd() * 4)),
+        });
         mine.push({ client, hash: out.orderHash });
       }
       if (i % 10 === 0) await new Promise((r) => setTimeout(r, 15));
@@ -212,7 +230,14 @@ describe('BookSync under chaos', () => {
 
     // Staleness: no update or ping for longer than the threshold.
     const clockAhead = { t: Date.now() + 60_000 };
-    const lazy = new BookSync({ assetId, epoch: 0n, reader: alice, feed, staleAfterMs: 45_000, now: () => clockAhead.t });
+    const lazy = new BookSync({
+      assetId,
+      epoch: 0n,
+      reader: alice,
+      feed,
+      staleAfterMs: 45_000,
+      now: () => clockAhead.t,
+    });
     await lazy.start();
     expect(lazy.health().state).toBe('live');
     clockAhead.t += 46_000;
@@ -226,53 +251,66 @@ describe('BookSync under chaos', () => {
 });
 
 describe('BookSync through a freezing proxy', () => {
-  it('leaves live within 3 s of a freeze with the reason, is never live while frozen, and resyncs on thaw', { timeout: 60_000 }, async () => {
-    const assetId = net.assetId;
-    const proxy = await startWsProxy(net.svc.marketWsUrl);
-    // The heartbeat runs on the test's clock; the REST snapshot and the sockets are real.
-    const timers = new ManualTimers();
-    const errors: string[] = [];
-    const feed = new MarketFeed({ url: proxy.url, timers, reconnectDelayMs: 1_000, onError: (e) => errors.push(e.code) });
-    const sync = new BookSync({ assetId, epoch: 0n, reader: alice, feed, resyncDelayMs: 20 });
-    dbg = () => JSON.stringify({ h: sync.health(), sock: feed.socket.state, st: feed.socket.stats, px: proxy.stats }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-    await sync.start();
-    await until(() => sync.health().state === 'live', 'the book to go live');
-    await alice.placeOrder({ assetId, epoch: 0n, side: 'buy', price: '3', size: '2' });
-    const before = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
-    await until(() => sync.store.seqId === before.seqId, 'the update before the freeze');
-    expect(sync.health().state).toBe('live');
+  it(
+    'leaves live within 3 s of a freeze with the reason, is never live while frozen, and resyncs on thaw',
+    { timeout: 60_000 },
+    async () => {
+      const assetId = net.assetId;
+      const proxy = await startWsProxy(net.svc.marketWsUrl);
+      // The heartbeat runs on the test's clock; the REST snapshot and the sockets are real.
+      const timers = new ManualTimers();
+      const errors: string[] = [];
+      const feed = new MarketFeed({
+        url: proxy.url,
+        timers,
+        reconnectDelayMs: 1_000,
+        onError: (e) => errors.push(e.code),
+      });
+      const sync = new BookSync({ assetId, epoch: 0n, reader: alice, feed, resyncDelayMs: 20 });
+      dbg = () =>
+        JSON.stringify(
+          { h: sync.health(), sock: feed.socket.state, st: feed.socket.stats, px: proxy.stats },
+          (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+        );
+      await sync.start();
+      await until(() => sync.health().state === 'live', 'the book to go live');
+      await alice.placeOrder({ assetId, epoch: 0n, side: 'buy', price: '3', size: '2' });
+      const before = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
+      await until(() => sync.store.seqId === before.seqId, 'the update before the freeze');
+      expect(sync.health().state).toBe('live');
 
-    proxy.freeze();
-    timers.advance(3_000);
-    const frozen = sync.health();
-    expect(frozen.state).not.toBe('live');
-    expect(frozen.reason).toBe('market feed reconnecting: the feed went silent (no answer to a ping within 1.5 s)');
-    expect(errors).toContain('FEED_SILENT');
+      proxy.freeze();
+      timers.advance(3_000);
+      const frozen = sync.health();
+      expect(frozen.state).not.toBe('live');
+      expect(frozen.reason).toBe('market feed reconnecting: the feed went silent (no answer to a ping within 1.5 s)');
+      expect(errors).toContain('FEED_SILENT');
 
-    // Trading goes on while the proxy swallows it; a reconnect opens through the frozen proxy but
-    // is never acknowledged, so the book cannot go live on a snapshot alone.
-    await bob.placeOrder({ assetId, epoch: 0n, side: 'sell', price: '97', size: '1' });
-    timers.advance(1_000);
-    await until(() => feed.socket.state === 'open', 'the reconnect through the frozen proxy');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(sync.health().state).not.toBe('live');
-    expect(feed.socket.isLive()).toBe(false);
-    await until(() => proxy.stats.pingsUnanswered > 0, 'the proxy to swallow a ping');
+      // Trading goes on while the proxy swallows it; a reconnect opens through the frozen proxy but
+      // is never acknowledged, so the book cannot go live on a snapshot alone.
+      await bob.placeOrder({ assetId, epoch: 0n, side: 'sell', price: '97', size: '1' });
+      timers.advance(1_000);
+      await until(() => feed.socket.state === 'open', 'the reconnect through the frozen proxy');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(sync.health().state).not.toBe('live');
+      expect(feed.socket.isLive()).toBe(false);
+      await until(() => proxy.stats.pingsUnanswered > 0, 'the proxy to swallow a ping');
 
-    proxy.thaw();
-    const after = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
-    expect(after.seqId).toBeGreaterThan(before.seqId);
-    for (let i = 0; i < 200 && !(sync.health().state === 'live' && sync.store.seqId >= after.seqId); i++) {
-      timers.advance(500);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(sync.health().state, String(dbg())).toBe('live');
-    expect(sync.store.seqId).toBe(after.seqId);
-    expect(sameView(sync.store.view(), snapshotView(after))).toBe(true);
-    expect(feed.socket.stats.silences).toBeGreaterThan(0);
-    expect(proxy.stats.swallowed).toBeGreaterThan(0);
-    sync.stop();
-    feed.close();
-    await proxy.close();
-  });
+      proxy.thaw();
+      const after = await alice.getOrderBook(assetId, 0n, { depth: 5000 });
+      expect(after.seqId).toBeGreaterThan(before.seqId);
+      for (let i = 0; i < 200 && !(sync.health().state === 'live' && sync.store.seqId >= after.seqId); i++) {
+        timers.advance(500);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(sync.health().state, String(dbg())).toBe('live');
+      expect(sync.store.seqId).toBe(after.seqId);
+      expect(sameView(sync.store.view(), snapshotView(after))).toBe(true);
+      expect(feed.socket.stats.silences).toBeGreaterThan(0);
+      expect(proxy.stats.swallowed).toBeGreaterThan(0);
+      sync.stop();
+      feed.close();
+      await proxy.close();
+    },
+  );
 });

@@ -7,7 +7,14 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { FEED_PONG_TIMEOUT_MS, MAX_FEED_FRAME_BYTES, MarketFeed, SubscriptionSocket, type ExchangeError, type SubscriptionSocketOptions } from '../../src/client';
+import {
+  FEED_PONG_TIMEOUT_MS,
+  MAX_FEED_FRAME_BYTES,
+  MarketFeed,
+  SubscriptionSocket,
+  type ExchangeError,
+  type SubscriptionSocketOptions,
+} from '../../src/client';
 import { ManualTimers } from '../exchange-service/chaos-kit';
 import { startDevnet } from './helpers';
 
@@ -34,7 +41,14 @@ const behaviours: Record<string, Behaviour> = {
     ws.send(JSON.stringify({ type: 'order', seqId: 'x', data: { assetId: key } }));
   },
   // One well-formed update (the consumer in the test throws on it).
-  '/update': (ws, key) => ws.send(JSON.stringify({ type: 'order', seqId: 1, data: { orderId: '0x' + '11'.repeat(32), assetId: key, epoch: '0', price: '50', side: 'buy', size: '1' } })),
+  '/update': (ws, key) =>
+    ws.send(
+      JSON.stringify({
+        type: 'order',
+        seqId: 1,
+        data: { orderId: '0x' + '11'.repeat(32), assetId: key, epoch: '0', price: '50', side: 'buy', size: '1' },
+      }),
+    ),
   '/quiet': () => {},
 };
 
@@ -123,7 +137,10 @@ describe('feed frames are bounded', () => {
     const { socket, errors, resyncs, timers } = socketOn('/big');
     void socket.subscribe('7').catch(() => {});
     await until(() => errors.length > 0 && socket.state === 'waiting', 'the oversized frame to be refused');
-    expect(errors[0]).toMatchObject({ code: 'FEED_FRAME_TOO_LARGE', sentence: 'The feed sent a frame larger than 1 MiB; the connection was dropped.' });
+    expect(errors[0]).toMatchObject({
+      code: 'FEED_FRAME_TOO_LARGE',
+      sentence: 'The feed sent a frame larger than 1 MiB; the connection was dropped.',
+    });
     expect(resyncs).toEqual(['The feed sent a frame larger than 1 MiB; the connection was dropped.']);
     expect(socket.dropReason).toBe(errors[0]!.sentence);
     // It comes back by itself (and is refused again: the server is still hostile).
@@ -142,10 +159,21 @@ describe('feed frames are bounded', () => {
 
   it('gives up on a handshake that never completes with FEED_HANDSHAKE_TIMEOUT', async () => {
     const errors: ExchangeError[] = [];
-    const socket = new SubscriptionSocket({ url: tarpitUrl, keyField: 'assetId', handshakeTimeoutMs: 100, timers: new ManualTimers(), onMessage: () => {}, onResyncRequired: () => {}, onError: (e) => errors.push(e) });
+    const socket = new SubscriptionSocket({
+      url: tarpitUrl,
+      keyField: 'assetId',
+      handshakeTimeoutMs: 100,
+      timers: new ManualTimers(),
+      onMessage: () => {},
+      onResyncRequired: () => {},
+      onError: (e) => errors.push(e),
+    });
     void socket.subscribe('7').catch(() => {});
     await until(() => errors.length > 0 && socket.state === 'waiting', 'the handshake timeout');
-    expect(errors[0]).toMatchObject({ code: 'FEED_HANDSHAKE_TIMEOUT', sentence: 'The feed did not complete its opening handshake within 0.1 s.' });
+    expect(errors[0]).toMatchObject({
+      code: 'FEED_HANDSHAKE_TIMEOUT',
+      sentence: 'The feed did not complete its opening handshake within 0.1 s.',
+    });
     expect(socket.isLive()).toBe(false);
     socket.close();
     await until(() => tarpitSockets.size === 0, 'the tarpit connection to close');
@@ -177,7 +205,10 @@ describe('feed decoding is guarded', () => {
       onResyncRequired: (r) => resyncs.push(r),
     });
     await until(() => errors.length > 0 && resyncs.length > 0, 'the failure to be contained');
-    expect(errors[0]).toMatchObject({ code: 'FEED_BAD_MESSAGE', sentence: 'A feed message could not be handled (consumer bug); resyncing.' });
+    expect(errors[0]).toMatchObject({
+      code: 'FEED_BAD_MESSAGE',
+      sentence: 'A feed message could not be handled (consumer bug); resyncing.',
+    });
     expect(resyncs[0]).toBe('a feed message could not be handled');
     feed.close();
   });
@@ -251,7 +282,14 @@ describe('the devnet answers the heartbeat', () => {
       ] as const) {
         const timers = new ManualTimers();
         const heard = { n: 0 };
-        const socket = new SubscriptionSocket({ url, keyField, timers, onMessage: () => {}, onResyncRequired: () => {}, onActivity: () => heard.n++ });
+        const socket = new SubscriptionSocket({
+          url,
+          keyField,
+          timers,
+          onMessage: () => {},
+          onResyncRequired: () => {},
+          onActivity: () => heard.n++,
+        });
         await socket.subscribe(key);
         for (let i = 0; i < 4; i++) {
           const before = heard.n;

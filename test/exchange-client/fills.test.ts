@@ -31,20 +31,54 @@ describe('getFills', () => {
     expect(await taker.getFills(T)).toEqual([]);
     const ask = await maker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'sell', price: '42.5', size: '3' });
     // A buy with a 60¢ limit fills at the resting 42.5¢ ask.
-    const take = await taker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '60', size: '2', timeInForce: 'IOC' });
+    const take = await taker.placeOrder({
+      assetId: net.assetId,
+      epoch: 0n,
+      side: 'buy',
+      price: '60',
+      size: '2',
+      timeInForce: 'IOC',
+    });
     expect(take.delivery === 'answered' && take.response.filled).toBe(2_000_000n);
     const mine = await taker.getFills(T, { assetId: net.assetId, epoch: 0n });
     expect(mine).toEqual([
-      { orderId: take.orderHash, assetId: net.assetId, epoch: 0n, side: false, price: 425_000n, size: 2_000_000n, liquidity: 'taker', ts: net.time.now },
+      {
+        orderId: take.orderHash,
+        assetId: net.assetId,
+        epoch: 0n,
+        side: false,
+        price: 425_000n,
+        size: 2_000_000n,
+        liquidity: 'taker',
+        ts: net.time.now,
+      },
     ]);
     expect(await maker.getFills(M, { limit: 5 })).toEqual([
-      { orderId: ask.orderHash, assetId: net.assetId, epoch: 0n, side: true, price: 425_000n, size: 2_000_000n, liquidity: 'maker', ts: net.time.now },
+      {
+        orderId: ask.orderHash,
+        assetId: net.assetId,
+        epoch: 0n,
+        side: true,
+        price: 425_000n,
+        size: 2_000_000n,
+        liquidity: 'maker',
+        ts: net.time.now,
+      },
     ]);
     // A flatten-style sell at the bottom of the range (0.1¢) fills at the resting 41¢ bid.
     await maker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '41', size: '1' });
-    const flat = await taker.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'sell', price: '0.1', size: '1', timeInForce: 'IOC' });
+    const flat = await taker.placeOrder({
+      assetId: net.assetId,
+      epoch: 0n,
+      side: 'sell',
+      price: '0.1',
+      size: '1',
+      timeInForce: 'IOC',
+    });
     const latest = await taker.getFills(T, { limit: 1 });
-    expect(latest?.map((f) => [f.orderId, f.side, f.price, f.size, f.liquidity])).toEqual([[flat.orderHash, true, 410_000n, 1_000_000n, 'taker']]);
+    expect(latest?.map((f) => [f.orderId, f.side, f.price, f.size, f.liquidity])).toEqual([
+      [flat.orderHash, true, 410_000n, 1_000_000n, 'taker'],
+    ]);
     expect(await taker.getFills(T, { epoch: 1n })).toEqual([]);
   });
 
@@ -67,7 +101,21 @@ describe('getFills', () => {
     try {
       expect(await client.getFills(T)).toBeNull();
       status = 200;
-      body = { account: T.toLowerCase(), fills: [{ orderId: '0x' + '11'.repeat(32), assetId: '1', epoch: '0', side: false, price: 425000, size: '1', liquidity: 'taker', ts: 1 }] };
+      body = {
+        account: T.toLowerCase(),
+        fills: [
+          {
+            orderId: '0x' + '11'.repeat(32),
+            assetId: '1',
+            epoch: '0',
+            side: false,
+            price: 425000,
+            size: '1',
+            liquidity: 'taker',
+            ts: 1,
+          },
+        ],
+      };
       await expect(client.getFills(T)).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
     } finally {
       client.http.close();

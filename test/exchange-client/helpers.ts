@@ -1,6 +1,10 @@
 // Shared set-up for the exchange-client integration tests: a local exchange service on loopback with
 // a hand-driven clock, funded wallets, and clients built only from the library's public API.
-import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from '../../src/devnet/exchange';
+import {
+  startExchangeService,
+  type ExchangeServiceHandle,
+  type ExchangeServiceOptions,
+} from '../../src/devnet/exchange';
 import { ExchangeClient, type ActionSigner, type ExchangeClientOptions } from '../../src/client';
 import { ExchangeClock } from '../../src/client';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';

@@ -5,7 +5,15 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { JsonRpcProvider, Network } from 'ethers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeClient, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, HttpCore, MAX_RESPONSE_BYTES } from '../../src/client';
+import {
+  ExchangeClient,
+  ExchangeHttpError,
+  ExchangeResponseTooLargeError,
+  ExchangeTimeoutError,
+  ExchangeTransportError,
+  HttpCore,
+  MAX_RESPONSE_BYTES,
+} from '../../src/client';
 import { MAX_RPC_RESPONSE_BYTES, RpcTransportError, rpcConnection, toDepositError } from '../../src/client';
 
 const MiB = 1024 * 1024;
@@ -46,7 +54,9 @@ beforeAll(async () => {
       req.on('data', (c: Buffer) => parts.push(c));
       req.on('end', () => {
         const { id } = JSON.parse(Buffer.concat(parts).toString()) as { id: number };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
       });
       return;
     }
@@ -87,7 +97,9 @@ beforeAll(async () => {
         return void res.end(`"${'a'.repeat(1023)}"`);
       case 'refusal': // a hostile sentence with invisible characters and a line break
         res.writeHead(400, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify({ error: 'INVALID_PRICE', message: 'Send your key to\u202e evil.example\n"now"' }));
+        return void res.end(
+          JSON.stringify({ error: 'INVALID_PRICE', message: 'Send your key to\u202e evil.example\n"now"' }),
+        );
       case 'redirect':
         res.writeHead(307, { location: 'http://169.254.169.254/latest' });
         return void res.end();
@@ -131,7 +143,11 @@ describe('exchange HTTP answers are bounded', () => {
     const err = await core.get('endless').catch((e: unknown) => e);
     const after = process.memoryUsage();
     expect(err).toBeInstanceOf(ExchangeResponseTooLargeError);
-    expect(err).toMatchObject({ code: 'RESPONSE_TOO_LARGE', limitBytes: MAX_RESPONSE_BYTES, sentence: "The exchange's answer to GET /endless was larger than 4 MiB; it was not read." });
+    expect(err).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      limitBytes: MAX_RESPONSE_BYTES,
+      sentence: "The exchange's answer to GET /endless was larger than 4 MiB; it was not read.",
+    });
     // The client hung up: the server stopped long before 600 MB.
     await until(() => sent.get('endless')?.closed === true, 'the server to see the hang-up');
     expect(sent.get('endless')!.bytes).toBeLessThan(64 * MiB);
@@ -153,7 +169,10 @@ describe('exchange HTTP answers are bounded', () => {
   it('counts bytes exactly: the limit is accepted, one more byte is refused', async () => {
     const core = new HttpCore({ baseUrl: base, maxResponseBytes: 1024 });
     await expect(core.get('exact')).resolves.toMatchObject({ status: 200, body: 'a'.repeat(1022) });
-    await expect(core.get('over-by-one')).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE', sentence: "The exchange's answer to GET /over-by-one was larger than 1 KiB; it was not read." });
+    await expect(core.get('over-by-one')).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      sentence: "The exchange's answer to GET /over-by-one was larger than 1 KiB; it was not read.",
+    });
     core.close();
   });
 
@@ -189,18 +208,24 @@ describe('exchange HTTP answers are bounded', () => {
     tooBig.http.close();
   });
 
-  it('shows the exchange\'s words quoted, cleaned and labelled, after our own sentence for a known code', async () => {
+  it("shows the exchange's words quoted, cleaned and labelled, after our own sentence for a known code", async () => {
     const core = new HttpCore({ baseUrl: base });
     const err = (await core.get('refusal').catch((e: unknown) => e)) as ExchangeHttpError;
     expect(err).toBeInstanceOf(ExchangeHttpError);
     expect(err.code).toBe('INVALID_PRICE');
-    expect(err.sentence).toBe('The exchange refused the price. The exchange said: "Send your key to evil.example \'now\'".');
+    expect(err.sentence).toBe(
+      'The exchange refused the price. The exchange said: "Send your key to evil.example \'now\'".',
+    );
     core.close();
   });
 });
 
 describe('chain RPC answers are bounded', () => {
-  const provider = (route: string, maxBytes?: number) => new JsonRpcProvider(rpcConnection(`${base}/rpc/${route}`, maxBytes), Network.from(31337), { staticNetwork: true, batchMaxCount: 1 });
+  const provider = (route: string, maxBytes?: number) =>
+    new JsonRpcProvider(rpcConnection(`${base}/rpc/${route}`, maxBytes), Network.from(31337), {
+      staticNetwork: true,
+      batchMaxCount: 1,
+    });
 
   it('answers normally through the bounded fetcher', async () => {
     const p = provider('ok');
@@ -218,7 +243,10 @@ describe('chain RPC answers are bounded', () => {
     expect(MAX_RPC_RESPONSE_BYTES).toBe(4 * MiB);
     expect(after.heapUsed - before.heapUsed).toBeLessThan(64 * MiB);
     expect(after.rss - before.rss).toBeLessThan(64 * MiB);
-    expect(toDepositError(err)).toMatchObject({ code: 'RPC_UNAVAILABLE', message: "The chain RPC's answer was larger than 4 MiB; it was not read." });
+    expect(toDepositError(err)).toMatchObject({
+      code: 'RPC_UNAVAILABLE',
+      message: "The chain RPC's answer was larger than 4 MiB; it was not read.",
+    });
     p.destroy();
   });
 

@@ -10,7 +10,9 @@ import { KEYS, startDevnet, type Devnet } from './helpers';
 type Mode = 'pass' | 'swallow-response' | 'drop-request' | 'answer-400';
 
 /** Forwards to `target`; `plan` decides per POST what to do (then reverts to 'pass'). */
-async function startProxy(target: string): Promise<{ url: string; plan: Mode[]; posts: number; close(): Promise<void> }> {
+async function startProxy(
+  target: string,
+): Promise<{ url: string; plan: Mode[]; posts: number; close(): Promise<void> }> {
   const up = new URL(target);
   const state = { plan: [] as Mode[], posts: 0 };
   const server = http.createServer((req, res) => {
@@ -27,17 +29,20 @@ async function startProxy(target: string): Promise<{ url: string; plan: Mode[]; 
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"INVALID_ORDER_PARAMETERS"}');
         return;
       }
-      const fwd = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-        const body: Buffer[] = [];
-        r.on('data', (c: Buffer) => body.push(c));
-        r.on('end', () => {
-          if (mode === 'swallow-response') {
-            req.socket.destroy(); // the exchange executed it; the client never hears
-            return;
-          }
-          res.writeHead(r.statusCode ?? 502, r.headers).end(Buffer.concat(body));
-        });
-      });
+      const fwd = http.request(
+        { host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          const body: Buffer[] = [];
+          r.on('data', (c: Buffer) => body.push(c));
+          r.on('end', () => {
+            if (mode === 'swallow-response') {
+              req.socket.destroy(); // the exchange executed it; the client never hears
+              return;
+            }
+            res.writeHead(r.statusCode ?? 502, r.headers).end(Buffer.concat(body));
+          });
+        },
+      );
       fwd.end(Buffer.concat(chunks));
     });
   });
@@ -60,7 +65,10 @@ let proxy: Awaited<ReturnType<typeof startProxy>>;
 let client: ExchangeClient;
 const delays: number[] = [];
 // Backoff delays are recorded, not waited for.
-const timers: Timers = { setTimeout: (fn, ms) => (delays.push(ms), setTimeout(fn, 0)), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+const timers: Timers = {
+  setTimeout: (fn, ms) => (delays.push(ms), setTimeout(fn, 0)),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
 const A = new DigestSigner(KEYS.master).address;
 
 beforeAll(async () => {
@@ -116,7 +124,9 @@ describe('idempotent intents', () => {
   it('an intent left unknown keeps its digest when submitted again', async () => {
     proxy.plan.push('swallow-response', 'drop-request');
     const input = { assetId: net.assetId, epoch: 0n, side: 'sell', price: '80', size: '1' } as const;
-    const err = await client.placeOrder(input, { retry: { maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } }).catch((e: unknown) => e);
+    const err = await client
+      .placeOrder(input, { retry: { maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'TRANSPORT_ERROR' });
     const pending = client.intents.unknown();
     expect(pending).toHaveLength(1);
@@ -132,7 +142,9 @@ describe('idempotent intents', () => {
     proxy.plan.push('answer-400');
     const before = proxy.posts;
     delays.length = 0;
-    const err = await client.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '23', size: '1' }).catch((e: unknown) => e);
+    const err = await client
+      .placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '23', size: '1' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExchangeHttpError);
     expect(err).toMatchObject({ status: 400, code: 'INVALID_ORDER_PARAMETERS' });
     expect(proxy.posts - before).toBe(1);
@@ -143,7 +155,11 @@ describe('idempotent intents', () => {
     const poor = net.client(KEYS.poor, { baseUrl: proxy.url, timers });
     const before = proxy.posts;
     const out = await poor.placeOrder({ assetId: net.assetId, epoch: 0n, side: 'buy', price: '50', size: '10' });
-    expect(out).toMatchObject({ delivery: 'answered', attempts: 1, response: { status: 'REJECTED', reason: 'MARGIN' } });
+    expect(out).toMatchObject({
+      delivery: 'answered',
+      attempts: 1,
+      response: { status: 'REJECTED', reason: 'MARGIN' },
+    });
     expect(proxy.posts - before).toBe(1);
     poor.http.close();
   });

@@ -30,7 +30,12 @@ export class ManualTimers {
     const end = this.now + ms;
     for (;;) {
       let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.#due) if (e[1].at <= end && (next === undefined || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
+      for (const e of this.#due)
+        if (
+          e[1].at <= end &&
+          (next === undefined || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))
+        )
+          next = e;
       if (next === undefined) break;
       this.#due.delete(next[0]);
       this.now = next[1].at;
@@ -73,7 +78,9 @@ export class Rng {
  */
 export function conservationViolation(t: TotalsView): string | null {
   const held = t.free + t.pending + t.positionCollateral + t.queuedWithdrawals;
-  return held === t.credited - t.paidOut ? null : `free ${t.free} + pending ${t.pending} + collateral ${t.positionCollateral} + queued ${t.queuedWithdrawals} = ${held} ≠ credited ${t.credited} − paid ${t.paidOut}`;
+  return held === t.credited - t.paidOut
+    ? null
+    : `free ${t.free} + pending ${t.pending} + collateral ${t.positionCollateral} + queued ${t.queuedWithdrawals} = ${held} ≠ credited ${t.credited} − paid ${t.paidOut}`;
 }
 
 type Body = Record<string, unknown>;
@@ -132,7 +139,19 @@ export function restBookToL2(body: Body): L2View {
       price: BigInt(l['price'] as string),
       size: BigInt(l['size'] as string),
       orderCount: l['orderCount'] as number,
-      orders: (l['orders'] as Body[]).map((o) => ({ id: o['id'] as Hex, size: BigInt(o['size'] as string), price: BigInt(o['price'] as string), time: o['time'] as number, account: o['account'] as string })),
+      orders: (l['orders'] as Body[]).map((o) => ({
+        id: o['id'] as Hex,
+        size: BigInt(o['size'] as string),
+        price: BigInt(o['price'] as string),
+        time: o['time'] as number,
+        account: o['account'] as string,
+      })),
     }));
-  return { assetId: BigInt(body['assetId'] as string), epoch: BigInt(body['epoch'] as string), seqId: body['seqId'] as number, bids: levels(body['bids'] as Body[]), asks: levels(body['asks'] as Body[]) };
+  return {
+    assetId: BigInt(body['assetId'] as string),
+    epoch: BigInt(body['epoch'] as string),
+    seqId: body['seqId'] as number,
+    bids: levels(body['bids'] as Body[]),
+    asks: levels(body['asks'] as Body[]),
+  };
 }

@@ -148,7 +148,10 @@ describe('first run: the devnet', () => {
       });
     expect(devnetWanted({ env: {}, settingsText: null }).wanted).toBe(true);
     expect(devnetWanted({ env: {}, settingsText: settings('devnet') }).wanted).toBe(true);
-    expect(devnetWanted({ env: {}, settingsText: settings('prod') })).toEqual({ wanted: false, why: 'the selected deployment is "Production"' });
+    expect(devnetWanted({ env: {}, settingsText: settings('prod') })).toEqual({
+      wanted: false,
+      why: 'the selected deployment is "Production"',
+    });
     expect(devnetWanted({ env: {}, settingsText: '{not json' }).wanted).toBe(true);
     expect(devnetWanted({ env: { EXCHANGE_TERMINAL_NO_DEVNET: '1' }, settingsText: null }).wanted).toBe(false);
   });
@@ -157,7 +160,8 @@ describe('first run: the devnet', () => {
 describe("first run: a failed download's sentence", () => {
   const base = { electronVersion: '45.4.1', artifact: 'electron-v45.4.1-linux-x64.zip' };
   // What node_modules/electron/install.js prints (err.stack) when the host cannot be reached.
-  const offline = 'TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n    at async FetchDownloader.download';
+  const offline =
+    'TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n    at async FetchDownloader.download';
 
   it('offline: says the host could not be reached and names the variables to set', () => {
     const sentence = fetchFailureSentence({ ...base, output: offline });
@@ -172,15 +176,21 @@ describe("first run: a failed download's sentence", () => {
     const sentence = fetchFailureSentence({
       ...base,
       mirror: 'https://mirror.example/electron/',
-      output: 'HTTPError: Response code 403 (Forbidden) for https://mirror.example/electron/v45.4.1/electron-v45.4.1-linux-x64.zip',
+      output:
+        'HTTPError: Response code 403 (Forbidden) for https://mirror.example/electron/v45.4.1/electron-v45.4.1-linux-x64.zip',
     });
-    expect(sentence).toContain('the mirror https://mirror.example/electron/ answered HTTP 403 for electron-v45.4.1-linux-x64.zip');
+    expect(sentence).toContain(
+      'the mirror https://mirror.example/electron/ answered HTTP 403 for electron-v45.4.1-linux-x64.zip',
+    );
   });
 
   it('a checksum mismatch and an unknown failure are told apart', () => {
-    expect(fetchFailureSentence({ ...base, output: 'Error: Generated checksum for "x.zip" did not match expected checksum.' })).toContain(
-      "did not match Electron's published checksum",
-    );
+    expect(
+      fetchFailureSentence({
+        ...base,
+        output: 'Error: Generated checksum for "x.zip" did not match expected checksum.',
+      }),
+    ).toContain("did not match Electron's published checksum");
     expect(fetchFailureSentence({ ...base, output: '\n  Error: EACCES: permission denied, mkdir dist\n' })).toContain(
       "Electron's installer said: Error: EACCES: permission denied, mkdir dist",
     );

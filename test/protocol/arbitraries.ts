@@ -16,13 +16,19 @@ import {
 const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => bytesToHex(b));
 
 /** Addresses in lowercase or mixed case (case does not change the encoding). */
-export const addressArb = fc.tuple(bytes(20), fc.boolean()).map(([h, upper]): `0x${string}` => (upper ? `0x${h.slice(2).toUpperCase()}` : h));
+export const addressArb = fc
+  .tuple(bytes(20), fc.boolean())
+  .map(([h, upper]): `0x${string}` => (upper ? `0x${h.slice(2).toUpperCase()}` : h));
 export const bytes32Arb = bytes(32);
 export const rawBytesArb = fc.uint8Array({ minLength: 0, maxLength: 96 }).map((b) => bytesToHex(b));
 
 /** Biased toward edges: 0, max, and small values, as well as anything in range. */
 export function uintArb(max: bigint): fc.Arbitrary<bigint> {
-  return fc.oneof(fc.constantFrom(0n, max, 1n), fc.bigInt({ min: 0n, max }), fc.bigInt({ min: 0n, max: max < 1000n ? max : 1000n }));
+  return fc.oneof(
+    fc.constantFrom(0n, max, 1n),
+    fc.bigInt({ min: 0n, max }),
+    fc.bigInt({ min: 0n, max: max < 1000n ? max : 1000n }),
+  );
 }
 
 export function fieldArb(f: FieldDef, typ: bigint | undefined): fc.Arbitrary<unknown> {

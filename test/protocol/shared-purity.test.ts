@@ -11,7 +11,11 @@ const DOM_GLOBALS = /\b(window|document|localStorage|sessionStorage|navigator)\s
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : /\.(ts|js|mjs|svelte)$/.test(name) && !/\.test\.ts$/.test(name) ? [p] : [];
+    return statSync(p).isDirectory()
+      ? walk(p)
+      : /\.(ts|js|mjs|svelte)$/.test(name) && !/\.test\.ts$/.test(name)
+        ? [p]
+        : [];
   });
 }
 
@@ -32,14 +36,17 @@ describe('src/shared purity', () => {
   it('finds the protocol sources', () => {
     expect(files.some((f) => f.endsWith('protocol/index.ts'))).toBe(true);
   });
-  it.each(files.map((f) => [relative(ROOT, f), f] as const))('%s imports no node/electron and uses no DOM globals', (_r, file) => {
-    const src = stripComments(readFileSync(file, 'utf8'));
-    for (const spec of specifiers(src)) {
-      expect(BUILTINS.has(spec) || spec.startsWith('node:'), `node builtin "${spec}"`).toBe(false);
-      expect(spec === 'electron' || spec.startsWith('electron/'), `electron import "${spec}"`).toBe(false);
-    }
-    expect(DOM_GLOBALS.test(src), 'uses a DOM global').toBe(false);
-  });
+  it.each(files.map((f) => [relative(ROOT, f), f] as const))(
+    '%s imports no node/electron and uses no DOM globals',
+    (_r, file) => {
+      const src = stripComments(readFileSync(file, 'utf8'));
+      for (const spec of specifiers(src)) {
+        expect(BUILTINS.has(spec) || spec.startsWith('node:'), `node builtin "${spec}"`).toBe(false);
+        expect(spec === 'electron' || spec.startsWith('electron/'), `electron import "${spec}"`).toBe(false);
+      }
+      expect(DOM_GLOBALS.test(src), 'uses a DOM global').toBe(false);
+    },
+  );
   it('the checker itself catches offenders', () => {
     expect(specifiers("import { x } from 'node:fs';\nconst y = await import('path');")).toEqual(['node:fs', 'path']);
     expect(DOM_GLOBALS.test('window.foo = 1')).toBe(true);

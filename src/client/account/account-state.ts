@@ -25,7 +25,18 @@ export interface AccountStateOptions {
   currentEpoch(assetId: bigint): bigint | undefined;
   onChange?(state: AccountState): void;
   onFill?(fill: OwnFill): void;
+  /** Own fills kept, newest (default 1000). */
+  fillsKept?: number;
+  /** Own order ids remembered to recognise their fills, newest (default 4096); resting ones are renewed on every read. */
+  ownOrdersKept?: number;
+  /** Markets (asset and epoch) whose orders and position are kept (default 256). */
+  marketsKept?: number;
 }
+
+export const MARKETS_KEPT = 256;
+
+export const OWN_FILLS_KEPT = 1_000;
+export const OWN_ORDERS_KEPT = 4_096;
 
 const key = (assetId: bigint, epoch: bigint) => `${assetId}:${epoch}`;
 
@@ -62,7 +73,37 @@ export class AccountState {
 
   /** Remember an order this account just sent, so its fills are recognised before the next refresh. */
   trackOrder(orderHash: Hex): void {
-    this.#own.add(orderHash.toLowerCase());
+    this.#remember(orderHash);
+  }
+
+  /** Bounded: a set in insertion order, renewed ids move to the end, the oldest go first. */
+  #remember(orderId: string): void {
+    const id = orderId.toLowerCase();
+    this.#own.delete(id);
+    this.#own.add(id);
+    const limit = this.#o.ownOrdersKept ?? OWN_ORDERS_KEPT;
+    while (this.#own.size > limit) this.#own.delete(this.#own.values().next().value!);
+  }
+
+  /**
+   * After a roll-over: drops what an asset's epochs before `oldest` hold that shows nothing (no
+   * resting order, a flat position). Positions that still hold or made something stay, within the
+   * count bound of `marketsKept`.
+   */
+  forgetEpochsBefore(assetId: bigint, oldest: bigint): void {
+    const old = (k: string): boolean => {
+      const [a, e] = k.split(':');
+      return a === assetId.toString() && BigInt(e!) < oldest;
+    };
+    for (const [k, o] of [...this.orders]) if (old(k) && o.buys.length + o.sells.length === 0) this.orders.delete(k);
+    for (const [k, p] of [...this.positions])
+      if (old(k) && (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n))) this.positions.delete(k);
+  }
+
+  /** Keeps at most `marketsKept` markets in a per-market map, the oldest read first to go. */
+  #bound(map: Map<string, unknown>): void {
+    const limit = this.#o.marketsKept ?? MARKETS_KEPT;
+    while (map.size > limit) map.delete(map.keys().next().value!);
   }
 
   isOwnOrder(orderId: string): boolean {
@@ -76,8 +117,18 @@ export class AccountState {
   onMarketUpdate(u: MarketUpdate): void {
     if (u.type !== 'trade' || !this.isOwnOrder(u.data.orderId)) return;
     const t: TradeEvent = u;
-    const fill: OwnFill = { orderId: t.data.orderId, assetId: t.assetId, epoch: t.epoch, side: t.data.side, fill: t.data.fill, fillPrice: t.data.fillPrice, seqId: t.seqId };
+    const fill: OwnFill = {
+      orderId: t.data.orderId,
+      assetId: t.assetId,
+      epoch: t.epoch,
+      side: t.data.side,
+      fill: t.data.fill,
+      fillPrice: t.data.fillPrice,
+      seqId: t.seqId,
+    };
     this.fills.push(fill);
+    const limit = this.#o.fillsKept ?? OWN_FILLS_KEPT;
+    if (this.fills.length > limit) this.fills.splice(0, this.fills.length - limit);
     this.#o.onFill?.(fill);
     void this.refresh(t.assetId, t.epoch);
   }
@@ -118,9 +169,11 @@ export class AccountState {
     }
     const k = key(assetId, epoch);
     this.orders.set(k, orders);
-    for (const o of [...orders.buys, ...orders.sells]) this.#own.add(o.id.toLowerCase());
+    this.#bound(this.orders);
+    for (const o of [...orders.buys, ...orders.sells]) this.#remember(o.id);
     this.balance = balance;
     this.positions.set(k, position);
+    this.#bound(this.positions);
     this.#o.onChange?.(this);
     return true;
   }

@@ -37,7 +37,10 @@ function invalid(code: string, sentence: string): never {
 export function toPrice(v: PriceInput): bigint {
   if (typeof v === 'string') return localCheck(() => parsePrice(v));
   if (typeof v !== 'bigint' || v < MIN_PRICE || v > MAX_PRICE || v % PRICE_TICK !== 0n) {
-    invalid('INVALID_PRICE', `Price must be a multiple of ${PRICE_TICK} between ${MIN_PRICE} and ${MAX_PRICE} protocol units (0.1 to 99.9 cents). Got ${String(v)}.`);
+    invalid(
+      'INVALID_PRICE',
+      `Price must be a multiple of ${PRICE_TICK} between ${MIN_PRICE} and ${MAX_PRICE} protocol units (0.1 to 99.9 cents). Got ${String(v)}.`,
+    );
   }
   return v;
 }
@@ -46,7 +49,10 @@ export function toPrice(v: PriceInput): bigint {
 export function toSize(v: SizeInput): bigint {
   if (typeof v === 'string') return localCheck(() => parseSize(v));
   if (typeof v !== 'bigint' || v < MIN_SIZE || v > MAX_SIZE || v % SIZE_LOT !== 0n) {
-    invalid('INVALID_SIZE', `Size must be a multiple of ${SIZE_LOT} between ${MIN_SIZE} and ${MAX_SIZE} protocol units (0.01 to 1000000000 contracts). Got ${String(v)}.`);
+    invalid(
+      'INVALID_SIZE',
+      `Size must be a multiple of ${SIZE_LOT} between ${MIN_SIZE} and ${MAX_SIZE} protocol units (0.01 to 1000000000 contracts). Got ${String(v)}.`,
+    );
   }
   return v;
 }
@@ -55,7 +61,10 @@ export function toSize(v: SizeInput): bigint {
 export function toAmount(v: AmountInput): bigint {
   if (typeof v === 'string') return localCheck(() => parseAmount(v));
   if (typeof v !== 'bigint' || v <= 0n || v > MAX_AMOUNT) {
-    invalid('INVALID_AMOUNT', `Amount must be greater than 0 and at most ${MAX_AMOUNT} protocol units (1000000000 tokens). Got ${String(v)}.`);
+    invalid(
+      'INVALID_AMOUNT',
+      `Amount must be greater than 0 and at most ${MAX_AMOUNT} protocol units (1000000000 tokens). Got ${String(v)}.`,
+    );
   }
   return v;
 }
@@ -75,18 +84,22 @@ export function toTimeInForce(v: TimeInForceInput | undefined): bigint {
 }
 
 export function toAddress(v: string, what: string): Address {
-  if (typeof v !== 'string' || !ADDRESS_RE.test(v)) invalid('INVALID_ADDRESS', `${what} must be 0x followed by 40 hex digits.`);
+  if (typeof v !== 'string' || !ADDRESS_RE.test(v))
+    invalid('INVALID_ADDRESS', `${what} must be 0x followed by 40 hex digits.`);
   return v as Address;
 }
 
 export function toHash(v: string, what: string, allowZero: boolean): Hex {
-  if (typeof v !== 'string' || !BYTES32_RE.test(v)) invalid('INVALID_ORDER_HASH', `${what} must be 0x followed by 64 hex digits.`);
-  if (!allowZero && v === ZERO_HASH) invalid('INVALID_ORDER_HASH', `${what} must not be the zero hash; use cancel-all instead.`);
+  if (typeof v !== 'string' || !BYTES32_RE.test(v))
+    invalid('INVALID_ORDER_HASH', `${what} must be 0x followed by 64 hex digits.`);
+  if (!allowZero && v === ZERO_HASH)
+    invalid('INVALID_ORDER_HASH', `${what} must not be the zero hash; use cancel-all instead.`);
   return v as Hex;
 }
 
 export function toUint(v: bigint, width: keyof typeof UINT_MAX, what: string): bigint {
-  if (typeof v !== 'bigint' || v < 0n || v > UINT_MAX[width]) invalid('INVALID_ARGUMENT', `${what} must be a whole number from 0 to ${UINT_MAX[width]}.`);
+  if (typeof v !== 'bigint' || v < 0n || v > UINT_MAX[width])
+    invalid('INVALID_ARGUMENT', `${what} must be a whole number from 0 to ${UINT_MAX[width]}.`);
   return v;
 }
 
@@ -115,7 +128,10 @@ export function sameAddress(a: string, b: string): boolean {
 export function checkApprovalWindow(approvalNonce: bigint, nowMs: number): void {
   const nowS = BigInt(Math.floor(nowMs / 1000));
   if (approvalNonce <= nowS + 10n || approvalNonce >= nowS + 300n) {
-    invalid('INVALID_APPROVAL_NONCE', `An agent approval must expire between 10 s and 300 s from now (exchange time); ${approvalNonce} is outside that window.`);
+    invalid(
+      'INVALID_APPROVAL_NONCE',
+      `An agent approval must expire between 10 s and 300 s from now (exchange time); ${approvalNonce} is outside that window.`,
+    );
   }
 }
 

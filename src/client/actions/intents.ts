@@ -91,12 +91,16 @@ export function sleep(timers: Timers, ms: number, signal: AbortSignal | undefine
   });
 }
 
+export const INTENTS_KEPT = 256;
+
 /**
  * Keeps intents keyed by their content. An intent whose outcome is unknown is reused (same digest)
  * when the same content is submitted again; delivered and rejected intents are forgotten.
  */
 export class IntentLedger {
   readonly #byKey = new Map<string, Intent>();
+  /** Intents kept at most: beyond it the oldest whose outcome is unknown is forgotten (never one in flight). */
+  constructor(readonly limit = INTENTS_KEPT) {}
 
   /** The unknown intent for `key`, or a new pending one built by `build`. */
   async take<K extends RequestKind>(key: string, build: () => Promise<SignedAction<K>>): Promise<Intent<K>> {
@@ -107,6 +111,10 @@ export class IntentLedger {
     }
     const intent: Intent<K> = { key, signed: await build(), state: 'pending', attempts: 0 };
     this.#byKey.set(key, intent);
+    if (this.#byKey.size > this.limit) {
+      const oldest = [...this.#byKey.values()].find((i) => i.state === 'unknown');
+      if (oldest) this.#byKey.delete(oldest.key);
+    }
     return intent;
   }
 
@@ -133,11 +141,19 @@ export interface DeliverOptions extends CallOptions {
  * 429 and ENTRY_PROCESSED) are never retried. ENTRY_PROCESSED for a digest this ledger already
  * sent counts as delivered.
  */
-export async function deliverIntent(http: HttpCore, ledger: IntentLedger, intent: Intent, opts: DeliverOptions = {}): Promise<DeliveryResult> {
+export async function deliverIntent(
+  http: HttpCore,
+  ledger: IntentLedger,
+  intent: Intent,
+  opts: DeliverOptions = {},
+): Promise<DeliveryResult> {
   const policy = opts.policy ?? DEFAULT_RETRY;
   const timers = opts.timers ?? realTimers;
   const path = REQUEST_KINDS[intent.signed.kind].path;
-  const callOpts: CallOptions = { ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), ...(opts.signal ? { signal: opts.signal } : {}) };
+  const callOpts: CallOptions = {
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
   for (let attempt = 1; ; attempt++) {
     const sentBefore = intent.attempts > 0;
     intent.attempts++;

@@ -178,7 +178,11 @@ function nextNonce(ctx: SigningContext, given: bigint | undefined): bigint {
   return (ctx.nonces ?? sharedNonceRegistry).forSigner(ctx.signer.address).next();
 }
 
-async function signDigestOf<P extends PrimaryType>(ctx: SigningContext, primaryType: P, action: ActionOf<P>): Promise<{ orderHash: Hex; signature: Hex }> {
+async function signDigestOf<P extends PrimaryType>(
+  ctx: SigningContext,
+  primaryType: P,
+  action: ActionOf<P>,
+): Promise<{ orderHash: Hex; signature: Hex }> {
   const orderHash = localCheck(() => hashAction(primaryType, action as never, ctx.domain));
   await ctx.beforeSign?.({ primaryType, digest: orderHash, signer: ctx.signer.address });
   const signature = await ctx.signer.signDigest(orderHash);
@@ -196,15 +200,31 @@ function finish<K extends RequestKind>(kind: K, request: SignedRequest<K>, order
 /** Auth prefix for EOA or agent actions. */
 function auth(ctx: SigningContext, typ: bigint, nonce: bigint, agent: AgentFields | undefined) {
   const signer = ctx.signer.address;
-  if (agent === undefined) return { typ, nonce, signer, signatureType: SignatureType.EOA, sender: signer, approvalNonce: 0n };
+  if (agent === undefined)
+    return { typ, nonce, signer, signatureType: SignatureType.EOA, sender: signer, approvalNonce: 0n };
   const master = toAddress(agent.master, 'Master account');
   if (sameAddress(master, signer)) {
-    throw new ExchangeValidationError('SIGNATURE_TYPE_MISMATCH', 'An agent action must be signed by the agent, not by the master account; use the EOA action instead.');
+    throw new ExchangeValidationError(
+      'SIGNATURE_TYPE_MISMATCH',
+      'An agent action must be signed by the agent, not by the master account; use the EOA action instead.',
+    );
   }
-  return { typ, nonce, signer, signatureType: SignatureType.AGENT, sender: master, approvalNonce: toAgentApprovalNonce(agent.approvalNonce) };
+  return {
+    typ,
+    nonce,
+    signer,
+    signatureType: SignatureType.AGENT,
+    sender: master,
+    approvalNonce: toAgentApprovalNonce(agent.approvalNonce),
+  };
 }
 
-function fillOrder(ctx: SigningContext, input: Omit<OrderInput, 'nonce'>, nonce: bigint, agent: AgentFields | undefined): FillOrder {
+function fillOrder(
+  ctx: SigningContext,
+  input: Omit<OrderInput, 'nonce'>,
+  nonce: bigint,
+  agent: AgentFields | undefined,
+): FillOrder {
   // Convert every human input before the nonce is drawn or anything is signed.
   const side = toSide(input.side);
   const price = toPrice(input.price);
@@ -227,26 +247,48 @@ function fillOrder(ctx: SigningContext, input: Omit<OrderInput, 'nonce'>, nonce:
   };
 }
 
-export async function buildSignedOrder(ctx: SigningContext, input: OrderInput, agent?: AgentFields): Promise<SignedAction<'orders'>> {
+export async function buildSignedOrder(
+  ctx: SigningContext,
+  input: OrderInput,
+  agent?: AgentFields,
+): Promise<SignedAction<'orders'>> {
   fillOrder(ctx, input, 0n, agent); // validate first: a bad input must not consume a nonce
   const order = fillOrder(ctx, input, nextNonce(ctx, input.nonce), agent);
   const sig = await signDigestOf(ctx, 'FillOrder', order);
   return finish('orders', { order, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
-export async function buildSignedCancel(ctx: SigningContext, input: CancelInput, agent?: AgentFields): Promise<SignedAction<'cancels'>> {
+export async function buildSignedCancel(
+  ctx: SigningContext,
+  input: CancelInput,
+  agent?: AgentFields,
+): Promise<SignedAction<'cancels'>> {
   const orderHash = toHash(input.orderHash, 'Order hash', true);
   const assetId = toUint(input.assetId, 'uint256', 'Asset id');
   const epoch = toUint(input.epoch, 'uint32', 'Epoch');
   auth(ctx, Typ.CANCEL, 0n, agent);
   const a = auth(ctx, Typ.CANCEL, nextNonce(ctx, input.nonce), agent);
-  const cancel = { typ: a.typ, nonce: a.nonce, signer: a.signer, signatureType: a.signatureType, sender: a.sender, assetId, epoch, orderHash, approvalNonce: a.approvalNonce };
+  const cancel = {
+    typ: a.typ,
+    nonce: a.nonce,
+    signer: a.signer,
+    signatureType: a.signatureType,
+    sender: a.sender,
+    assetId,
+    epoch,
+    orderHash,
+    approvalNonce: a.approvalNonce,
+  };
   const sig = await signDigestOf(ctx, 'CancelOrder', cancel);
   return finish('cancels', { cancel, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
 /** Cancel-all: a normal CancelOrder with the zero hash (docs/protocol/signing.md#cancel-all). */
-export function buildSignedCancelAll(ctx: SigningContext, input: CancelAllInput, agent?: AgentFields): Promise<SignedAction<'cancels'>> {
+export function buildSignedCancelAll(
+  ctx: SigningContext,
+  input: CancelAllInput,
+  agent?: AgentFields,
+): Promise<SignedAction<'cancels'>> {
   return buildSignedCancel(ctx, { ...input, orderHash: ZERO_HASH as Hex }, agent);
 }
 
@@ -254,10 +296,15 @@ export function buildSignedCancelAll(ctx: SigningContext, input: CancelAllInput,
  * Cancel-replace embedding: replacement nonce drawn first, replacement signed first
  * (docs/protocol/signing.md#cancel-replace).
  */
-export async function buildSignedCancelReplace(ctx: SigningContext, input: CancelReplaceInput, agent?: AgentFields): Promise<SignedAction<'cancelReplace'>> {
+export async function buildSignedCancelReplace(
+  ctx: SigningContext,
+  input: CancelReplaceInput,
+  agent?: AgentFields,
+): Promise<SignedAction<'cancelReplace'>> {
   const cancelOrderHash = toHash(input.cancelOrderHash, 'The order to replace', false);
   const allOrNothing = input.allOrNothing ?? false;
-  if (typeof allOrNothing !== 'boolean') throw new ExchangeValidationError('INVALID_ALL_OR_NOTHING', 'allOrNothing must be true or false.');
+  if (typeof allOrNothing !== 'boolean')
+    throw new ExchangeValidationError('INVALID_ALL_OR_NOTHING', 'allOrNothing must be true or false.');
   fillOrder(ctx, input, 0n, agent);
   const replacement = fillOrder(ctx, input, nextNonce(ctx, input.replacementNonce), agent);
   const a = auth(ctx, Typ.CANCEL_REPLACE, nextNonce(ctx, input.nonce), agent);
@@ -291,23 +338,48 @@ export async function buildSignedCancelReplace(ctx: SigningContext, input: Cance
   );
 }
 
-export async function buildSignedClaim(ctx: SigningContext, input: ClaimInput, agent?: AgentFields): Promise<SignedAction<'claim'>> {
+export async function buildSignedClaim(
+  ctx: SigningContext,
+  input: ClaimInput,
+  agent?: AgentFields,
+): Promise<SignedAction<'claim'>> {
   const assetId = toUint(input.assetId, 'uint256', 'Asset id');
   const epoch = toUint(input.epoch, 'uint32', 'Epoch');
   auth(ctx, Typ.CLAIM, 0n, agent);
   const a = auth(ctx, Typ.CLAIM, nextNonce(ctx, input.nonce), agent);
-  const claim = { typ: a.typ, nonce: a.nonce, signer: a.signer, signatureType: a.signatureType, sender: a.sender, assetId, epoch, approvalNonce: a.approvalNonce };
+  const claim = {
+    typ: a.typ,
+    nonce: a.nonce,
+    signer: a.signer,
+    signatureType: a.signatureType,
+    sender: a.sender,
+    assetId,
+    epoch,
+    approvalNonce: a.approvalNonce,
+  };
   const sig = await signDigestOf(ctx, 'ClaimOrder', claim);
   return finish('claim', { claim, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
 /** Withdrawals are EOA only (docs/protocol/deposits.md#withdrawals). */
-export async function buildSignedWithdrawal(ctx: SigningContext, input: WithdrawInput): Promise<SignedAction<'withdrawals'>> {
+export async function buildSignedWithdrawal(
+  ctx: SigningContext,
+  input: WithdrawInput,
+): Promise<SignedAction<'withdrawals'>> {
   const amount = toAmount(input.amount);
   const receiver = toAddress(input.receiver ?? ctx.signer.address, 'Receiver');
   const ledger = toAddress(input.ledger, 'Account ledger');
   const signer = ctx.signer.address;
-  const withdrawal = { typ: Typ.WITHDRAWAL, nonce: nextNonce(ctx, input.nonce), signer, signatureType: SignatureType.EOA, sender: signer, receiver, amount, ledger };
+  const withdrawal = {
+    typ: Typ.WITHDRAWAL,
+    nonce: nextNonce(ctx, input.nonce),
+    signer,
+    signatureType: SignatureType.EOA,
+    sender: signer,
+    receiver,
+    amount,
+    ledger,
+  };
   const sig = await signDigestOf(ctx, 'WithdrawalOrder', withdrawal);
   return finish('withdrawals', { withdrawal, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
@@ -316,16 +388,31 @@ export async function buildSignedWithdrawal(ctx: SigningContext, input: Withdraw
  * The inner AgentApproval signature (docs/protocol/agents.md#approve, step 2), local only: it approves nothing by
  * itself.
  */
-export async function signAgentApproval(ctx: SigningContext, input: { agent: Address; approvalNonce: bigint }): Promise<SignedAgentApproval> {
+export async function signAgentApproval(
+  ctx: SigningContext,
+  input: { agent: Address; approvalNonce: bigint },
+): Promise<SignedAgentApproval> {
   const agent = toAddress(input.agent, 'Agent');
-  if (sameAddress(agent, ctx.signer.address)) throw new ExchangeValidationError('AGENT_CANNOT_APPROVE_ITSELF', 'The agent must be a different wallet from the master account.');
-  const approval: AgentApproval = { master: ctx.signer.address, agent, approvalNonce: toUint(input.approvalNonce, 'uint32', 'Approval nonce'), approvalSignature: '0x' };
+  if (sameAddress(agent, ctx.signer.address))
+    throw new ExchangeValidationError(
+      'AGENT_CANNOT_APPROVE_ITSELF',
+      'The agent must be a different wallet from the master account.',
+    );
+  const approval: AgentApproval = {
+    master: ctx.signer.address,
+    agent,
+    approvalNonce: toUint(input.approvalNonce, 'uint32', 'Approval nonce'),
+    approvalSignature: '0x',
+  };
   const sig = await signDigestOf(ctx, 'AgentApproval', approval);
   return { approval, orderHash: sig.orderHash, signature: sig.signature };
 }
 
 /** Inner AgentApproval signature, then the outer ApproveAgentOrder (docs/protocol/agents.md#approve). */
-export async function buildSignedApproveAgent(ctx: SigningContext, input: ApproveAgentInput): Promise<SignedAction<'agentsApprove'>> {
+export async function buildSignedApproveAgent(
+  ctx: SigningContext,
+  input: ApproveAgentInput,
+): Promise<SignedAction<'agentsApprove'>> {
   const inner = await signAgentApproval(ctx, input);
   const signer = ctx.signer.address;
   const approval = {
@@ -342,9 +429,18 @@ export async function buildSignedApproveAgent(ctx: SigningContext, input: Approv
   return finish('agentsApprove', { approval, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }
 
-export async function buildSignedRevokeAgent(ctx: SigningContext, input: { nonce?: bigint } = {}): Promise<SignedAction<'agentsRevoke'>> {
+export async function buildSignedRevokeAgent(
+  ctx: SigningContext,
+  input: { nonce?: bigint } = {},
+): Promise<SignedAction<'agentsRevoke'>> {
   const signer = ctx.signer.address;
-  const revocation = { typ: Typ.AGENT_REVOKE, nonce: nextNonce(ctx, input.nonce), signer, signatureType: SignatureType.EOA, sender: signer };
+  const revocation = {
+    typ: Typ.AGENT_REVOKE,
+    nonce: nextNonce(ctx, input.nonce),
+    signer,
+    signatureType: SignatureType.EOA,
+    sender: signer,
+  };
   const sig = await signDigestOf(ctx, 'RevokeAgentOrder', revocation);
   return finish('agentsRevoke', { revocation, chainId: ctx.domain.chainId, ...sig }, sig.orderHash);
 }

@@ -5,7 +5,13 @@ import { BookStore, sameView } from './book-store';
 
 const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const order = (seq: number, n: number, sell: boolean, price: bigint, size: bigint): MarketUpdate =>
-  ({ type: 'order', seqId: BigInt(seq), assetId: 1n, epoch: 0n, data: { orderId: id(n), assetId: 1n, epoch: 0n, price, side: sell, size } }) as MarketUpdate;
+  ({
+    type: 'order',
+    seqId: BigInt(seq),
+    assetId: 1n,
+    epoch: 0n,
+    data: { orderId: id(n), assetId: 1n, epoch: 0n, price, side: sell, size },
+  }) as MarketUpdate;
 
 describe('BookStore', () => {
   it('aggregates orders per tick, best first', () => {
@@ -41,32 +47,55 @@ describe('BookStore', () => {
     expect(b.addOrder(id(1), false, 0n, 1n)).toBe(false);
     expect(b.addOrder(id(1), false, 1_000_000n, 1n)).toBe(false);
     b.addOrder(id(2), true, 999_000n, 10_000n);
-    expect(b.apply({ type: 'resolution', seqId: 2n, assetId: 1n, epoch: 0n, data: { orderId: id(3), assetId: 1n, epoch: 0n, price: 5n } } as MarketUpdate)).toBe(true);
+    expect(
+      b.apply({
+        type: 'resolution',
+        seqId: 2n,
+        assetId: 1n,
+        epoch: 0n,
+        data: { orderId: id(3), assetId: 1n, epoch: 0n, price: 5n },
+      } as MarketUpdate),
+    ).toBe(true);
     expect(b.resolved).toBe(true);
     expect(b.view()).toEqual({ bids: [], asks: [] });
   });
 
   it('matches a naive model for any sequence of adds and cancels', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(20), fc.boolean(), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 50 }), fc.boolean())), (ops) => {
-        const b = new BookStore(1n, 0n);
-        const model = new Map<number, { sell: boolean; price: bigint; size: bigint }>();
-        ops.forEach(([n, sell, tick, lots, cancel], i) => {
-          if (cancel) {
-            expect(b.cancel(id(n))).toBe(model.delete(n));
-          } else {
-            const o = { sell, price: BigInt(tick) * 1000n, size: BigInt(lots) * 10_000n };
-            expect(b.apply(order(i, n, sell, o.price, o.size))).toBe(true);
-            model.set(n, o);
-          }
-        });
-        const levels = (sell: boolean) => {
-          const m = new Map<bigint, { size: bigint; n: number }>();
-          for (const o of model.values()) if (o.sell === sell) m.set(o.price, { size: (m.get(o.price)?.size ?? 0n) + o.size, n: (m.get(o.price)?.n ?? 0) + 1 });
-          return [...m.entries()].sort((a, c) => (sell ? (a[0] < c[0] ? -1 : 1) : a[0] > c[0] ? -1 : 1)).map(([price, v]) => ({ price, size: v.size, orderCount: v.n }));
-        };
-        expect(sameView(b.view(), { bids: levels(false), asks: levels(true) })).toBe(true);
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.nat(20),
+            fc.boolean(),
+            fc.integer({ min: 1, max: 999 }),
+            fc.integer({ min: 1, max: 50 }),
+            fc.boolean(),
+          ),
+        ),
+        (ops) => {
+          const b = new BookStore(1n, 0n);
+          const model = new Map<number, { sell: boolean; price: bigint; size: bigint }>();
+          ops.forEach(([n, sell, tick, lots, cancel], i) => {
+            if (cancel) {
+              expect(b.cancel(id(n))).toBe(model.delete(n));
+            } else {
+              const o = { sell, price: BigInt(tick) * 1000n, size: BigInt(lots) * 10_000n };
+              expect(b.apply(order(i, n, sell, o.price, o.size))).toBe(true);
+              model.set(n, o);
+            }
+          });
+          const levels = (sell: boolean) => {
+            const m = new Map<bigint, { size: bigint; n: number }>();
+            for (const o of model.values())
+              if (o.sell === sell)
+                m.set(o.price, { size: (m.get(o.price)?.size ?? 0n) + o.size, n: (m.get(o.price)?.n ?? 0) + 1 });
+            return [...m.entries()]
+              .sort((a, c) => (sell ? (a[0] < c[0] ? -1 : 1) : a[0] > c[0] ? -1 : 1))
+              .map(([price, v]) => ({ price, size: v.size, orderCount: v.n }));
+          };
+          expect(sameView(b.view(), { bids: levels(false), asks: levels(true) })).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

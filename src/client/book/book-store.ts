@@ -172,12 +172,17 @@ export class BookStore {
 
 /** The comparable L2 of a REST snapshot (price, size, orderCount per level). */
 export function snapshotView(s: OrderBook): BookLevels {
-  const conv = (l: OrderBook['bids'][number]): PriceLevel => ({ price: l.price, size: l.size, orderCount: l.orderCount });
+  const conv = (l: OrderBook['bids'][number]): PriceLevel => ({
+    price: l.price,
+    size: l.size,
+    orderCount: l.orderCount,
+  });
   return { bids: s.bids.map(conv), asks: s.asks.map(conv) };
 }
 
 export function sameView(a: BookLevels, b: BookLevels): boolean {
   const eq = (x: PriceLevel[], y: PriceLevel[]) =>
-    x.length === y.length && x.every((l, i) => l.price === y[i]!.price && l.size === y[i]!.size && l.orderCount === y[i]!.orderCount);
+    x.length === y.length &&
+    x.every((l, i) => l.price === y[i]!.price && l.size === y[i]!.size && l.orderCount === y[i]!.orderCount);
   return eq(a.bids, b.bids) && eq(a.asks, b.asks);
 }

@@ -92,10 +92,17 @@ export class BookSync {
     if (this.#synced) {
       if (this.#isStale()) {
         state = 'stale';
-        reason = `no update or ping for ${Math.round((this.#staleAfter()) / 1000)} s`;
+        reason = `no update or ping for ${Math.round(this.#staleAfter() / 1000)} s`;
       } else state = 'live';
     } else state = this.#o.feed.socket.state === 'open' || this.#fetching ? 'resyncing' : 'down';
-    return { state, reason, seqId: this.store.seqId, resyncs: this.counters.resyncs, updatesApplied: this.counters.updatesApplied, lastUpdateAgeMs: age };
+    return {
+      state,
+      reason,
+      seqId: this.store.seqId,
+      resyncs: this.counters.resyncs,
+      updatesApplied: this.counters.updatesApplied,
+      lastUpdateAgeMs: age,
+    };
   }
 
   #staleAfter(): number {
@@ -151,7 +158,10 @@ export class BookSync {
     }
     if (u.seqId <= this.store.seqId) this.counters.resets++;
     else this.counters.gaps++;
-    const why = u.seqId <= this.store.seqId ? `seqId reset (${u.seqId} after ${this.store.seqId})` : `gap (${u.seqId} after ${this.store.seqId})`;
+    const why =
+      u.seqId <= this.store.seqId
+        ? `seqId reset (${u.seqId} after ${this.store.seqId})`
+        : `gap (${u.seqId} after ${this.store.seqId})`;
     void this.#resync(why);
   }
 

@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Contract, Interface, type ContractTransactionResponse, JsonRpcProvider, Network, type TransactionReceipt, type Wallet } from 'ethers';
+import {
+  Contract,
+  Interface,
+  type ContractTransactionResponse,
+  JsonRpcProvider,
+  Network,
+  type TransactionReceipt,
+  type Wallet,
+} from 'ethers';
 import { formatAmount, parseAmount, type Address, type Hex } from '../../shared/protocol';
 import { sendWithGasMargin } from '../../shared/gas-margin';
 import { pollReceipt } from '../../shared/receipt-poll';
@@ -26,7 +34,8 @@ export interface DepositClientOptions {
 export type DepositMode = 'approve' | 'permit';
 
 /** 'credited' is never emitted here: the caller reports it once the exchange balance shows the deposit. */
-export type DepositStage = 'checking' | 'approving' | 'approved' | 'signing-permit' | 'sent' | 'mined' | 'confirmations' | 'credited';
+export type DepositStage =
+  'checking' | 'approving' | 'approved' | 'signing-permit' | 'sent' | 'mined' | 'confirmations' | 'credited';
 
 export interface ChainDepositProgress {
   stage: DepositStage;
@@ -122,7 +131,10 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     const amount = parseAmount(amountHuman);
     await checkChain();
     if ((await provider.getCode(opts.depositLedger)) === '0x') {
-      throw new DepositError('NOT_A_DEPOSIT_LEDGER', `No contract is deployed at the deposit ledger address ${opts.depositLedger}.`);
+      throw new DepositError(
+        'NOT_A_DEPOSIT_LEDGER',
+        `No contract is deployed at the deposit ledger address ${opts.depositLedger}.`,
+      );
     }
     const [settlementToken, accountLedger, permit2] = (await Promise.all([
       ledger.getFunction('SETTLEMENT_TOKEN')(),
@@ -154,7 +166,10 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
       provider.getFeeData(),
     ]);
     if (decimals !== 6n) {
-      throw new DepositError('TOKEN_DECIMALS', `The settlement token has ${decimals} decimals; deposits need a 6-decimal token.`);
+      throw new DepositError(
+        'TOKEN_DECIMALS',
+        `The settlement token has ${decimals} decimals; deposits need a 6-decimal token.`,
+      );
     }
     if (tokenBalance < amount) {
       throw new DepositError(
@@ -167,7 +182,10 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     const gasPrice = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
     const maxGasCost = gasPrice * (APPROVE_GAS + DEPOSIT_GAS);
     if (gasBalance < maxGasCost) {
-      throw new DepositError('INSUFFICIENT_GAS', 'The wallet has too little native currency to pay for the deposit gas.');
+      throw new DepositError(
+        'INSUFFICIENT_GAS',
+        'The wallet has too little native currency to pay for the deposit gas.',
+      );
     }
     return {
       amount,
@@ -189,12 +207,22 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
 
   async function waitForReceipt(txHash: Hex, deadline: number): Promise<TransactionReceipt> {
     const receipt = await pollReceipt(provider, txHash, { pollMs, deadline, sleep });
-    if (!receipt) throw new DepositError('CONFIRMATION_TIMEOUT', `Transaction ${txHash} was not mined in time; it may still be pending.`);
+    if (!receipt)
+      throw new DepositError(
+        'CONFIRMATION_TIMEOUT',
+        `Transaction ${txHash} was not mined in time; it may still be pending.`,
+      );
     if (receipt.status !== 1) throw new DepositError('TX_REVERTED', `Transaction ${txHash} reverted on chain.`);
     return receipt;
   }
 
-  async function approve(token: Address, spender: Address, amount: bigint, deadline: number, emit: Emit): Promise<void> {
+  async function approve(
+    token: Address,
+    spender: Address,
+    amount: bigint,
+    deadline: number,
+    emit: Emit,
+  ): Promise<void> {
     await checkChain();
     const tx = await sendWithGasMargin(new Contract(token, ERC20_ABI, wallet).getFunction('approve'), spender, amount);
     emit('approving', 0, tx.hash as Hex);
@@ -221,7 +249,8 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
       if (plan.permit.permit2ApprovalNeeded) await approve(plan.settlementToken, plan.permit2, amount, deadline, emit);
       const latest = await provider.getBlock('latest');
       const chainNow = BigInt(latest?.timestamp ?? Math.floor(Date.now() / 1000));
-      const permitDeadline = options.permit?.deadline ?? chainNow + BigInt(options.permit?.ttlSeconds ?? DEFAULT_PERMIT_TTL_SECONDS);
+      const permitDeadline =
+        options.permit?.deadline ?? chainNow + BigInt(options.permit?.ttlSeconds ?? DEFAULT_PERMIT_TTL_SECONDS);
       if (permitDeadline <= chainNow) {
         throw new DepositError('PERMIT_EXPIRED', 'The deposit permit deadline has already passed; sign a new one.');
       }
@@ -237,7 +266,14 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
         privateKey: wallet.privateKey as Hex,
       });
       send = () =>
-        sendWithGasMargin(ledger.getFunction('depositWithPermit'), amount, permit.message.nonce, owner, permit.message.deadline, permit.signature);
+        sendWithGasMargin(
+          ledger.getFunction('depositWithPermit'),
+          amount,
+          permit.message.nonce,
+          owner,
+          permit.message.deadline,
+          permit.signature,
+        );
     }
 
     await checkChain();
@@ -252,7 +288,10 @@ export function createDepositClient(opts: DepositClientOptions): DepositClient {
     let confirmations = 1;
     while (confirmations < required) {
       if (Date.now() > deadline) {
-        throw new DepositError('CONFIRMATION_TIMEOUT', `Deposit ${txHash} is mined but did not reach ${required} confirmations in time.`);
+        throw new DepositError(
+          'CONFIRMATION_TIMEOUT',
+          `Deposit ${txHash} is mined but did not reach ${required} confirmations in time.`,
+        );
       }
       await sleep(pollMs);
       const head = await provider.getBlockNumber();

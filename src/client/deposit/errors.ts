@@ -41,7 +41,10 @@ const REVERT_CODES: Record<string, [DepositErrorCode, string]> = {
   InvalidContractSignature: ['PERMIT_INVALID', 'The contract wallet rejected the deposit permit signature.'],
   InvalidAmount: ['PERMIT_INVALID', 'The deposit asks for more than the permit allows.'],
   InvalidNonce: ['PERMIT_NONCE_USED', 'This permit nonce was already used; sign a new permit.'],
-  ERC20InsufficientBalance: ['INSUFFICIENT_TOKEN_BALANCE', 'The wallet holds too few settlement tokens for this deposit.'],
+  ERC20InsufficientBalance: [
+    'INSUFFICIENT_TOKEN_BALANCE',
+    'The wallet holds too few settlement tokens for this deposit.',
+  ],
   ERC20InsufficientAllowance: ['INSUFFICIENT_ALLOWANCE', 'The token allowance is too small for this deposit.'],
   ZeroAmount: ['INVALID_AMOUNT', 'The deposit amount must be greater than zero.'],
   AmountTooLarge: ['INVALID_AMOUNT', 'The deposit amount is larger than the exchange accepts.'],
@@ -65,12 +68,16 @@ export function toDepositError(err: unknown): DepositError {
     return new DepositError('INSUFFICIENT_GAS', 'The wallet has too little native currency to pay for gas.');
   }
   if (typeof e.reason === 'string' && /exceeds balance/i.test(e.reason)) {
-    return new DepositError('INSUFFICIENT_TOKEN_BALANCE', 'The wallet holds too few settlement tokens for this deposit.');
+    return new DepositError(
+      'INSUFFICIENT_TOKEN_BALANCE',
+      'The wallet holds too few settlement tokens for this deposit.',
+    );
   }
   if (e.code === 'NETWORK_ERROR' || e.code === 'TIMEOUT' || (err instanceof TypeError && /fetch/i.test(err.message))) {
     return new DepositError('RPC_UNAVAILABLE', 'The chain RPC did not answer.');
   }
   // ethers' shortMessage describes the failure without request bodies; never echo anything else.
-  const detail = typeof e.shortMessage === 'string' ? e.shortMessage : typeof e.reason === 'string' ? e.reason : 'unknown error';
+  const detail =
+    typeof e.shortMessage === 'string' ? e.shortMessage : typeof e.reason === 'string' ? e.reason : 'unknown error';
   return new DepositError('TX_REVERTED', `The chain refused the deposit: ${detail}.`);
 }

@@ -69,7 +69,9 @@ describe('toDepositError', () => {
 
   it('maps unknown reverts, gas shortfalls, unit errors and dead RPCs', () => {
     expect(toDepositError({ data: '0xdeadbeef00' }).code).toBe('TX_REVERTED');
-    expect(toDepositError({ code: 'INSUFFICIENT_FUNDS', shortMessage: 'insufficient funds' }).code).toBe('INSUFFICIENT_GAS');
+    expect(toDepositError({ code: 'INSUFFICIENT_FUNDS', shortMessage: 'insufficient funds' }).code).toBe(
+      'INSUFFICIENT_GAS',
+    );
     expect(toDepositError(new UnitsError('INVALID_AMOUNT', 'Amount must be …')).code).toBe('INVALID_AMOUNT');
     expect(toDepositError(new TypeError('fetch failed')).code).toBe('RPC_UNAVAILABLE');
     const same = new DepositError('WRONG_CHAIN', 'x');

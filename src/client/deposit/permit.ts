@@ -1,4 +1,12 @@
-import { bytesToHex, hashPermitTransferFrom, makePermit2Domain, signDigest, type Address, type Hex, type PermitTransferFrom } from '../../shared/protocol';
+import {
+  bytesToHex,
+  hashPermitTransferFrom,
+  makePermit2Domain,
+  signDigest,
+  type Address,
+  type Hex,
+  type PermitTransferFrom,
+} from '../../shared/protocol';
 
 export interface DepositPermit {
   message: PermitTransferFrom;
@@ -31,6 +39,9 @@ export function signDepositPermit(args: {
     nonce: args.nonce,
     deadline: args.deadline,
   };
-  const digest = hashPermitTransferFrom(message, makePermit2Domain({ chainId: args.chainId, verifyingContract: args.permit2 }));
+  const digest = hashPermitTransferFrom(
+    message,
+    makePermit2Domain({ chainId: args.chainId, verifyingContract: args.permit2 }),
+  );
   return { message, signature: signDigest(digest, args.privateKey) };
 }

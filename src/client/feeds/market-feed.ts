@@ -27,7 +27,13 @@ const updateSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('cancel'),
     seqId: intLike,
-    data: z.object({ orderId: bytes32, cancelId: bytes32, assetId: decStr, epoch: decStr, arrivalTime: decStr.optional() }),
+    data: z.object({
+      orderId: bytes32,
+      cancelId: bytes32,
+      assetId: decStr,
+      epoch: decStr,
+      arrivalTime: decStr.optional(),
+    }),
   }),
   z.object({
     type: z.literal('resolution'),
@@ -57,7 +63,10 @@ export function parseMarketUpdate(msg: unknown): { update: MarketUpdate } | { er
   // The type is the server's text: shown cleaned and short (it lands in the book's health reason).
   const type = (msg as { type?: unknown } | null)?.type;
   const shown = typeof type === 'string' ? cleanExchangeText(type).slice(0, 32) : String(type);
-  return { error: `invalid ${shown} event at ${first ? first.path.join('.') : '?'}: ${first?.message ?? ''}`, ...(assetId ? { assetId: assetId.slice(0, 80) } : {}) };
+  return {
+    error: `invalid ${shown} event at ${first ? first.path.join('.') : '?'}: ${first?.message ?? ''}`,
+    ...(assetId ? { assetId: assetId.slice(0, 80) } : {}),
+  };
 }
 
 export interface MarketHandler {
@@ -92,8 +101,15 @@ export interface FeedSubscription {
 }
 
 /** The bound and heartbeat options a feed passes to its socket (unset ones keep the socket's defaults). */
-export function socketBounds(o: FeedOptions): Pick<FeedOptions, 'maxPayloadBytes' | 'handshakeTimeoutMs' | 'pingIntervalMs' | 'pongTimeoutMs'> {
-  return { maxPayloadBytes: o.maxPayloadBytes, handshakeTimeoutMs: o.handshakeTimeoutMs, pingIntervalMs: o.pingIntervalMs, pongTimeoutMs: o.pongTimeoutMs };
+export function socketBounds(
+  o: FeedOptions,
+): Pick<FeedOptions, 'maxPayloadBytes' | 'handshakeTimeoutMs' | 'pingIntervalMs' | 'pongTimeoutMs'> {
+  return {
+    maxPayloadBytes: o.maxPayloadBytes,
+    handshakeTimeoutMs: o.handshakeTimeoutMs,
+    pingIntervalMs: o.pingIntervalMs,
+    pongTimeoutMs: o.pongTimeoutMs,
+  };
 }
 
 export class MarketFeed {

@@ -117,7 +117,13 @@ export class OracleFeed {
     const r = priceSchema.safeParse(msg);
     if (!r.success) {
       // A price we cannot read is the feed's error, not ours; other message types are ignored.
-      if (msg['type'] === 'price') this.#onError?.(new ExchangeError('FEED_BAD_MESSAGE', `The oracle feed sent a price that could not be read (at ${r.error.issues[0]?.path.join('.') || '?'}).`));
+      if (msg['type'] === 'price')
+        this.#onError?.(
+          new ExchangeError(
+            'FEED_BAD_MESSAGE',
+            `The oracle feed sent a price that could not be read (at ${r.error.issues[0]?.path.join('.') || '?'}).`,
+          ),
+        );
       return;
     }
     const key = r.data.symbolId.toString();

@@ -156,8 +156,9 @@ export class SubscriptionSocket {
   #settle(id: string, err?: ExchangeError): void {
     const list = this.#waiters.get(id);
     this.#waiters.delete(id);
-    for (const w of list ?? []) if (err) w.reject(err);
-    else w.resolve();
+    for (const w of list ?? [])
+      if (err) w.reject(err);
+      else w.resolve();
   }
 
   #settleAll(err: ExchangeError): void {
@@ -177,7 +178,10 @@ export class SubscriptionSocket {
         if (this.#ws !== ws) return;
         this.#ackTimers.delete(id);
         this.stats.ackTimeouts++;
-        const err = new ExchangeError('FEED_ACK_TIMEOUT', `The feed did not acknowledge ${cmd} ${key} within ${ackMs / 1000} s.`);
+        const err = new ExchangeError(
+          'FEED_ACK_TIMEOUT',
+          `The feed did not acknowledge ${cmd} ${key} within ${ackMs / 1000} s.`,
+        );
         this.#settle(id, err);
         this.#o.onError?.(err);
         // A subscribe without an ack: the socket is suspect; replace it and resubscribe.
@@ -198,7 +202,12 @@ export class SubscriptionSocket {
     const maxPayload = this.#o.maxPayloadBytes ?? MAX_FEED_FRAME_BYTES;
     const handshakeMs = this.#o.handshakeTimeoutMs ?? FEED_HANDSHAKE_TIMEOUT_MS;
     // No compression (nothing to inflate), no redirects (main talks only to the configured host).
-    const ws = new WebSocket(this.#o.url, { maxPayload, handshakeTimeout: handshakeMs, perMessageDeflate: false, followRedirects: false });
+    const ws = new WebSocket(this.#o.url, {
+      maxPayload,
+      handshakeTimeout: handshakeMs,
+      perMessageDeflate: false,
+      followRedirects: false,
+    });
     this.#ws = ws;
     const mine = () => this.#ws === ws;
     ws.on('open', () => {
@@ -229,7 +238,11 @@ export class SubscriptionSocket {
       } catch (e) {
         // A message our consumers could not digest must cost that feed a resync, never main.
         const why = e instanceof Error ? e.message : String(e);
-        this.#o.onError?.(new ExchangeError('FEED_BAD_MESSAGE', `A feed message could not be handled (${why}); resyncing.`, { cause: e }));
+        this.#o.onError?.(
+          new ExchangeError('FEED_BAD_MESSAGE', `A feed message could not be handled (${why}); resyncing.`, {
+            cause: e,
+          }),
+        );
         if (mine()) this.#abandon(true, 'a feed message could not be handled');
       }
     });
@@ -247,9 +260,15 @@ export class SubscriptionSocket {
       // 'close' follows. Only the bounds we enforce carry something worth telling.
       if (!mine()) return;
       if (e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        this.#socketError = new ExchangeError('FEED_FRAME_TOO_LARGE', `The feed sent a frame larger than ${formatBytes(maxPayload)}; the connection was dropped.`);
+        this.#socketError = new ExchangeError(
+          'FEED_FRAME_TOO_LARGE',
+          `The feed sent a frame larger than ${formatBytes(maxPayload)}; the connection was dropped.`,
+        );
       } else if (/handshake has timed out/i.test(e.message)) {
-        this.#socketError = new ExchangeError('FEED_HANDSHAKE_TIMEOUT', `The feed did not complete its opening handshake within ${handshakeMs / 1000} s.`);
+        this.#socketError = new ExchangeError(
+          'FEED_HANDSHAKE_TIMEOUT',
+          `The feed did not complete its opening handshake within ${handshakeMs / 1000} s.`,
+        );
       } else return;
       this.#o.onError?.(this.#socketError);
     });
@@ -280,7 +299,10 @@ export class SubscriptionSocket {
           this.#pongTimer = null;
           if (this.#ws !== ws) return;
           this.stats.silences++;
-          const err = new ExchangeError('FEED_SILENT', `The feed sent nothing, not even an answer to a ping, for ${deadline / 1000} s; reconnecting.`);
+          const err = new ExchangeError(
+            'FEED_SILENT',
+            `The feed sent nothing, not even an answer to a ping, for ${deadline / 1000} s; reconnecting.`,
+          );
           this.#o.onError?.(err);
           this.#abandon(true, `the feed went silent (no answer to a ping within ${deadline / 1000} s)`);
         }, 0);
@@ -309,7 +331,9 @@ export class SubscriptionSocket {
     if (type === 'subscribed' || type === 'unsubscribed') {
       // Acks must carry string ids (docs/protocol/feeds.md#one-socket-many-subscriptions).
       if (typeof key !== 'string') {
-        this.#o.onError?.(new ExchangeError('FEED_BAD_ACK', `The feed acknowledged with a non-string ${this.#o.keyField}.`));
+        this.#o.onError?.(
+          new ExchangeError('FEED_BAD_ACK', `The feed acknowledged with a non-string ${this.#o.keyField}.`),
+        );
         return;
       }
       const id = `${type === 'subscribed' ? 'subscribe' : 'unsubscribe'}:${key}`;
@@ -322,14 +346,24 @@ export class SubscriptionSocket {
       } else if (type === 'unsubscribed' && typeof msg['reason'] === 'string' && this.#keys.has(key)) {
         this.#keys.delete(key);
         this.#o.onDropped?.(key, msg['reason']);
-        this.#o.onError?.(new ExchangeError('FEED_DROPPED', `The feed stopped ${this.#o.keyField} ${key}. ${exchangeSaid(msg['reason'])}`));
+        this.#o.onError?.(
+          new ExchangeError(
+            'FEED_DROPPED',
+            `The feed stopped ${this.#o.keyField} ${key}. ${exchangeSaid(msg['reason'])}`,
+          ),
+        );
       }
       return;
     }
     if (type === 'connected') return;
     if (type === 'error') {
       const text = typeof msg['message'] === 'string' ? msg['message'] : '';
-      this.#o.onError?.(new ExchangeError('FEED_ERROR', text === '' ? 'The feed reported an error.' : `The feed reported an error. ${exchangeSaid(text)}`));
+      this.#o.onError?.(
+        new ExchangeError(
+          'FEED_ERROR',
+          text === '' ? 'The feed reported an error.' : `The feed reported an error. ${exchangeSaid(text)}`,
+        ),
+      );
       return;
     }
     this.#o.onMessage(msg);

@@ -22,9 +22,14 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
       if (req.url!.includes('slow')) return; // never answers
-      if (req.url!.includes('fail')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"ENTRY_PROCESSED","message":"Already processed."}');
+      if (req.url!.includes('fail'))
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":"ENTRY_PROCESSED","message":"Already processed."}');
       if (req.url!.includes('text')) return void res.writeHead(500).end('Internal enqueue error');
-      res.writeHead(req.url!.includes('accepted') ? 202 : 200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      res
+        .writeHead(req.url!.includes('accepted') ? 202 : 200, { 'content-type': 'application/json' })
+        .end('{"ok":true}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -43,7 +48,16 @@ describe('base URL', () => {
     expect(resolveUrl(b, 'book/1/2?depth=5').href).toBe('https://host/api/book/1/2?depth=5');
     expect(resolveUrl(normaliseBaseUrl('http://localhost:3000/'), 'health').href).toBe('http://localhost:3000/health');
     // Nothing a value can put in a path leaves the base: another host, "..", encoded dots or slashes.
-    for (const escape of ['https://evil.example/x', 'http:evil.example', '../admin', 'book/../../admin', 'asset/%2e%2e/%2e%2e/x', 'asset/1%2F..%2Fx', 'a\\..\\..\\x', 'balance/%5c..']) {
+    for (const escape of [
+      'https://evil.example/x',
+      'http:evil.example',
+      '../admin',
+      'book/../../admin',
+      'asset/%2e%2e/%2e%2e/x',
+      'asset/1%2F..%2Fx',
+      'a\\..\\..\\x',
+      'balance/%5c..',
+    ]) {
       expect(() => resolveUrl(b, escape), escape).toThrow(/would leave the exchange's base URL/);
     }
     // Leading slashes are dropped, so a protocol-relative path stays below the base.
@@ -52,22 +66,29 @@ describe('base URL', () => {
 });
 
 describe('error codes (docs/protocol/choices.md#http-errors-and-rate-limits)', () => {
-  it('prefers a SCREAMING_CASE token; our sentence for a known code, the exchange\'s words quoted', () => {
+  it("prefers a SCREAMING_CASE token; our sentence for a known code, the exchange's words quoted", () => {
     expect(errorCodeOf(401, { error: 'ORDER_HASH_MISMATCH', message: 'Digest differs.' })).toEqual({
       code: 'ORDER_HASH_MISMATCH',
-      sentence: 'The exchange computed a different digest for this request than the one signed. The exchange said: "Digest differs."',
+      sentence:
+        'The exchange computed a different digest for this request than the one signed. The exchange said: "Digest differs."',
     });
     expect(errorCodeOf(400, { error: 'Invalid auth parameters' })).toEqual({
       code: 'Invalid auth parameters',
-      sentence: 'The exchange refused the authentication fields of the request. The exchange said: "Invalid auth parameters".',
+      sentence:
+        'The exchange refused the authentication fields of the request. The exchange said: "Invalid auth parameters".',
     });
     expect(errorCodeOf(500, 'Internal enqueue error').code).toBe('Internal enqueue error');
     expect(errorCodeOf(502, '')).toEqual({ code: 'HTTP_502', sentence: 'The exchange failed (HTTP 502).' });
-    expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' })).toEqual({ code: 'NOT_FOUND', sentence: 'The exchange refused the request (NOT_FOUND). The exchange said: "boom".' });
-    expect(errorCodeOf(400, { error: 'SOMETHING_NEW' }).sentence).toBe('The exchange refused the request (SOMETHING_NEW).');
+    expect(errorCodeOf(404, { error: 'boom', code: 'NOT_FOUND' })).toEqual({
+      code: 'NOT_FOUND',
+      sentence: 'The exchange refused the request (NOT_FOUND). The exchange said: "boom".',
+    });
+    expect(errorCodeOf(400, { error: 'SOMETHING_NEW' }).sentence).toBe(
+      'The exchange refused the request (SOMETHING_NEW).',
+    );
   });
 
-  it('never lets the exchange\'s text pass as ours: cleaned, cut and bounded as a code', () => {
+  it("never lets the exchange's text pass as ours: cleaned, cut and bounded as a code", () => {
     const long = 'x'.repeat(5000);
     const r = errorCodeOf(400, { message: `${long}\u202e` });
     expect(r.code).toBe('HTTP_400');
@@ -75,10 +96,20 @@ describe('error codes (docs/protocol/choices.md#http-errors-and-rate-limits)', (
     expect(errorCodeOf(400, { error: `${'A_'.repeat(100)}B` }).code).toBe('HTTP_400');
   });
 
-  it('gives a bare 429 the RATE_LIMITED code and a sentence, keeping the exchange\'s own quoted', () => {
-    expect(errorCodeOf(429, '')).toEqual({ code: 'RATE_LIMITED', sentence: 'The exchange is limiting how often this can be done; try again in a moment.' });
-    expect(errorCodeOf(429, 'Too many requests')).toEqual({ code: 'RATE_LIMITED', sentence: 'The exchange is limiting how often this can be done; try again in a moment. The exchange said: "Too many requests".' });
-    expect(errorCodeOf(429, { error: 'SLOW_DOWN', message: 'Easy.' })).toEqual({ code: 'SLOW_DOWN', sentence: 'The exchange refused the request (SLOW_DOWN). The exchange said: "Easy."' });
+  it("gives a bare 429 the RATE_LIMITED code and a sentence, keeping the exchange's own quoted", () => {
+    expect(errorCodeOf(429, '')).toEqual({
+      code: 'RATE_LIMITED',
+      sentence: 'The exchange is limiting how often this can be done; try again in a moment.',
+    });
+    expect(errorCodeOf(429, 'Too many requests')).toEqual({
+      code: 'RATE_LIMITED',
+      sentence:
+        'The exchange is limiting how often this can be done; try again in a moment. The exchange said: "Too many requests".',
+    });
+    expect(errorCodeOf(429, { error: 'SLOW_DOWN', message: 'Easy.' })).toEqual({
+      code: 'SLOW_DOWN',
+      sentence: 'The exchange refused the request (SLOW_DOWN). The exchange said: "Easy."',
+    });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -115,7 +146,12 @@ describe('HttpCore', () => {
     const core = new HttpCore({ baseUrl: base });
     const e = await core.post('fail', '{}').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ExchangeHttpError);
-    expect(e).toMatchObject({ status: 404, code: 'ENTRY_PROCESSED', sentence: 'The exchange has already processed this exact request. The exchange said: "Already processed."', body: { error: 'ENTRY_PROCESSED' } });
+    expect(e).toMatchObject({
+      status: 404,
+      code: 'ENTRY_PROCESSED',
+      sentence: 'The exchange has already processed this exact request. The exchange said: "Already processed."',
+      body: { error: 'ENTRY_PROCESSED' },
+    });
     await expect(core.get('text')).rejects.toMatchObject({ status: 500, body: 'Internal enqueue error' });
     core.close();
   });

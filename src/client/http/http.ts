@@ -5,7 +5,14 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { readBoundedBody } from './bounded-body';
-import { ExchangeAbortError, ExchangeHttpError, ExchangeResponseTooLargeError, ExchangeTimeoutError, ExchangeTransportError, ExchangeValidationError } from '../errors';
+import {
+  ExchangeAbortError,
+  ExchangeHttpError,
+  ExchangeResponseTooLargeError,
+  ExchangeTimeoutError,
+  ExchangeTransportError,
+  ExchangeValidationError,
+} from '../errors';
 import { cleanExchangeText, refusalSentence } from '../exchange-words';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -72,7 +79,10 @@ export function resolveUrl(base: URL, path: string): URL {
   const url = new URL(path.replace(/^\/+/, ''), base);
   const pathOnly = path.split('?')[0] ?? '';
   if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || /%2[ef]|%5c|\\/i.test(pathOnly)) {
-    throw new ExchangeValidationError('INVALID_PATH', 'That request would leave the exchange\'s base URL, so it was not sent.');
+    throw new ExchangeValidationError(
+      'INVALID_PATH',
+      "That request would leave the exchange's base URL, so it was not sent.",
+    );
   }
   return url;
 }
@@ -99,8 +109,9 @@ export function errorCodeOf(status: number, body: unknown): { code: string; sent
   const serverText = fields.find((f) => !SCREAMING.test(f));
   // A documented sentence-code ("Invalid auth parameters") stays the code; a bare 429 still gets one
   // code the retry logic and UI know.
-  const sentenceCode = serverText !== undefined && serverText.length <= MAX_CODE_CHARS ? cleanExchangeText(serverText) : undefined;
-  const code = token ?? (status === 429 ? 'RATE_LIMITED' : (sentenceCode || `HTTP_${status}`));
+  const sentenceCode =
+    serverText !== undefined && serverText.length <= MAX_CODE_CHARS ? cleanExchangeText(serverText) : undefined;
+  const code = token ?? (status === 429 ? 'RATE_LIMITED' : sentenceCode || `HTTP_${status}`);
   return { code, sentence: refusalSentence({ token, serverText, status }) };
 }
 
@@ -151,7 +162,12 @@ export class HttpCore {
    * Send one request. Resolves with any 2xx; rejects with ExchangeHttpError (carrying the body)
    * for other statuses, or a transport / timeout / abort error.
    */
-  send(method: 'GET' | 'POST', path: string, bodyText: string | undefined, opts: CallOptions = {}): Promise<HttpResponse> {
+  send(
+    method: 'GET' | 'POST',
+    path: string,
+    bodyText: string | undefined,
+    opts: CallOptions = {},
+  ): Promise<HttpResponse> {
     const url = this.#resolve(path);
     const shownPath = url.pathname;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
@@ -160,7 +176,8 @@ export class HttpCore {
     if (bodyText !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(bodyText));
-      if (this.#apiSecret !== undefined) headers['x-signature'] = createHmac('sha256', this.#apiSecret).update(bodyText).digest('hex');
+      if (this.#apiSecret !== undefined)
+        headers['x-signature'] = createHmac('sha256', this.#apiSecret).update(bodyText).digest('hex');
     }
     const signal = opts.signal;
     return new Promise<HttpResponse>((resolve, reject) => {
@@ -208,7 +225,10 @@ export class HttpCore {
             else {
               const { code, sentence } = errorCodeOf(status, body);
               const header: string | string[] | undefined = res.headers['retry-after'];
-              const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(typeof header === 'string' ? header : header?.[0], receivedAt) : undefined;
+              const retryAfterMs =
+                status === 429 || status === 503
+                  ? parseRetryAfter(typeof header === 'string' ? header : header?.[0], receivedAt)
+                  : undefined;
               finish(new ExchangeHttpError(status, code, sentence, body, method, shownPath, retryAfterMs));
             }
           },

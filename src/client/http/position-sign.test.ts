@@ -26,7 +26,16 @@ describe('position sign flags', () => {
 
   it('reads each amount with its own flag', () => {
     const p = positionSchema.parse(
-      wire({ size: '5', side: true, balance: '5000000', bSide: true, margin: '2000000', mSide: false, pnl: '10', pSide: false }),
+      wire({
+        size: '5',
+        side: true,
+        balance: '5000000',
+        bSide: true,
+        margin: '2000000',
+        mSide: false,
+        pnl: '10',
+        pSide: false,
+      }),
     );
     expect(p).toMatchObject({ size: -5n, inventory: -5_000_000n, margin: 2_000_000n, realisedPnl: 10n });
   });

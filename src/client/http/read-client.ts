@@ -18,12 +18,14 @@ export interface FillsQuery {
 }
 
 function dec(v: bigint, what: string): string {
-  if (typeof v !== 'bigint' || v < 0n) throw new ExchangeValidationError('INVALID_ARGUMENT', `${what} must be a non-negative integer.`);
+  if (typeof v !== 'bigint' || v < 0n)
+    throw new ExchangeValidationError('INVALID_ARGUMENT', `${what} must be a non-negative integer.`);
   return v.toString();
 }
 
 function acct(a: string, what = 'Account'): string {
-  if (typeof a !== 'string' || !ADDRESS_RE.test(a)) throw new ExchangeValidationError('INVALID_ARGUMENT', `${what} must be 0x followed by 40 hex digits.`);
+  if (typeof a !== 'string' || !ADDRESS_RE.test(a))
+    throw new ExchangeValidationError('INVALID_ARGUMENT', `${what} must be 0x followed by 40 hex digits.`);
   return a;
 }
 
@@ -60,11 +62,21 @@ export class ExchangeReader {
   }
 
   getAssetAtEpoch(assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.AssetAtEpoch> {
-    return this.#get(`asset/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.assetAtEpochSchema, 'asset epoch', opts);
+    return this.#get(
+      `asset/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`,
+      s.assetAtEpochSchema,
+      'asset epoch',
+      opts,
+    );
   }
 
   getResolutionPrice(assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.Resolution> {
-    return this.#get(`resolve/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.resolutionSchema, 'resolution price', opts);
+    return this.#get(
+      `resolve/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`,
+      s.resolutionSchema,
+      'resolution price',
+      opts,
+    );
   }
 
   getLastResolutionPrice(assetId: bigint, opts?: CallOptions): Promise<s.Resolution> {
@@ -76,7 +88,12 @@ export class ExchangeReader {
   }
 
   getSettlementPrice(assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.SettlementPrice> {
-    return this.#get(`resolve/settlement/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.settlementPriceSchema, 'settlement price', opts);
+    return this.#get(
+      `resolve/settlement/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`,
+      s.settlementPriceSchema,
+      'settlement price',
+      opts,
+    );
   }
 
   getBalance(account: Address, opts?: CallOptions): Promise<s.Balance> {
@@ -87,26 +104,56 @@ export class ExchangeReader {
   getOrderBook(assetId: bigint, epoch: bigint, opts: CallOptions & { depth?: number } = {}): Promise<s.OrderBook> {
     const depth = opts.depth ?? DEFAULT_BOOK_DEPTH;
     if (!Number.isSafeInteger(depth) || depth < 1 || depth > MAX_BOOK_DEPTH) {
-      return Promise.reject(new ExchangeValidationError('INVALID_DEPTH', `Book depth must be a whole number from 1 to ${MAX_BOOK_DEPTH}; got ${String(depth)}.`));
+      return Promise.reject(
+        new ExchangeValidationError(
+          'INVALID_DEPTH',
+          `Book depth must be a whole number from 1 to ${MAX_BOOK_DEPTH}; got ${String(depth)}.`,
+        ),
+      );
     }
-    return this.#get(`book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}?depth=${depth}`, s.orderBookSchema, 'order book', opts);
+    return this.#get(
+      `book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}?depth=${depth}`,
+      s.orderBookSchema,
+      'order book',
+      opts,
+    );
   }
 
   /** One account's resting orders; their ids are the orders' digests (docs/protocol/endpoints.md#field-shapes). */
   getBookOrders(assetId: bigint, epoch: bigint, account: Address, opts?: CallOptions): Promise<s.BookOrders> {
-    return this.#get(`book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}/${acct(account)}`, s.bookOrdersSchema, 'resting orders', opts);
+    return this.#get(
+      `book/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}/${acct(account)}`,
+      s.bookOrdersSchema,
+      'resting orders',
+      opts,
+    );
   }
 
   getTopOfBook(assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.TopOfBook> {
-    return this.#get(`book/market/top/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.topOfBookSchema, 'top of book', opts);
+    return this.#get(
+      `book/market/top/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`,
+      s.topOfBookSchema,
+      'top of book',
+      opts,
+    );
   }
 
   getPosition(account: Address, assetId: bigint, epoch: bigint, opts?: CallOptions): Promise<s.ExchangePosition> {
-    return this.#get(`position/${acct(account)}/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`, s.positionSchema, 'position', opts);
+    return this.#get(
+      `position/${acct(account)}/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`,
+      s.positionSchema,
+      'position',
+      opts,
+    );
   }
 
   getClaimable(assetId: bigint, epoch: bigint, account: Address, opts?: CallOptions): Promise<s.Claimable> {
-    return this.#get(`claim/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}/${acct(account)}`, s.claimableSchema, 'claimable amount', opts);
+    return this.#get(
+      `claim/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}/${acct(account)}`,
+      s.claimableSchema,
+      'claimable amount',
+      opts,
+    );
   }
 
   getAgentApproval(master: Address, opts?: CallOptions): Promise<s.AgentStatus> {
@@ -120,7 +167,12 @@ export class ExchangeReader {
 
   getLedgerOrders(assetId: bigint, epoch: bigint, account?: Address, opts?: CallOptions): Promise<s.LedgerOrders> {
     const base = `ledger/orders/${dec(assetId, 'Asset id')}/${dec(epoch, 'Epoch')}`;
-    return this.#get(account === undefined ? base : `${base}/${acct(account)}`, s.ledgerOrdersSchema, 'ledger orders', opts);
+    return this.#get(
+      account === undefined ? base : `${base}/${acct(account)}`,
+      s.ledgerOrdersSchema,
+      'ledger orders',
+      opts,
+    );
   }
 
   getLedgerEntries(seqId: bigint, opts?: CallOptions): Promise<s.LedgerEntries> {
@@ -138,7 +190,10 @@ export class ExchangeReader {
     if (query.epoch !== undefined) params.push(`epoch=${dec(query.epoch, 'Epoch')}`);
     if (query.limit !== undefined) {
       if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_FILLS_LIMIT) {
-        throw new ExchangeValidationError('INVALID_LIMIT', `The fills limit must be a whole number from 1 to ${MAX_FILLS_LIMIT}; got ${String(query.limit)}.`);
+        throw new ExchangeValidationError(
+          'INVALID_LIMIT',
+          `The fills limit must be a whole number from 1 to ${MAX_FILLS_LIMIT}; got ${String(query.limit)}.`,
+        );
       }
       params.push(`limit=${query.limit}`);
     }

@@ -12,19 +12,46 @@ const SIGNED_DECIMAL_RE = /^(0|-?[1-9][0-9]*)$/;
  * A canonical unsigned decimal string → bigint. JSON numbers are refused
  * (docs/protocol/units.md#json-integers-and-widths).
  */
-export const decStr = z.string().regex(DECIMAL_RE, 'expected a canonical decimal string').transform((s) => BigInt(s));
+export const decStr = z
+  .string()
+  .regex(DECIMAL_RE, 'expected a canonical decimal string')
+  .transform((s) => BigInt(s));
 /** Signed decimal string (P&L). */
-export const signedDecStr = z.string().regex(SIGNED_DECIMAL_RE, 'expected a decimal string').transform((s) => BigInt(s));
+export const signedDecStr = z
+  .string()
+  .regex(SIGNED_DECIMAL_RE, 'expected a decimal string')
+  .transform((s) => BigInt(s));
 /** A safe-integer JSON number or a decimal string → bigint (seqId, ids; docs/protocol/endpoints.md#field-shapes). */
-export const intLike = z.union([z.number().int().nonnegative().refine(Number.isSafeInteger, 'expected a safe integer').transform((n) => BigInt(n)), decStr]);
+export const intLike = z.union([
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .refine(Number.isSafeInteger, 'expected a safe integer')
+    .transform((n) => BigInt(n)),
+  decStr,
+]);
 /** Times and counts: a safe-integer number or a decimal string within the safe range → number. */
 export const safeNum = z.union([
   z.number().int().nonnegative().refine(Number.isSafeInteger, 'expected a safe integer'),
-  z.string().regex(DECIMAL_RE, 'expected a decimal string').transform(Number).refine(Number.isSafeInteger, 'expected a safe integer'),
+  z
+    .string()
+    .regex(DECIMAL_RE, 'expected a decimal string')
+    .transform(Number)
+    .refine(Number.isSafeInteger, 'expected a safe integer'),
 ]);
-export const address = z.string().regex(ADDRESS_RE, 'expected 0x followed by 40 hex digits').transform((s) => s as Address);
-export const bytes32 = z.string().regex(BYTES32_RE, 'expected 0x followed by 64 hex digits').transform((s) => s as Hex);
-export const hexBytes = z.string().regex(EVEN_HEX_RE, 'expected 0x-hex').transform((s) => s as Hex);
+export const address = z
+  .string()
+  .regex(ADDRESS_RE, 'expected 0x followed by 40 hex digits')
+  .transform((s) => s as Address);
+export const bytes32 = z
+  .string()
+  .regex(BYTES32_RE, 'expected 0x followed by 64 hex digits')
+  .transform((s) => s as Hex);
+export const hexBytes = z
+  .string()
+  .regex(EVEN_HEX_RE, 'expected 0x-hex')
+  .transform((s) => s as Hex);
 
 export const healthSchema = z.object({ status: z.string() });
 
@@ -45,7 +72,12 @@ export const exchangeConfigSchema = z.object({
 /**
  * GET /config/domain/:chainId (a devnet extension, not a documented route): the EIP-712 domain the server hashes with.
  */
-export const domainConfigSchema = z.object({ chainId: decStr, name: z.string(), version: z.string(), verifyingContract: address });
+export const domainConfigSchema = z.object({
+  chainId: decStr,
+  name: z.string(),
+  version: z.string(),
+  verifyingContract: address,
+});
 
 export const assetSchema = z.object({
   assetId: decStr,

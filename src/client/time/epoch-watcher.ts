@@ -71,7 +71,8 @@ export class EpochWatcher {
     } catch (e) {
       if (e instanceof ExchangeError) this.#o.onError?.(assetId, e);
     }
-    if (this.#tracked.get(k) === entry) entry.timer = this.#timers.setTimeout(() => void this.poll(assetId), this.#o.pollMs ?? 1_000);
+    if (this.#tracked.get(k) === entry)
+      entry.timer = this.#timers.setTimeout(() => void this.poll(assetId), this.#o.pollMs ?? 1_000);
   }
 
   /**

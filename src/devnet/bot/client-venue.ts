@@ -24,7 +24,11 @@ export interface ClientVenueOptions {
 const TIF = { ALO: 3n, IOC: 2n } as const;
 
 /** Bots retry little: the next step re-reads state and reconciles anyway. */
-const BOT_CLIENT = { timeoutMs: 10_000, retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 }, doctor: false } as const;
+const BOT_CLIENT = {
+  timeoutMs: 10_000,
+  retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1_000 },
+  doctor: false,
+} as const;
 
 const big = (v: string | number | bigint): bigint => BigInt(v);
 
@@ -36,7 +40,14 @@ function codeOf(err: unknown): string {
 export function createClientVenue(opts: ClientVenueOptions): BotVenue {
   const client = devnetClient({ ...opts, httpUrl: opts.endpoints.httpUrl }, opts.account.privateKey, BOT_CLIENT);
   const address = opts.account.address;
-  const orderInput = (o: OrderRequest) => ({ assetId: o.assetId, epoch: o.epoch, side: o.side, price: o.price, size: o.size, timeInForce: TIF[o.tif] });
+  const orderInput = (o: OrderRequest) => ({
+    assetId: o.assetId,
+    epoch: o.epoch,
+    side: o.side,
+    price: o.price,
+    size: o.size,
+    timeInForce: TIF[o.tif],
+  });
   // The epoch's facts change only at roll-over: cached until it expires, then re-read each step
   // until the exchange shows the next epoch.
   const markets = new Map<string, MarketInfo>();
@@ -61,7 +72,13 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
       const cached = markets.get(assetId.toString());
       if (cached && Date.now() < Number(cached.expiration) * 1000) return cached;
       const a = await client.getAsset(assetId);
-      const info = { assetId, symbolId: unpackAssetId(assetId).id, epoch: big(a.epoch), strike: big(a.strikePrice), expiration: big(a.expiration) };
+      const info = {
+        assetId,
+        symbolId: unpackAssetId(assetId).id,
+        epoch: big(a.epoch),
+        strike: big(a.strikePrice),
+        expiration: big(a.expiration),
+      };
       markets.set(assetId.toString(), info);
       feeds.track(assetId, info.symbolId);
       feeds.followEpoch(assetId, info.epoch);
@@ -84,14 +101,22 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
     },
     async restingOrders(assetId, epoch): Promise<RestingOrder[]> {
       const own = await feeds.ownOrders(assetId, epoch);
-      return own ? own.map((o) => ({ orderId: o.id, side: o.side, price: o.price, size: o.size })) : restOrders(assetId, epoch);
+      return own
+        ? own.map((o) => ({ orderId: o.id, side: o.side, price: o.price, size: o.size }))
+        : restOrders(assetId, epoch);
     },
     async place(order): Promise<VenueOrderOutcome> {
       try {
         const out = await client.placeOrder(orderInput(order));
         feeds.acted(order.assetId, order.epoch, out.orderHash);
-        if (out.delivery === 'duplicate') return { orderId: out.orderHash, status: 'DUPLICATE', filled: 0n, reason: '' };
-        return { orderId: out.orderHash, status: out.response.status, filled: big(out.response.filled), reason: out.response.reason };
+        if (out.delivery === 'duplicate')
+          return { orderId: out.orderHash, status: 'DUPLICATE', filled: 0n, reason: '' };
+        return {
+          orderId: out.orderHash,
+          status: out.response.status,
+          filled: big(out.response.filled),
+          reason: out.response.reason,
+        };
       } catch (err) {
         feeds.acted(order.assetId, order.epoch); // the outcome is unknown: re-read before trusting the cache
         throw err;
@@ -99,7 +124,11 @@ export function createClientVenue(opts: ClientVenueOptions): BotVenue {
     },
     async cancelReplace(target, order) {
       try {
-        const out = await client.cancelReplaceOrder({ ...orderInput(order), cancelOrderHash: target as Hex, allOrNothing: false });
+        const out = await client.cancelReplaceOrder({
+          ...orderInput(order),
+          cancelOrderHash: target as Hex,
+          allOrNothing: false,
+        });
         feeds.acted(order.assetId, order.epoch, out.orderHash);
         return { status: out.delivery === 'duplicate' ? 'DUPLICATE' : out.response.status };
       } catch (err) {
@@ -168,7 +197,8 @@ export async function depositAndWait(opts: DepositAndWaitOptions): Promise<void>
     const { amount } = await deposits.deposit(opts.amount, { mode: 'approve', confirmations: opts.confirmations });
     const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
     while (big((await client.getBalance(opts.account.address)).balance) < before + amount) {
-      if (Date.now() > deadline) throw new Error(`The exchange did not credit ${opts.account.label}'s deposit in time.`);
+      if (Date.now() > deadline)
+        throw new Error(`The exchange did not credit ${opts.account.label}'s deposit in time.`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {

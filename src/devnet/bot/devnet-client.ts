@@ -19,7 +19,11 @@ export function devnetClient(
   privateKey: Hex,
   options: Omit<ExchangeClientOptions, 'baseUrl' | 'signer' | 'deployment'> = {},
 ): ExchangeClient {
-  const domain = makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: devnet.contracts.exchange, name: devnet.domainName });
+  const domain = makeExchangeDomain({
+    chainId: devnet.chainId,
+    verifyingContract: devnet.contracts.exchange,
+    name: devnet.domainName,
+  });
   return new ExchangeClient({
     ...options,
     baseUrl: devnet.httpUrl,

@@ -100,7 +100,10 @@ export class FeedState {
   }
 
   /** Own resting orders; re-read only when something may have changed them since the last read. */
-  async ownOrders(assetId: bigint, epoch: bigint): Promise<{ id: string; side: boolean; price: bigint; size: bigint }[] | undefined> {
+  async ownOrders(
+    assetId: bigint,
+    epoch: bigint,
+  ): Promise<{ id: string; side: boolean; price: bigint; size: bigint }[] | undefined> {
     const k = key(assetId, epoch);
     if (this.#dirty.has(k) || this.#account.restingOrders(assetId, epoch) === undefined) {
       this.#dirty.delete(k); // before the read: a fill during it marks the key again

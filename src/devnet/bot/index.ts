@@ -40,13 +40,23 @@ export async function startBots(opts: StartBotsOptions): Promise<DevnetBots> {
   if (opts.accounts.length === 0) return { list: [], stop: async () => {} };
   opts.onFunding?.(`depositing ${BOT_DEPOSIT} dUSD on chain for ${opts.accounts.length} bot account(s)…`);
   // In parallel: different wallets, so no nonce contention; the chain mines them together.
-  await Promise.all(opts.accounts.map((account) => depositAndWait({ account, amount: BOT_DEPOSIT, ...opts.chain, httpUrl: opts.endpoints.httpUrl })));
+  await Promise.all(
+    opts.accounts.map((account) =>
+      depositAndWait({ account, amount: BOT_DEPOSIT, ...opts.chain, httpUrl: opts.endpoints.httpUrl }),
+    ),
+  );
   opts.onFunding?.(`bot deposits credited on the exchange`);
 
   const list = opts.accounts.map((account, i) =>
     startLiquidityBot({
       name: account.label,
-      venue: createClientVenue({ account, endpoints: opts.endpoints, chainId: opts.chain.chainId, contracts: opts.chain.contracts, domainName: opts.chain.domainName }),
+      venue: createClientVenue({
+        account,
+        endpoints: opts.endpoints,
+        chainId: opts.chain.chainId,
+        contracts: opts.chain.contracts,
+        domainName: opts.chain.domainName,
+      }),
       assetIds: opts.markets,
       config: botProfile(i),
       seed: opts.seed + i * 7919,

@@ -39,7 +39,8 @@ const ceilTick = (p: bigint): bigint => ((p + TICK - 1n) / TICK) * TICK;
  * no price is quoted twice on a side and a bid never meets an ask.
  */
 export function buildLadder(fair: bigint, cfg: LadderConfig): Quote[] {
-  if (cfg.halfSpreadTicks < 1 || cfg.stepTicks < 1 || cfg.levels < 1) throw new RangeError('ladder needs ≥ 1 level, spread and step');
+  if (cfg.halfSpreadTicks < 1 || cfg.stepTicks < 1 || cfg.levels < 1)
+    throw new RangeError('ladder needs ≥ 1 level, spread and step');
   const quotes: Quote[] = [];
   for (const side of [false, true]) {
     const seen = new Set<bigint>();

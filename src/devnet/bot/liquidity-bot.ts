@@ -32,7 +32,8 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
   const random = seededRandom(opts.seed);
   const log = (line: string): void => opts.log(`[bot ${opts.name}] ${line}`);
   const makers = opts.assetIds.map(
-    (assetId) => new MarketMaker({ venue: opts.venue, assetId, config: opts.config, random, now: opts.now ?? Date.now, log }),
+    (assetId) =>
+      new MarketMaker({ venue: opts.venue, assetId, config: opts.config, random, now: opts.now ?? Date.now, log }),
   );
   let steps = 0;
   let stopped = false;
@@ -61,9 +62,12 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
 
   function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = running.then(runOnce).finally(schedule);
-    }, jitter(random, opts.stepMs, opts.stepMs * 0.3));
+    timer = setTimeout(
+      () => {
+        running = running.then(runOnce).finally(schedule);
+      },
+      jitter(random, opts.stepMs, opts.stepMs * 0.3),
+    );
   }
   running = runOnce().finally(schedule);
 

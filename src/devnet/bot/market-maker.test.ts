@@ -6,7 +6,16 @@ import { MarketMaker, type MarketMakerConfig } from './market-maker';
 import type { RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderRequest } from './venue';
 
-const config: MarketMakerConfig = { sigma: 0.6, levels: 2, halfSpreadTicks: 2, stepTicks: 2, baseLots: 100n, lotsPerLevel: 0n, takeProbability: 0, takeLots: 100n };
+const config: MarketMakerConfig = {
+  sigma: 0.6,
+  levels: 2,
+  halfSpreadTicks: 2,
+  stepTicks: 2,
+  baseLots: 100n,
+  lotsPerLevel: 0n,
+  takeProbability: 0,
+  takeLots: 100n,
+};
 
 class FakeVenue implements BotVenue {
   readonly address = '0x0000000000000000000000000000000000000001';
@@ -50,10 +59,10 @@ class FakeVenue implements BotVenue {
     return Promise.resolve();
   };
   positionSize = (_a: bigint, e: bigint) => Promise.resolve(this.positions.get(e) ?? 0n);
-  claim = (_a: bigint, e: bigint) => Promise.resolve(this.resolved.has(e) ? ('claimed' as const) : ('not-resolved' as const));
+  claim = (_a: bigint, e: bigint) =>
+    Promise.resolve(this.resolved.has(e) ? ('claimed' as const) : ('not-resolved' as const));
   close = () => Promise.resolve();
 }
-
 
 function makeVenue(): { venue: FakeVenue; api: BotVenue; info: MarketInfo } {
   const venue = new FakeVenue();
@@ -64,7 +73,14 @@ describe('MarketMaker', () => {
   it('quotes nothing without an oracle price, then a full two-sided ladder', async () => {
     const { venue, api } = makeVenue();
     venue.spot = undefined;
-    const mm = new MarketMaker({ venue: api, assetId: 9n, config, random: () => 0.5, now: () => 1_999_999_700_000, log: () => {} });
+    const mm = new MarketMaker({
+      venue: api,
+      assetId: 9n,
+      config,
+      random: () => 0.5,
+      now: () => 1_999_999_700_000,
+      log: () => {},
+    });
     await mm.step();
     expect(venue.orders).toHaveLength(0);
     venue.spot = 100_000_000n;
@@ -78,7 +94,14 @@ describe('MarketMaker', () => {
 
   it('leaves quotes alone while fair is within a tick, and moves them with cancel-replace when it is not', async () => {
     const { venue, api } = makeVenue();
-    const mm = new MarketMaker({ venue: api, assetId: 9n, config, random: () => 0.5, now: () => 1_999_999_700_000, log: () => {} });
+    const mm = new MarketMaker({
+      venue: api,
+      assetId: 9n,
+      config,
+      random: () => 0.5,
+      now: () => 1_999_999_700_000,
+      log: () => {},
+    });
     await mm.step();
     venue.calls = [];
     await mm.step();
@@ -92,7 +115,14 @@ describe('MarketMaker', () => {
 
   it('refills the ladder after a fill removes a level', async () => {
     const { venue, api } = makeVenue();
-    const mm = new MarketMaker({ venue: api, assetId: 9n, config, random: () => 0.5, now: () => 1_999_999_700_000, log: () => {} });
+    const mm = new MarketMaker({
+      venue: api,
+      assetId: 9n,
+      config,
+      random: () => 0.5,
+      now: () => 1_999_999_700_000,
+      log: () => {},
+    });
     await mm.step();
     venue.orders.shift();
     venue.calls = [];
@@ -104,7 +134,14 @@ describe('MarketMaker', () => {
 
   it('rolls to a new epoch with cancel-all on the old one, then claims it once resolved', async () => {
     const { venue, api, info } = makeVenue();
-    const mm = new MarketMaker({ venue: api, assetId: 9n, config, random: () => 0.5, now: () => 1_999_999_700_000, log: () => {} });
+    const mm = new MarketMaker({
+      venue: api,
+      assetId: 9n,
+      config,
+      random: () => 0.5,
+      now: () => 1_999_999_700_000,
+      log: () => {},
+    });
     await mm.step();
     venue.positions.set(0n, 5n);
     info.epoch = 1n;
@@ -136,7 +173,16 @@ describe('startLiquidityBot with a feed-backed venue', () => {
     });
     // The timer never fires during the test (stepMs huge): only the first pass and wake-ups step.
     // takeProbability 1: a timer pass always sends an IOC, so a wake-up pass shows by sending none.
-    const bot = startLiquidityBot({ name: 't', venue: api, assetIds: [9n], config: { ...config, takeProbability: 1 }, seed: 1, stepMs: 1e9, log: () => {}, now: () => 1_999_999_700_000 });
+    const bot = startLiquidityBot({
+      name: 't',
+      venue: api,
+      assetIds: [9n],
+      config: { ...config, takeProbability: 1 },
+      seed: 1,
+      stepMs: 1e9,
+      log: () => {},
+      now: () => 1_999_999_700_000,
+    });
     try {
       await vi.waitFor(() => expect(venue.orders).toHaveLength(4));
       await vi.waitFor(() => expect(bot.steps).toBe(1));

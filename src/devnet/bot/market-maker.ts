@@ -65,7 +65,12 @@ export class MarketMaker {
     if (this.epoch !== undefined) await this.d.venue.cancelAll(this.d.assetId, this.epoch);
   }
 
-  private async requote(market: MarketInfo, fair: bigint, wanted: ReturnType<typeof buildLadder>, resting: Awaited<ReturnType<BotVenue['restingOrders']>>): Promise<void> {
+  private async requote(
+    market: MarketInfo,
+    fair: bigint,
+    wanted: ReturnType<typeof buildLadder>,
+    resting: Awaited<ReturnType<BotVenue['restingOrders']>>,
+  ): Promise<void> {
     const { venue, assetId } = this.d;
     const own = new Set(resting.map((o) => o.price));
     const top = await venue.top(assetId, market.epoch);
@@ -80,7 +85,10 @@ export class MarketMaker {
       if (action.kind === 'cancel') {
         await venue.cancel(assetId, market.epoch, action.target.orderId);
       } else if (action.kind === 'replace') {
-        await venue.cancelReplace(action.target.orderId, this.order(market, action.quote.side, action.quote.price, action.quote.size, 'ALO'));
+        await venue.cancelReplace(
+          action.target.orderId,
+          this.order(market, action.quote.side, action.quote.price, action.quote.size, 'ALO'),
+        );
       } else {
         await venue.place(this.order(market, action.quote.side, action.quote.price, action.quote.size, 'ALO'));
       }
@@ -95,7 +103,8 @@ export class MarketMaker {
     const raw = side ? fair - reach : fair + reach;
     const price = raw < MIN_PRICE ? MIN_PRICE : raw > MAX_PRICE ? MAX_PRICE : (raw / TICK) * TICK;
     const outcome = await this.d.venue.place(this.order(market, side, price, this.d.config.takeLots * LOT, 'IOC'));
-    if (outcome.filled > 0n) this.d.log(`took ${outcome.filled} ${side ? 'sell' : 'buy'} @${price} on ${market.assetId}/${market.epoch}`);
+    if (outcome.filled > 0n)
+      this.d.log(`took ${outcome.filled} ${side ? 'sell' : 'buy'} @${price} on ${market.assetId}/${market.epoch}`);
   }
 
   private async rollOver(oldEpoch: bigint): Promise<void> {

@@ -61,13 +61,26 @@ describe('ladder', () => {
 });
 
 describe('reconcile', () => {
-  const order = (orderId: string, side: boolean, price: bigint, size = 1_000_000n): RestingOrder => ({ orderId, side, price, size });
+  const order = (orderId: string, side: boolean, price: bigint, size = 1_000_000n): RestingOrder => ({
+    orderId,
+    side,
+    price,
+    size,
+  });
   it('keeps matching orders, replaces moved ones, cancels extras and places missing', () => {
     const wanted = buildLadder(500_000n, { ...cfg, levels: 2, lotsPerLevel: 0n });
     // wanted: bids 498k, 496k; asks 502k, 504k (size 1e6)
-    const resting = [order('a', false, 498_000n), order('b', false, 490_000n), order('c', true, 510_000n), order('d', true, 520_000n), order('e', true, 530_000n)];
+    const resting = [
+      order('a', false, 498_000n),
+      order('b', false, 490_000n),
+      order('c', true, 510_000n),
+      order('d', true, 520_000n),
+      order('e', true, 530_000n),
+    ];
     const actions = reconcileQuotes(wanted, resting, true);
-    const kinds = actions.map((a) => `${a.kind}:${'target' in a ? a.target.orderId : ''}:${'quote' in a ? a.quote.price : ''}`);
+    const kinds = actions.map(
+      (a) => `${a.kind}:${'target' in a ? a.target.orderId : ''}:${'quote' in a ? a.quote.price : ''}`,
+    );
     expect(kinds).toEqual(['cancel:e:', 'replace:c:502000', 'replace:d:504000', 'replace:b:496000']);
   });
   it('moves bids first when fair falls', () => {
@@ -79,7 +92,9 @@ describe('reconcile', () => {
 
 describe('seeded PRNG', () => {
   it('is reproducible per seed and differs across seeds', () => {
-    const a = seededRandom(7), b = seededRandom(7), c = seededRandom(8);
+    const a = seededRandom(7),
+      b = seededRandom(7),
+      c = seededRandom(8);
     const xs = [a(), a(), a()];
     expect([b(), b(), b()]).toEqual(xs);
     expect(c()).not.toBe(xs[0]);

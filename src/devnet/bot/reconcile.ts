@@ -37,7 +37,8 @@ export function reconcileQuotes(wanted: Quote[], resting: RestingOrder[], fairRi
   }
   // Cancels go first: they only ever free room. Then the side moving away from the other.
   const leadSide = fairRising; // rising → asks (true) first
-  const rank = (a: QuoteAction): number =>
-    a.kind === 'cancel' ? 0 : a.quote.side === leadSide ? 1 : 2;
-  return [...open.map((target): QuoteAction => ({ kind: 'cancel', target })), ...actions].sort((a, b) => rank(a) - rank(b));
+  const rank = (a: QuoteAction): number => (a.kind === 'cancel' ? 0 : a.quote.side === leadSide ? 1 : 2);
+  return [...open.map((target): QuoteAction => ({ kind: 'cancel', target })), ...actions].sort(
+    (a, b) => rank(a) - rank(b),
+  );
 }

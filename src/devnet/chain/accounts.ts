@@ -27,7 +27,13 @@ export function deriveDevnetKeys(mnemonic: string, count: number): { operator: D
 }
 
 /** Deployment order; each contract's address is the operator's CREATE address at that nonce. */
-export const DEPLOY_ORDER = ['settlementToken', 'permit2', 'ledger', 'depositLedger', 'exchange'] as const satisfies readonly (keyof DevnetContracts)[];
+export const DEPLOY_ORDER = [
+  'settlementToken',
+  'permit2',
+  'ledger',
+  'depositLedger',
+  'exchange',
+] as const satisfies readonly (keyof DevnetContracts)[];
 
 /** The addresses startChain deploys to, computed without a chain (they depend only on the operator key). */
 export function predictDevnetContracts(operator: Address): DevnetContracts {

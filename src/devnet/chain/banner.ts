@@ -15,7 +15,10 @@ export function formatDevnetBanner(info: BannerInfo): string {
   const rule = '!'.repeat(WARNING.length);
   const pad = (s: string, n: number): string => s.padEnd(n);
   const lines: string[] = [];
-  lines.push('Exchange Terminal devnet' + (info.startupMs === undefined ? '' : ` (chain ready in ${info.startupMs} ms)`), '');
+  lines.push(
+    'Exchange Terminal devnet' + (info.startupMs === undefined ? '' : ` (chain ready in ${info.startupMs} ms)`),
+    '',
+  );
   lines.push(`  ${pad('Chain RPC', 18)}${info.rpcUrl}`);
   for (const s of info.services ?? []) lines.push(`  ${pad(s.label, 18)}${s.url}`);
   lines.push(`  ${pad('Chain id', 18)}${info.chainId.toString()}`, '');

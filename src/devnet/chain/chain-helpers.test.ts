@@ -26,15 +26,25 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const token = (runner: JsonRpcProvider | Wallet = provider) => devnetContract('SettlementToken', chain.contracts.settlementToken, runner);
-const depositLedger = (runner: JsonRpcProvider | Wallet = provider) => devnetContract('DepositLedger', chain.contracts.depositLedger, runner);
+const token = (runner: JsonRpcProvider | Wallet = provider) =>
+  devnetContract('SettlementToken', chain.contracts.settlementToken, runner);
+const depositLedger = (runner: JsonRpcProvider | Wallet = provider) =>
+  devnetContract('DepositLedger', chain.contracts.depositLedger, runner);
 const balanceOf = (a: string) => token().getFunction('balanceOf')(a) as Promise<bigint>;
 
 /** A plain approve + deposit from demo account `i`; returns the deposit's block. */
 async function depositFrom(i: number, amount: bigint): Promise<bigint> {
   const wallet = new Wallet(chain.accounts[i]!.privateKey, provider);
-  await minedReceipt(provider, (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
-  const receipt = await minedReceipt(provider, (await depositLedger(wallet).getFunction('deposit').send(amount)).hash, 'deposit');
+  await minedReceipt(
+    provider,
+    (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash,
+    'approve',
+  );
+  const receipt = await minedReceipt(
+    provider,
+    (await depositLedger(wallet).getFunction('deposit').send(amount)).hash,
+    'deposit',
+  );
   deposited += amount;
   return BigInt(receipt.blockNumber);
 }
@@ -171,9 +181,17 @@ describe('processDeposits', () => {
     expect(await depositLedger().getFunction('canProcessNext')()).toBe(false);
     await provider.send('evm_mine', []);
     expect(await depositLedger().getFunction('canProcessNext')()).toBe(true);
-    const swept = await processDeposits({ rpcUrl: chain.rpcUrl, depositLedger: chain.contracts.depositLedger, operatorKey: chain.operator.privateKey });
+    const swept = await processDeposits({
+      rpcUrl: chain.rpcUrl,
+      depositLedger: chain.contracts.depositLedger,
+      operatorKey: chain.operator.privateKey,
+    });
     expect(swept.swept).toHaveLength(1);
-    const none = await processDeposits({ rpcUrl: chain.rpcUrl, depositLedger: chain.contracts.depositLedger, operatorKey: chain.operator.privateKey });
+    const none = await processDeposits({
+      rpcUrl: chain.rpcUrl,
+      depositLedger: chain.contracts.depositLedger,
+      operatorKey: chain.operator.privateKey,
+    });
     expect(none).toEqual({ txHash: null, swept: [], processedDepositIndex: swept.processedDepositIndex });
     await conservation();
   });
@@ -196,14 +214,23 @@ describe('payWithdrawal', () => {
   it('pays the receiver exactly once per withdrawal id', async () => {
     const receiver = Wallet.createRandom().address as Address;
     const withdrawalId = id('withdrawal-1') as Hex;
-    const args = { rpcUrl: chain.rpcUrl, ledger: chain.contracts.ledger, operatorKey: chain.operator.privateKey, receiver, amount: 7_500_000n, withdrawalId };
+    const args = {
+      rpcUrl: chain.rpcUrl,
+      ledger: chain.contracts.ledger,
+      operatorKey: chain.operator.privateKey,
+      receiver,
+      amount: 7_500_000n,
+      withdrawalId,
+    };
     expect(await isWithdrawalPaid(args)).toBe(false);
     const txHash = await payWithdrawal(args);
     paidOut += 7_500_000n;
     expect(await balanceOf(receiver)).toBe(7_500_000n);
     expect(await isWithdrawalPaid(args)).toBe(true);
     const receipt = await provider.getTransactionReceipt(txHash);
-    const log = devnetContract('AccountLedger', chain.contracts.ledger, provider).interface.parseLog(receipt!.logs.at(-1)!);
+    const log = devnetContract('AccountLedger', chain.contracts.ledger, provider).interface.parseLog(
+      receipt!.logs.at(-1)!,
+    );
     expect(log?.name).toBe('WithdrawalPaid');
     expect([...log!.args]).toEqual([withdrawalId, receiver, 7_500_000n]);
 
@@ -217,7 +244,10 @@ describe('payWithdrawal', () => {
     const withdrawalId = id('withdrawal-1');
     const operator = new Wallet(chain.operator.privateKey, provider);
     const ledger = devnetContract('AccountLedger', chain.contracts.ledger, operator);
-    const direct = await ledger.getFunction('payout').send(operator.address, 1n, withdrawalId).catch((e: unknown) => e);
+    const direct = await ledger
+      .getFunction('payout')
+      .send(operator.address, 1n, withdrawalId)
+      .catch((e: unknown) => e);
     expect(decodeDevnetRevert(direct)).toEqual({ name: 'AlreadyPaid', args: [withdrawalId] });
     const err = await payWithdrawal({
       rpcUrl: chain.rpcUrl,
@@ -235,9 +265,27 @@ describe('payWithdrawal', () => {
     await provider.send('evm_mine', []);
     const receivers = [Wallet.createRandom().address, Wallet.createRandom().address] as Address[];
     const results = await Promise.all([
-      payWithdrawal({ rpcUrl: chain.rpcUrl, ledger: chain.contracts.ledger, operatorKey: chain.operator.privateKey, receiver: receivers[0]!, amount: 1n, withdrawalId: id('c-1') as Hex }),
-      processDeposits({ rpcUrl: chain.rpcUrl, depositLedger: chain.contracts.depositLedger, operatorKey: chain.operator.privateKey }),
-      payWithdrawal({ rpcUrl: chain.rpcUrl, ledger: chain.contracts.ledger, operatorKey: chain.operator.privateKey, receiver: receivers[1]!, amount: 2n, withdrawalId: id('c-2') as Hex }),
+      payWithdrawal({
+        rpcUrl: chain.rpcUrl,
+        ledger: chain.contracts.ledger,
+        operatorKey: chain.operator.privateKey,
+        receiver: receivers[0]!,
+        amount: 1n,
+        withdrawalId: id('c-1') as Hex,
+      }),
+      processDeposits({
+        rpcUrl: chain.rpcUrl,
+        depositLedger: chain.contracts.depositLedger,
+        operatorKey: chain.operator.privateKey,
+      }),
+      payWithdrawal({
+        rpcUrl: chain.rpcUrl,
+        ledger: chain.contracts.ledger,
+        operatorKey: chain.operator.privateKey,
+        receiver: receivers[1]!,
+        amount: 2n,
+        withdrawalId: id('c-2') as Hex,
+      }),
     ]);
     paidOut += 3n;
     expect(results[1].swept.length).toBeGreaterThan(0);

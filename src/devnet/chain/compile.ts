@@ -8,4 +8,6 @@ const started = performance.now();
 const artifacts = compileContracts();
 writeFileSync(target, `${JSON.stringify(artifacts, null, 2)}\n`);
 const ms = Math.round(performance.now() - started);
-process.stdout.write(`compiled ${Object.keys(artifacts.contracts).length} contracts with solc ${artifacts.solcVersion} in ${ms} ms -> ${target}\n`);
+process.stdout.write(
+  `compiled ${Object.keys(artifacts.contracts).length} contracts with solc ${artifacts.solcVersion} in ${ms} ms -> ${target}\n`,
+);

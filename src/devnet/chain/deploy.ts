@@ -32,7 +32,13 @@ export async function deployDevnetContracts(opts: DeployOptions): Promise<Devnet
   const settlementToken = await deploy('SettlementToken', deployer, [opts.tokenName, opts.tokenSymbol]);
   const permit2 = await deploy('Permit2', deployer, []);
   const ledger = await deploy('AccountLedger', deployer, [settlementToken, operator]);
-  const depositLedger = await deploy('DepositLedger', deployer, [settlementToken, ledger, permit2, operator, opts.minBlockWait]);
+  const depositLedger = await deploy('DepositLedger', deployer, [
+    settlementToken,
+    ledger,
+    permit2,
+    operator,
+    opts.minBlockWait,
+  ]);
   const exchange = await deploy('Exchange', deployer, [opts.domainName, ledger, depositLedger]);
   return { exchange, ledger, depositLedger, settlementToken, permit2 };
 }

@@ -36,7 +36,11 @@ describe('operator helpers on a chain with fast interval mining', () => {
       const wallet = new Wallet(chain.accounts[0]!.privateKey, provider);
       const amount = 50_000_000n;
       const token = devnetContract('SettlementToken', chain.contracts.settlementToken, wallet);
-      await minedReceipt(provider, (await token.getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
+      await minedReceipt(
+        provider,
+        (await token.getFunction('approve').send(chain.contracts.depositLedger, amount)).hash,
+        'approve',
+      );
       const deposit = devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit');
       await minedReceipt(provider, (await deposit.send(amount)).hash, 'deposit');
     } finally {
@@ -46,7 +50,11 @@ describe('operator helpers on a chain with fast interval mining', () => {
     // minBlockWait is one block: the sweep is ready once the next block is mined.
     let swept = 0n;
     for (let attempt = 0; attempt < 20 && swept === 0n; attempt++) {
-      const result = await processDeposits({ rpcUrl: chain.rpcUrl, depositLedger: chain.contracts.depositLedger, operatorKey: chain.operator.privateKey });
+      const result = await processDeposits({
+        rpcUrl: chain.rpcUrl,
+        depositLedger: chain.contracts.depositLedger,
+        operatorKey: chain.operator.privateKey,
+      });
       swept = result.swept.reduce((sum, s) => sum + s.amount, 0n);
     }
     expect(swept).toBe(50_000_000n);
@@ -70,7 +78,9 @@ describe('operator helpers on a chain with fast interval mining', () => {
 
     const check = pinnedProvider(chain.rpcUrl, chain.chainId);
     try {
-      const paid = (await devnetContract('SettlementToken', chain.contracts.settlementToken, check).getFunction('balanceOf')(receiver)) as bigint;
+      const paid = (await devnetContract('SettlementToken', chain.contracts.settlementToken, check).getFunction(
+        'balanceOf',
+      )(receiver)) as bigint;
       expect(paid).toBe(8_000_000n);
     } finally {
       check.destroy();

@@ -30,8 +30,17 @@ const mine = () => provider.send('evm_mine', []);
 /** Deposit `amount` from a fresh approval, mined on its own (automine on). */
 async function depositNow(wallet: Wallet, amount: bigint): Promise<void> {
   const token = devnetContract('SettlementToken', chain.contracts.settlementToken, wallet);
-  await minedReceipt(provider, (await token.getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
-  await minedReceipt(provider, (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount)).hash, 'deposit');
+  await minedReceipt(
+    provider,
+    (await token.getFunction('approve').send(chain.contracts.depositLedger, amount)).hash,
+    'approve',
+  );
+  await minedReceipt(
+    provider,
+    (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount))
+      .hash,
+    'deposit',
+  );
 }
 
 /**
@@ -45,12 +54,18 @@ async function depositBehindSweep(limit: (estimate: bigint) => bigint): Promise<
   await depositNow(user, 5_000_000n);
   await mine(); // minBlockWait is one block
   const token = devnetContract('SettlementToken', chain.contracts.settlementToken, user);
-  await minedReceipt(provider, (await token.getFunction('approve').send(chain.contracts.depositLedger, 7_000_000n)).hash, 'approve');
+  await minedReceipt(
+    provider,
+    (await token.getFunction('approve').send(chain.contracts.depositLedger, 7_000_000n)).hash,
+    'approve',
+  );
   expect(await ledger.getFunction('pendingBalance')()).toBe(5_000_000n);
 
   const deposit = ledger.getFunction('deposit');
   const estimate = await deposit.estimateGas(7_000_000n);
-  const processUpTo = devnetContract('DepositLedger', chain.contracts.depositLedger, operator).getFunction('processUpTo');
+  const processUpTo = devnetContract('DepositLedger', chain.contracts.depositLedger, operator).getFunction(
+    'processUpTo',
+  );
   const upTo = ((await ledger.getFunction('nextPendingDepositId')()) as bigint) - 1n;
   const sweepGas = gasWithMargin(await processUpTo.estimateGas(upTo));
 
@@ -59,7 +74,10 @@ async function depositBehindSweep(limit: (estimate: bigint) => bigint): Promise<
     const sweep = await processUpTo.send(upTo, { gasLimit: sweepGas });
     const sent = await deposit.send(7_000_000n, { gasLimit: limit(estimate) });
     await mine();
-    const [sweepReceipt, depositReceipt] = await Promise.all([provider.getTransactionReceipt(sweep.hash), provider.getTransactionReceipt(sent.hash)]);
+    const [sweepReceipt, depositReceipt] = await Promise.all([
+      provider.getTransactionReceipt(sweep.hash),
+      provider.getTransactionReceipt(sent.hash),
+    ]);
     expect(sweepReceipt?.status).toBe(1);
     expect(depositReceipt?.blockNumber).toBe(sweepReceipt?.blockNumber);
     expect(depositReceipt!.index).toBeGreaterThan(sweepReceipt!.index);

@@ -23,20 +23,24 @@ export async function withOperator<T>(
   }
   const queueKey = `${rpcUrl}|${wallet.address}`;
   const previous = queues.get(queueKey) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    const { provider } = await openRpc(rpcUrl);
-    try {
-      return await fn(wallet.connect(provider), provider);
-    } catch (err) {
-      throw toChainError(err);
-    } finally {
-      provider.destroy();
-    }
-  });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const { provider } = await openRpc(rpcUrl);
+      try {
+        return await fn(wallet.connect(provider), provider);
+      } catch (err) {
+        throw toChainError(err);
+      } finally {
+        provider.destroy();
+      }
+    });
   queues.set(queueKey, run);
-  void run.finally(() => {
-    if (queues.get(queueKey) === run) queues.delete(queueKey);
-  }).catch(() => undefined);
+  void run
+    .finally(() => {
+      if (queues.get(queueKey) === run) queues.delete(queueKey);
+    })
+    .catch(() => undefined);
   return run;
 }
 
@@ -53,6 +57,6 @@ function toChainError(err: unknown): ChainError {
     return new ChainError('INSUFFICIENT_LEDGER_BALANCE', 'The account ledger holds too few tokens for this payout.');
   }
   if (revert) return new ChainError('TX_REVERTED', `The transaction reverted with ${revert.name}.`);
-  const message = err instanceof Error ? (err as { shortMessage?: string }).shortMessage ?? err.message : String(err);
+  const message = err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);
   return new ChainError('TX_REVERTED', `The chain refused the transaction: ${message}`);
 }

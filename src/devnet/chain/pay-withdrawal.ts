@@ -46,7 +46,9 @@ export async function isWithdrawalPaid(args: { rpcUrl: string; ledger: Address; 
   checkId(args.withdrawalId);
   const { provider } = await openRpc(args.rpcUrl);
   try {
-    return (await devnetContract('AccountLedger', args.ledger, provider).getFunction('paid')(args.withdrawalId)) as boolean;
+    return (await devnetContract('AccountLedger', args.ledger, provider).getFunction('paid')(
+      args.withdrawalId,
+    )) as boolean;
   } finally {
     provider.destroy();
   }

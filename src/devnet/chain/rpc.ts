@@ -48,9 +48,15 @@ export async function openRpc(rpcUrl: string): Promise<{ provider: JsonRpcProvid
  * The receipt of a sent transaction once mined and successful. Polled by hand rather than with
  * `tx.wait()`, whose block listeners outlive it and reject unhandled when the provider is destroyed.
  */
-export async function minedReceipt(provider: JsonRpcProvider, hash: string, what: string, timeoutMs = 120_000): Promise<TransactionReceipt> {
+export async function minedReceipt(
+  provider: JsonRpcProvider,
+  hash: string,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<TransactionReceipt> {
   const receipt = await pollReceipt(provider, hash, { pollMs: 100, deadline: Date.now() + timeoutMs, sleep });
-  if (!receipt) throw new ChainError('TX_TIMEOUT', `The ${what} transaction was not mined within ${timeoutMs / 1000} s.`);
+  if (!receipt)
+    throw new ChainError('TX_TIMEOUT', `The ${what} transaction was not mined within ${timeoutMs / 1000} s.`);
   if (receipt.status !== 1) throw new ChainError('TX_REVERTED', `The ${what} transaction reverted.`);
   return receipt;
 }

@@ -32,7 +32,7 @@ describe('startChain', () => {
     expect(BigInt((await provider.send('eth_chainId', [])) as string)).toBe(31337n);
   });
 
-  it('derives operator and demo keys from the devnet mnemonic (m/44\'/60\'/0\'/0/i)', () => {
+  it("derives operator and demo keys from the devnet mnemonic (m/44'/60'/0'/0/i)", () => {
     const keys = deriveDevnetKeys(DEVNET_MNEMONIC, 3);
     expect(chain.operator).toEqual(keys.operator);
     expect(chain.accounts).toEqual(keys.accounts);
@@ -55,7 +55,12 @@ describe('startChain', () => {
     expect(await ledger.getFunction('minBlockWait')()).toBe(1n);
     const exchange = devnetContract('Exchange', chain.contracts.exchange, provider);
     const domain = (await exchange.getFunction('eip712Domain')()) as unknown[];
-    expect([domain[1], domain[2], domain[3], domain[4]]).toEqual(['Service Exchange', '2', 31337n, chain.contracts.exchange]);
+    expect([domain[1], domain[2], domain[3], domain[4]]).toEqual([
+      'Service Exchange',
+      '2',
+      31337n,
+      chain.contracts.exchange,
+    ]);
   });
 
   it('funds demo accounts with gas and 6-decimal dUSD', async () => {
@@ -73,7 +78,9 @@ describe('startChain', () => {
     const vector = vectors.permit2[0]!;
     expect(await permit2.getFunction('PERMIT_TRANSFER_FROM_TYPEHASH')()).toBe(vector.typehash);
     expect(await permit2.getFunction('TOKEN_PERMISSIONS_TYPEHASH')()).toBe(vector.tokenPermissionsTypehash);
-    const expected = permit2DomainSeparator(makePermit2Domain({ chainId: chain.chainId, verifyingContract: chain.contracts.permit2 }));
+    const expected = permit2DomainSeparator(
+      makePermit2Domain({ chainId: chain.chainId, verifyingContract: chain.contracts.permit2 }),
+    );
     expect(await permit2.getFunction('DOMAIN_SEPARATOR')()).toBe(expected);
   });
 
@@ -83,7 +90,10 @@ describe('startChain', () => {
     const token = devnetContract('SettlementToken', chain.contracts.settlementToken, fresh);
     await minedReceipt(provider, (await token.getFunction('faucet').send()).hash, 'faucet');
     expect(await token.getFunction('balanceOf')(fresh.address)).toBe(10_000_000_000n);
-    const second = await token.getFunction('faucet').send().catch((err: unknown) => err);
+    const second = await token
+      .getFunction('faucet')
+      .send()
+      .catch((err: unknown) => err);
     expect(decodeDevnetRevert(second)?.name).toBe('FaucetCooldown');
     expect(await token.getFunction('balanceOf')(fresh.address)).toBe(10_000_000_000n);
   });
@@ -91,14 +101,21 @@ describe('startChain', () => {
   it('lets only the owner mint', async () => {
     const alice = new Wallet(chain.accounts[0]!.privateKey, provider);
     const token = devnetContract('SettlementToken', chain.contracts.settlementToken, alice);
-    const err = await token.getFunction('mint').send(alice.address, 1n).catch((e: unknown) => e);
+    const err = await token
+      .getFunction('mint')
+      .send(alice.address, 1n)
+      .catch((e: unknown) => e);
     expect(decodeDevnetRevert(err)?.name).toBe('NotOwner');
   });
 });
 
 describe('formatDevnetBanner', () => {
   it('lists URLs, chain id, contracts and demo keys under a loud warning', () => {
-    const text = formatDevnetBanner({ ...chain, mnemonic: DEVNET_MNEMONIC, services: [{ label: 'Exchange HTTP', url: 'http://127.0.0.1:1234' }] });
+    const text = formatDevnetBanner({
+      ...chain,
+      mnemonic: DEVNET_MNEMONIC,
+      services: [{ label: 'Exchange HTTP', url: 'http://127.0.0.1:1234' }],
+    });
     expect(text).toContain(chain.rpcUrl);
     expect(text).toContain('http://127.0.0.1:1234');
     expect(text).toContain('31337');

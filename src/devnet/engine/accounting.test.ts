@@ -35,8 +35,22 @@ describe('positions', () => {
   it('open: the buyer pays the price, the seller 1e6 − price, the pool holds the complete sets', () => {
     s.order({ account: BOB, side: 'sell', price: 400_000n, size: 10n * C });
     s.order({ account: ALICE, side: 'buy', price: 400_000n, size: 10n * C });
-    expect(pos(ALICE)).toMatchObject({ net: 10n * C, size: 10n * C, margin: 4n * C, avgEntryPrice: 400_000n, bSide: false, realisedPnl: 0n });
-    expect(pos(BOB)).toMatchObject({ net: -10n * C, size: 10n * C, margin: 6n * C, avgEntryPrice: 600_000n, bSide: true, side: true });
+    expect(pos(ALICE)).toMatchObject({
+      net: 10n * C,
+      size: 10n * C,
+      margin: 4n * C,
+      avgEntryPrice: 400_000n,
+      bSide: false,
+      realisedPnl: 0n,
+    });
+    expect(pos(BOB)).toMatchObject({
+      net: -10n * C,
+      size: 10n * C,
+      margin: 6n * C,
+      avgEntryPrice: 600_000n,
+      bSide: true,
+      side: true,
+    });
     expect(free(ALICE)).toBe(996n * C);
     expect(free(BOB)).toBe(994n * C);
     expect(s.engine.totals()).toMatchObject({ positionCollateral: 10n * C, credited: 3000n * C });
@@ -49,11 +63,24 @@ describe('positions', () => {
     expect(pos(ALICE)).toMatchObject({ net: 20n * C, margin: 10n * C, avgEntryPrice: 500_000n });
 
     trade(ALICE, 'sell', 700_000n, 5n * C); // close 5: proceeds 3.5, cost removed 2.5
-    expect(pos(ALICE)).toMatchObject({ net: 15n * C, margin: 7_500_000n, realisedPnl: 1_000_000n, pnl: 1_000_000n, pSide: false });
+    expect(pos(ALICE)).toMatchObject({
+      net: 15n * C,
+      margin: 7_500_000n,
+      realisedPnl: 1_000_000n,
+      pnl: 1_000_000n,
+      pSide: false,
+    });
     expect(free(ALICE)).toBe(1000n * C - 10n * C + 3_500_000n);
 
     trade(ALICE, 'sell', 400_000n, 20n * C); // close 15 at .40 (loss 1.5), open short 5 paying .60 each
-    expect(pos(ALICE)).toMatchObject({ net: -5n * C, margin: 3n * C, realisedPnl: -500_000n, pnl: 500_000n, pSide: true, bSide: true });
+    expect(pos(ALICE)).toMatchObject({
+      net: -5n * C,
+      margin: 3n * C,
+      realisedPnl: -500_000n,
+      pnl: 500_000n,
+      pSide: true,
+      bSide: true,
+    });
     expect(free(ALICE)).toBe(1000n * C - 10n * C + 3_500_000n + 6n * C - 3n * C);
 
     trade(ALICE, 'buy', 300_000n, 5n * C); // close the short: receives 1e6 − .30 = .70 each
@@ -79,7 +106,12 @@ describe('positions', () => {
     const id = s.order({ account: ALICE, side: 'sell', price: 700_000n, size: 10n * C }).result.orderId;
     expect(s.engine.balance(ALICE).pending).toBe(0n);
     expect(free(ALICE)).toBe(before);
-    expect(s.engine.ledgerOrders(ASSET, EPOCH, ALICE)[0]).toMatchObject({ id, reservedPosition: 10n * C, reservedMargin: 0n, reservedSize: 0n });
+    expect(s.engine.ledgerOrders(ASSET, EPOCH, ALICE)[0]).toMatchObject({
+      id,
+      reservedPosition: 10n * C,
+      reservedMargin: 0n,
+      reservedSize: 0n,
+    });
     // Beyond the position, collateral again: 5 more at 1e6 − .70.
     s.order({ account: ALICE, side: 'sell', price: 700_000n, size: 5n * C });
     expect(s.engine.balance(ALICE).pending).toBe(1_500_000n);
@@ -163,7 +195,10 @@ describe('funds', () => {
 
   it('withdraw debits the free balance into the payout queue; paid leaves the ledger', () => {
     s.order({ account: ALICE, side: 'buy', price: 500_000n, size: 1000n * C }); // 500 pending
-    expect(s.withdraw(ALICE, 600n * C).result).toMatchObject({ status: 'WITHDRAWAL_FAILED', error: { code: 'INSUFFICIENT_LEDGER_BALANCE' } });
+    expect(s.withdraw(ALICE, 600n * C).result).toMatchObject({
+      status: 'WITHDRAWAL_FAILED',
+      error: { code: 'INSUFFICIENT_LEDGER_BALANCE' },
+    });
     const w = s.withdraw(ALICE, 500n * C).result;
     expect(w.status).toBe('WITHDRAWN');
     expect(free(ALICE)).toBe(0n);

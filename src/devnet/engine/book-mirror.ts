@@ -23,8 +23,12 @@ export class BookMirror {
 
   constructor(snapshot: L2View) {
     this.seqId = snapshot.seqId;
-    for (const [levels, sell] of [[snapshot.bids, false], [snapshot.asks, true]] as const) {
-      for (const l of levels) for (const o of l.orders) this.orders.set(o.id, { sell, price: l.price, size: o.size, n: this.n++ });
+    for (const [levels, sell] of [
+      [snapshot.bids, false],
+      [snapshot.asks, true],
+    ] as const) {
+      for (const l of levels)
+        for (const o of l.orders) this.orders.set(o.id, { sell, price: l.price, size: o.size, n: this.n++ });
     }
   }
 
@@ -34,7 +38,12 @@ export class BookMirror {
     this.seqId = e.seqId;
     switch (e.type) {
       case 'order':
-        this.orders.set(e.data.orderId, { sell: e.data.side === 'sell', price: BigInt(e.data.price), size: BigInt(e.data.size), n: this.n++ });
+        this.orders.set(e.data.orderId, {
+          sell: e.data.side === 'sell',
+          price: BigInt(e.data.price),
+          size: BigInt(e.data.size),
+          n: this.n++,
+        });
         return;
       case 'trade': {
         const o = this.orders.get(e.data.orderId);
@@ -54,7 +63,10 @@ export class BookMirror {
   }
 
   comparable(): ComparableBook {
-    return toComparable(this.seqId, [...this.orders.entries()].sort((a, b) => a[1].n - b[1].n));
+    return toComparable(
+      this.seqId,
+      [...this.orders.entries()].sort((a, b) => a[1].n - b[1].n),
+    );
   }
 }
 
@@ -76,6 +88,7 @@ function toComparable(seqId: number, entries: [string, MirrorOrder][]): Comparab
 
 /** The same shape from an engine snapshot (take it with enough depth to hold the whole book). */
 export function comparableSnapshot(l2: L2View): ComparableBook {
-  const side = (levels: L2View['bids']) => levels.map((l) => ({ price: l.price, orders: l.orders.map((o) => ({ id: o.id, size: o.size })) }));
+  const side = (levels: L2View['bids']) =>
+    levels.map((l) => ({ price: l.price, orders: l.orders.map((o) => ({ id: o.id, size: o.size })) }));
   return { seqId: l2.seqId, bids: side(l2.bids), asks: side(l2.asks) };
 }

@@ -23,7 +23,15 @@
  *   the whole size at the limit price exceeds free balance), then FOK feasibility (CANCELLED/FOK).
  * - Every processed digest (orders, cancels, cancel-replaces, claims, withdrawals, resolutions) is single-use.
  */
-import { MAX_AMOUNT, MAX_PRACTICAL_SIZE, MAX_PRICE, MIN_PRICE, PRICE_TICK, SIZE_LOT, ZERO_HASH } from '../../shared/protocol/constants';
+import {
+  MAX_AMOUNT,
+  MAX_PRACTICAL_SIZE,
+  MAX_PRICE,
+  MIN_PRICE,
+  PRICE_TICK,
+  SIZE_LOT,
+  ZERO_HASH,
+} from '../../shared/protocol/constants';
 import { planReservedPosition, rate, release, reserve, settle, value } from './accounting';
 import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, unlinkOrder } from './book';
 import type { Book, EngineState, Level, Order, PositionState } from './state';
@@ -132,7 +140,8 @@ export class Engine {
   /** Applies one command. Business failures come back as result statuses; only a malformed `time` (not a
    *  non-negative safe integer of unix ms) throws, because it is a caller bug that would break determinism. */
   apply<C extends Command>(cmd: C): ApplyOutput<C['type']> {
-    if (!Number.isSafeInteger(cmd.time) || cmd.time < 0) throw new EngineError('INVALID_TIME', `Command time ${cmd.time} is not a unix-ms integer.`);
+    if (!Number.isSafeInteger(cmd.time) || cmd.time < 0)
+      throw new EngineError('INVALID_TIME', `Command time ${cmd.time} is not a unix-ms integer.`);
     this.events = [];
     this.now = cmd.time;
     this.timeStr = String(Math.floor(cmd.time / 1000));
@@ -167,14 +176,18 @@ export class Engine {
 
   private registerMarket(c: RegisterMarketCommand): RegisterMarketResult {
     if (c.assetId < 0n || c.epoch < 0n || c.strike < 0n || c.expiration < 0n) {
-      return { status: 'FAIL', error: err('INVALID_MARKET', 'Asset id, epoch, strike and expiration must be non-negative.') };
+      return {
+        status: 'FAIL',
+        error: err('INVALID_MARKET', 'Asset id, epoch, strike and expiration must be non-negative.'),
+      };
     }
     let epochs = this.s.books.get(c.assetId);
     if (epochs === undefined) {
       epochs = new Map();
       this.s.books.set(c.assetId, epochs);
     }
-    if (epochs.has(c.epoch)) return { status: 'FAIL', error: err('MARKET_EXISTS', 'This asset epoch is already registered.') };
+    if (epochs.has(c.epoch))
+      return { status: 'FAIL', error: err('MARKET_EXISTS', 'This asset epoch is already registered.') };
     epochs.set(c.epoch, newBook(c.assetId, c.epoch, c.strike, c.expiration));
     return { status: 'REGISTERED' };
   }
@@ -187,7 +200,10 @@ export class Engine {
     const amount = Number(c.amount);
     // Keeping the total under 2^53 is what makes number arithmetic exact everywhere inside the engine.
     if (this.s.credited + amount > Number.MAX_SAFE_INTEGER) {
-      return { status: 'REJECTED', error: err('CREDIT_CAP', 'Total deposits would exceed the devnet ledger capacity.') };
+      return {
+        status: 'REJECTED',
+        error: err('CREDIT_CAP', 'Total deposits would exceed the devnet ledger capacity.'),
+      };
     }
     this.s.creditIndices.add(c.index);
     this.s.credited += amount;
@@ -196,15 +212,28 @@ export class Engine {
   }
 
   private withdraw(c: WithdrawCommand): WithdrawResult {
-    if (this.s.processed.has(c.id)) return { id: c.id, status: 'WITHDRAWAL_FAILED', error: err('ENTRY_PROCESSED', 'This withdrawal was already processed.') };
+    if (this.s.processed.has(c.id))
+      return {
+        id: c.id,
+        status: 'WITHDRAWAL_FAILED',
+        error: err('ENTRY_PROCESSED', 'This withdrawal was already processed.'),
+      };
     this.s.processed.add(c.id);
     if (c.amount <= 0n || c.amount > MAX_AMOUNT) {
-      return { id: c.id, status: 'WITHDRAWAL_FAILED', error: err('INVALID_WITHDRAWAL_PARAMETERS', 'A withdrawal must be between 1 and 10^15 units.') };
+      return {
+        id: c.id,
+        status: 'WITHDRAWAL_FAILED',
+        error: err('INVALID_WITHDRAWAL_PARAMETERS', 'A withdrawal must be between 1 and 10^15 units.'),
+      };
     }
     const acct = getAccount(this.s, c.account.toLowerCase());
     const amount = Number(c.amount);
     if (amount > acct.free) {
-      return { id: c.id, status: 'WITHDRAWAL_FAILED', error: err('INSUFFICIENT_LEDGER_BALANCE', 'The free balance is smaller than the amount.') };
+      return {
+        id: c.id,
+        status: 'WITHDRAWAL_FAILED',
+        error: err('INSUFFICIENT_LEDGER_BALANCE', 'The free balance is smaller than the amount.'),
+      };
     }
     acct.free -= amount;
     this.s.withdrawals.set(c.id, { id: c.id, account: acct.id, amount, time: c.time, paid: false, txHash: null });
@@ -223,11 +252,19 @@ export class Engine {
 
   private resolve(c: ResolveCommand): ResolveResult {
     const base = { assetId: c.assetId, epoch: c.epoch };
-    if (this.s.processed.has(c.id)) return { ...base, status: 'FAIL', error: err('ENTRY_PROCESSED', 'This resolution was already processed.') };
+    if (this.s.processed.has(c.id))
+      return { ...base, status: 'FAIL', error: err('ENTRY_PROCESSED', 'This resolution was already processed.') };
     const book = getBook(this.s, c.assetId, c.epoch);
-    if (book === undefined) return { ...base, status: 'FAIL', error: err('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.') };
-    if (book.resolved) return { ...base, status: 'FAIL', error: err('ALREADY_RESOLVED', 'This asset epoch is already resolved.') };
-    if (c.price < 0n) return { ...base, status: 'FAIL', error: err('CANNOT_RESOLVE_ASSET_ID', 'The resolution price must be non-negative.') };
+    if (book === undefined)
+      return { ...base, status: 'FAIL', error: err('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.') };
+    if (book.resolved)
+      return { ...base, status: 'FAIL', error: err('ALREADY_RESOLVED', 'This asset epoch is already resolved.') };
+    if (c.price < 0n)
+      return {
+        ...base,
+        status: 'FAIL',
+        error: err('CANNOT_RESOLVE_ASSET_ID', 'The resolution price must be non-negative.'),
+      };
     this.s.processed.add(c.id);
     for (const o of clearBook(book)) {
       release(o);
@@ -240,13 +277,24 @@ export class Engine {
     this.events.push({
       type: 'resolution',
       seqId: ++book.seq,
-      data: { orderId: c.id, assetId: book.assetIdStr, epoch: book.epochStr, price: c.price.toString(), arrivalTime: this.timeStr },
+      data: {
+        orderId: c.id,
+        assetId: book.assetIdStr,
+        epoch: book.epochStr,
+        price: c.price.toString(),
+        arrivalTime: this.timeStr,
+      },
     });
     return { ...base, status: 'SUCCESS', price: c.price };
   }
 
   private claim(c: ClaimCommand): EngineClaimResult {
-    const fail = (code: string, message: string): EngineClaimResult => ({ id: c.id, status: 'CLAIM_FAILED', amount: 0n, error: err(code, message) });
+    const fail = (code: string, message: string): EngineClaimResult => ({
+      id: c.id,
+      status: 'CLAIM_FAILED',
+      amount: 0n,
+      error: err(code, message),
+    });
     if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This claim was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.');
@@ -255,7 +303,8 @@ export class Engine {
     const pos = book.positions.get(c.account.toLowerCase());
     if (pos?.claimed === true) return fail('ALREADY_CLAIMED', 'This position was already claimed.');
     const amount = pos === undefined ? 0 : winning(book, pos.net);
-    if (pos === undefined || amount === 0) return fail('NO_CLAIMABLE_AMOUNT', 'There is nothing to claim for this account in this epoch.');
+    if (pos === undefined || amount === 0)
+      return fail('NO_CLAIMABLE_AMOUNT', 'There is nothing to claim for this account in this epoch.');
     // A winning contract pays 1e6 per contract, i.e. one unit per size unit, from the market pool.
     pos.account.free += amount;
     book.pool -= amount;
@@ -271,8 +320,10 @@ export class Engine {
   /** Static checks, market state, ALO and margin. `release` is an order of the same account and side that will be
    *  cancelled first (cancel-replace), so its reservation counts as available. */
   private admit(f: OrderFields, release: Order | null): Admitted | Rejection {
-    if (typeof f.orderId !== 'string' || !HEX32.test(f.orderId)) return invalid('INVALID_ORDER_ID', 'The order id must be a 32-byte hex digest.');
-    if (this.s.processed.has(f.orderId)) return invalid('ENTRY_PROCESSED', 'An order with this digest was already processed.');
+    if (typeof f.orderId !== 'string' || !HEX32.test(f.orderId))
+      return invalid('INVALID_ORDER_ID', 'The order id must be a 32-byte hex digest.');
+    if (this.s.processed.has(f.orderId))
+      return invalid('ENTRY_PROCESSED', 'An order with this digest was already processed.');
     const book = getBook(this.s, f.assetId, f.epoch);
     if (book === undefined) return invalid('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.');
     if (f.price < MIN_PRICE || f.price > MAX_PRICE || f.price % PRICE_TICK !== 0n) {
@@ -282,10 +333,14 @@ export class Engine {
       return invalid('INVALID_SIZE', 'Size must be a multiple of 10,000 between 10,000 and 100,000,000,000.');
     }
     const tif = f.tif >= 0n && f.tif <= 3n ? TIF_NAMES[Number(f.tif)] : undefined;
-    if (tif === undefined) return invalid('INVALID_TIME_IN_FORCE', 'Time in force must be 0 (GTC), 1 (FOK), 2 (IOC) or 3 (ALO).');
+    if (tif === undefined)
+      return invalid('INVALID_TIME_IN_FORCE', 'Time in force must be 0 (GTC), 1 (FOK), 2 (IOC) or 3 (ALO).');
     if (typeof f.side !== 'boolean') return invalid('INVALID_SIDE', 'Side must be a boolean.');
     if (book.resolved || this.now >= book.expirationMs) {
-      return { reason: 'MARKET_RESOLVED', error: err('MARKET_RESOLVED', 'This epoch is expired or resolved; it no longer trades.') };
+      return {
+        reason: 'MARKET_RESOLVED',
+        error: err('MARKET_RESOLVED', 'This epoch is expired or resolved; it no longer trades.'),
+      };
     }
     const tick = Number(f.price / PRICE_TICK);
     const sell = f.side;
@@ -298,7 +353,10 @@ export class Engine {
     const rp = planReservedPosition(pos, sell, size, release === null ? 0 : release.rp);
     const rm = value(size - rp, rate(sell, tick));
     if (rm > acct.free + (release === null ? 0 : release.rm)) {
-      return { reason: 'MARGIN', error: err('INSUFFICIENT_MARGIN', 'The free balance does not cover the collateral this order needs.') };
+      return {
+        reason: 'MARGIN',
+        error: err('INSUFFICIENT_MARGIN', 'The free balance does not cover the collateral this order needs.'),
+      };
     }
     return { book, pos, tick, size, tif, rp, rm };
   }
@@ -353,7 +411,8 @@ export class Engine {
     const rest = o.remaining;
     release(o);
     o.live = false;
-    if (rest === 0) return { orderId: o.id, status: 'FILLED', reason: '', filled: f.size, remaining: 0n, cancelled: 0n };
+    if (rest === 0)
+      return { orderId: o.id, status: 'FILLED', reason: '', filled: f.size, remaining: 0n, cancelled: 0n };
     // Only IOC gets here with a remainder (FOK was checked to fill completely).
     return {
       orderId: o.id,
@@ -423,7 +482,13 @@ export class Engine {
     this.events.push({
       type: 'cancel',
       seqId: ++book.seq,
-      data: { orderId: requestId, cancelId: o.id, assetId: book.assetIdStr, epoch: book.epochStr, arrivalTime: this.timeStr },
+      data: {
+        orderId: requestId,
+        cancelId: o.id,
+        assetId: book.assetIdStr,
+        epoch: book.epochStr,
+        arrivalTime: this.timeStr,
+      },
     });
   }
 
@@ -496,18 +561,32 @@ export class Engine {
   private cancelReplace(c: CancelReplaceCommand): CancelReplaceResult {
     const cancelFailed = (code: string, message: string): CancelReplaceResult => {
       const error = err(code, message);
-      return { id: c.id, status: 'CANCEL_FAILED', cancel: { id: c.id, status: 'CANCEL_FAILED', orderIds: [], error }, replacement: null, error };
+      return {
+        id: c.id,
+        status: 'CANCEL_FAILED',
+        cancel: { id: c.id, status: 'CANCEL_FAILED', orderIds: [], error },
+        replacement: null,
+        error,
+      };
     };
-    if (this.s.processed.has(c.id)) return cancelFailed('ENTRY_PROCESSED', 'This cancel-replace was already processed.');
+    if (this.s.processed.has(c.id))
+      return cancelFailed('ENTRY_PROCESSED', 'This cancel-replace was already processed.');
     if (c.cancelOrderId.toLowerCase() === ZERO_HASH) {
-      return cancelFailed('CANCEL_REPLACE_CANCEL_ALL_NOT_SUPPORTED', 'Cancel-replace needs one target order, not cancel-all.');
+      return cancelFailed(
+        'CANCEL_REPLACE_CANCEL_ALL_NOT_SUPPORTED',
+        'Cancel-replace needs one target order, not cancel-all.',
+      );
     }
     const r = c.replacement;
     if (r.assetId !== c.assetId || r.epoch !== c.epoch) {
-      return cancelFailed('CROSS_MARKET_CANCEL_REPLACE_NOT_SUPPORTED', 'The replacement must be in the same asset and epoch.');
+      return cancelFailed(
+        'CROSS_MARKET_CANCEL_REPLACE_NOT_SUPPORTED',
+        'The replacement must be in the same asset and epoch.',
+      );
     }
     const account = c.account.toLowerCase();
-    if (r.account.toLowerCase() !== account) return cancelFailed('SENDER_MISMATCH', 'The replacement must have the same sender.');
+    if (r.account.toLowerCase() !== account)
+      return cancelFailed('SENDER_MISMATCH', 'The replacement must have the same sender.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return cancelFailed('ORDERBOOK_NOT_FOUND', 'This asset epoch is not registered.');
     this.s.processed.add(c.id);
@@ -516,14 +595,30 @@ export class Engine {
 
     const notCommitted: EngineCancelResult = { id: c.id, status: 'CANCEL_NOT_COMMITTED', orderIds: [] };
     if (r.side !== target.sell) {
-      const rej: Rejection = { reason: 'INVALID_ORDER', error: err('REPLACEMENT_SIDE_MISMATCH', 'The replacement must be on the same side as the cancelled order.') };
+      const rej: Rejection = {
+        reason: 'INVALID_ORDER',
+        error: err('REPLACEMENT_SIDE_MISMATCH', 'The replacement must be on the same side as the cancelled order.'),
+      };
       if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.s.processed.add(r.orderId);
-      return { id: c.id, status: 'REPLACEMENT_FAILED', cancel: notCommitted, replacement: rejected(r, rej), error: rej.error };
+      return {
+        id: c.id,
+        status: 'REPLACEMENT_FAILED',
+        cancel: notCommitted,
+        replacement: rejected(r, rej),
+        error: rej.error,
+      };
     }
     const a = this.admit(r, target);
     if ('reason' in a) {
       if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.s.processed.add(r.orderId);
-      if (c.allOrNothing) return { id: c.id, status: 'REPLACEMENT_FAILED', cancel: notCommitted, replacement: rejected(r, a), error: a.error };
+      if (c.allOrNothing)
+        return {
+          id: c.id,
+          status: 'REPLACEMENT_FAILED',
+          cancel: notCommitted,
+          replacement: rejected(r, a),
+          error: a.error,
+        };
       this.cancelResting(book, target, c.id);
       return {
         id: c.id,
@@ -535,14 +630,20 @@ export class Engine {
     }
     this.cancelResting(book, target, c.id);
     const replacement = this.place(r);
-    return { id: c.id, status: 'SUCCESS', cancel: { id: c.id, status: 'CANCELLED', orderIds: [target.id] }, replacement };
+    return {
+      id: c.id,
+      status: 'SUCCESS',
+      cancel: { id: c.id, status: 'CANCELLED', orderIds: [target.id] },
+      replacement,
+    };
   }
 
   // ------------------------------------------------------------ queries
 
   private book(assetId: bigint, epoch: bigint): Book {
     const b = getBook(this.s, assetId, epoch);
-    if (b === undefined) throw new EngineError('ASSET_ID_NOT_REGISTERED', `Asset ${assetId} epoch ${epoch} is not registered.`);
+    if (b === undefined)
+      throw new EngineError('ASSET_ID_NOT_REGISTERED', `Asset ${assetId} epoch ${epoch} is not registered.`);
     return b;
   }
 
@@ -684,7 +785,8 @@ export class Engine {
   /** What a claim would pay now. Throws EPOCH_NOT_RESOLVED before resolution. */
   claimable(account: string, assetId: bigint, epoch: bigint): bigint {
     const b = this.book(assetId, epoch);
-    if (!b.resolved) throw new EngineError('EPOCH_NOT_RESOLVED', `Asset ${assetId} epoch ${epoch} is not resolved yet.`);
+    if (!b.resolved)
+      throw new EngineError('EPOCH_NOT_RESOLVED', `Asset ${assetId} epoch ${epoch} is not resolved yet.`);
     const p = b.positions.get(account.toLowerCase());
     return p === undefined || p.claimed ? 0n : BigInt(winning(b, p.net));
   }
@@ -710,7 +812,14 @@ export class Engine {
     const id = account?.toLowerCase();
     for (const w of this.s.withdrawals.values()) {
       if (id !== undefined && w.account !== id) continue;
-      out.push({ id: w.id, account: w.account, amount: BigInt(w.amount), time: w.time, paid: w.paid, txHash: w.txHash });
+      out.push({
+        id: w.id,
+        account: w.account,
+        amount: BigInt(w.amount),
+        time: w.time,
+        paid: w.paid,
+        txHash: w.txHash,
+      });
     }
     return out;
   }
@@ -798,4 +907,3 @@ function levelView(l: Level, tick: number): L2LevelView {
   for (const o of orders) size += o.size;
   return { price: BigInt(tick * 1000), size, orderCount: orders.length, orders };
 }
-

@@ -56,7 +56,11 @@ describe('market events', () => {
       },
     });
     const t = s.order({ account: BOB, side: 'buy', price: 200_000n, size: 10_000n }).events[0];
-    expect(t).toMatchObject({ type: 'trade', seqId: 2, data: { fill: '10000', fillPrice: '123000', size: '10000', tif: 'ALO' } });
+    expect(t).toMatchObject({
+      type: 'trade',
+      seqId: 2,
+      data: { fill: '10000', fillPrice: '123000', size: '10000', tif: 'ALO' },
+    });
   });
 
   it('seqIds are per book', () => {

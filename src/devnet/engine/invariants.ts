@@ -53,18 +53,17 @@ export function checkInvariants(engine: Engine): string[] {
   return bad;
 }
 
-function checkBook(
-  b: Book,
-  check: (ok: boolean, what: string) => void,
-  pendingByAccount: Map<string, number>,
-): number {
+function checkBook(b: Book, check: (ok: boolean, what: string) => void, pendingByAccount: Map<string, number>): number {
   const name = `book ${b.assetId}/${b.epoch}`;
   let count = 0;
   let bestBid = 0;
   let bestAsk = 1000;
   const inBook = new Set<Order>();
   for (let t = 1; t <= 999; t++) {
-    for (const [levels, sell] of [[b.bids, false], [b.asks, true]] as const) {
+    for (const [levels, sell] of [
+      [b.bids, false],
+      [b.asks, true],
+    ] as const) {
       const level = levels[t] as Level;
       const live = liveOrders(level);
       check(live.length === level.live, `${name}: level ${t} counts ${level.live} live but holds ${live.length}`);
@@ -81,7 +80,10 @@ function checkBook(
         check(o.sell === sell && o.tick === t, `${name}: order ${o.id} sits in the wrong level`);
         check(o.remaining > 0 && o.remaining <= o.size, `${name}: order ${o.id} remaining ${o.remaining} out of range`);
         check(o.rp >= 0 && o.rp <= o.remaining, `${name}: order ${o.id} reserved position ${o.rp} out of range`);
-        check(o.rm === value(o.remaining - o.rp, rate(o.sell, o.tick)), `${name}: order ${o.id} reserved margin ${o.rm} != collateral of its unreserved size`);
+        check(
+          o.rm === value(o.remaining - o.rp, rate(o.sell, o.tick)),
+          `${name}: order ${o.id} reserved margin ${o.rm} != collateral of its unreserved size`,
+        );
         check(o.pos.book === b && o.pos.orders.has(o), `${name}: order ${o.id} not linked to its position`);
         const id = o.pos.account.id;
         pendingByAccount.set(id, (pendingByAccount.get(id) ?? 0) + o.rm);
@@ -114,9 +116,15 @@ function checkBook(
       else rs += o.rp;
     }
     const reducing = [...p.orders].filter((o) => o.rp > 0);
-    check(reducing.length === p.reducing.size && reducing.every((o) => p.reducing.has(o)), `${who}: reducing-order index out of date`);
+    check(
+      reducing.length === p.reducing.size && reducing.every((o) => p.reducing.has(o)),
+      `${who}: reducing-order index out of date`,
+    );
     check(p.resLong === rl && p.resShort === rs, `${who}: reserved ${p.resLong}/${p.resShort} != orders' ${rl}/${rs}`);
-    check(p.resLong <= Math.max(p.net, 0) && p.resShort <= Math.max(-p.net, 0), `${who}: reserves more position than it holds`);
+    check(
+      p.resLong <= Math.max(p.net, 0) && p.resShort <= Math.max(-p.net, 0),
+      `${who}: reserves more position than it holds`,
+    );
   }
   check(Number.isSafeInteger(b.pool) && b.pool >= 0, `${name}: collateral ${b.pool} negative`);
   // Every unit paid into the market and not paid out is collateral: Σ(margin − realised P&L) = pool.

@@ -29,7 +29,11 @@ describe('GTC', () => {
     expect(result).toMatchObject({ status: 'ACCEPTED', reason: '', filled: 0n, remaining: 10n * C, cancelled: 0n });
     expect(bal(ALICE)).toEqual({ free: 996n * C, pending: 4n * C });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'order', seqId: 1, data: { side: 'buy', price: '400000', size: '10000000', tif: 'GTC', type: 'limit' } });
+    expect(events[0]).toMatchObject({
+      type: 'order',
+      seqId: 1,
+      data: { side: 'buy', price: '400000', size: '10000000', tif: 'GTC', type: 'limit' },
+    });
     expect(checkInvariants(s.engine)).toEqual([]);
   });
 
@@ -41,9 +45,17 @@ describe('GTC', () => {
   it('partial fill: PARTIALLY_FILLED with the remainder resting after the trades', () => {
     const ask = s.order({ account: BOB, side: 'sell', price: 500_000n, size: 4n * C }).result;
     const { result, events } = s.order({ account: ALICE, side: 'buy', price: 500_000n, size: 10n * C });
-    expect(result).toMatchObject({ status: 'PARTIALLY_FILLED', reason: '', filled: 4n * C, remaining: 6n * C, cancelled: 0n });
+    expect(result).toMatchObject({
+      status: 'PARTIALLY_FILLED',
+      reason: '',
+      filled: 4n * C,
+      remaining: 6n * C,
+      cancelled: 0n,
+    });
     expect(events.map((e) => e.type)).toEqual(['trade', 'order']);
-    expect(events[0]).toMatchObject({ data: { orderId: ask.orderId, fill: '4000000', fillPrice: '500000', size: '0', side: 'sell' } });
+    expect(events[0]).toMatchObject({
+      data: { orderId: ask.orderId, fill: '4000000', fillPrice: '500000', size: '0', side: 'sell' },
+    });
     expect(events[1]).toMatchObject({ data: { orderId: result.orderId, size: '6000000' } });
     expect(s.engine.l2(ASSET, EPOCH).bids[0]).toMatchObject({ price: 500_000n, size: 6n * C, orderCount: 1 });
     expect(bal(ALICE).pending).toBe(3n * C);
@@ -72,7 +84,13 @@ describe('IOC', () => {
   it('fills partly: PARTIALLY_FILLED/IOC, the rest cancelled and released', () => {
     s.order({ account: BOB, side: 'sell', price: 500_000n, size: 3n * C });
     const { result, events } = s.order({ account: ALICE, side: 'buy', price: 600_000n, size: 10n * C, tif: 'IOC' });
-    expect(result).toMatchObject({ status: 'PARTIALLY_FILLED', reason: 'IOC', filled: 3n * C, remaining: 0n, cancelled: 7n * C });
+    expect(result).toMatchObject({
+      status: 'PARTIALLY_FILLED',
+      reason: 'IOC',
+      filled: 3n * C,
+      remaining: 0n,
+      cancelled: 7n * C,
+    });
     expectConsistent(result, 10n * C);
     expect(events.map((e) => e.type)).toEqual(['trade']);
     expect(bal(ALICE)).toEqual({ free: 1000n * C - 1_500_000n, pending: 0n });
@@ -154,7 +172,11 @@ describe('rejections', () => {
 
   it('unknown market and duplicate digest are INVALID_ORDER', () => {
     const r1 = s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, epoch: 9n }).result;
-    expect(r1).toMatchObject({ status: 'REJECTED', reason: 'INVALID_ORDER', error: { code: 'ASSET_ID_NOT_REGISTERED' } });
+    expect(r1).toMatchObject({
+      status: 'REJECTED',
+      reason: 'INVALID_ORDER',
+      error: { code: 'ASSET_ID_NOT_REGISTERED' },
+    });
     const id = hexId(777);
     expect(s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, id }).result.status).toBe('ACCEPTED');
     const r2 = s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, id }).result;
@@ -176,7 +198,9 @@ describe('rejections', () => {
 
   it('MARKET_RESOLVED after resolution and at expiration', () => {
     s.market(ASSET, 1n, 1n, BigInt(Math.floor(s.time / 1000) + 5));
-    expect(s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, epoch: 1n }).result.status).toBe('ACCEPTED');
+    expect(s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, epoch: 1n }).result.status).toBe(
+      'ACCEPTED',
+    );
     s.tick(10_000);
     expect(s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C, epoch: 1n }).result).toMatchObject({
       status: 'REJECTED',
@@ -229,8 +253,12 @@ describe('matching', () => {
   it('records own fills with maker/taker', () => {
     const ask = s.order({ account: BOB, side: 'sell', price: 500_000n, size: C }).result.orderId;
     const bid = s.order({ account: ALICE, side: 'buy', price: 500_000n, size: C }).result.orderId;
-    expect(s.engine.fills(BOB)).toMatchObject([{ orderId: ask, side: true, price: 500_000n, size: C, liquidity: 'maker' }]);
-    expect(s.engine.fills(ALICE)).toMatchObject([{ orderId: bid, side: false, price: 500_000n, size: C, liquidity: 'taker' }]);
+    expect(s.engine.fills(BOB)).toMatchObject([
+      { orderId: ask, side: true, price: 500_000n, size: C, liquidity: 'maker' },
+    ]);
+    expect(s.engine.fills(ALICE)).toMatchObject([
+      { orderId: bid, side: false, price: 500_000n, size: C, liquidity: 'taker' },
+    ]);
   });
 });
 
@@ -270,7 +298,12 @@ describe('cancel', () => {
 describe('cancel-replace', () => {
   it('SUCCESS moves the order and its reservation', () => {
     const id = s.order({ account: ALICE, side: 'buy', price: 400_000n, size: 10n * C }).result.orderId;
-    const { result, events } = s.cancelReplace(ALICE, id, { account: ALICE, side: 'buy', price: 450_000n, size: 10n * C }, false);
+    const { result, events } = s.cancelReplace(
+      ALICE,
+      id,
+      { account: ALICE, side: 'buy', price: 450_000n, size: 10n * C },
+      false,
+    );
     expect(result.status).toBe('SUCCESS');
     expect(result.cancel).toMatchObject({ status: 'CANCELLED', orderIds: [id] });
     expect(result.replacement).toMatchObject({ status: 'ACCEPTED', reason: '' });
@@ -281,17 +314,31 @@ describe('cancel-replace', () => {
   it("SUCCESS when only the cancelled order's reservation makes room", () => {
     const id = s.order({ account: ALICE, side: 'buy', price: 500_000n, size: 2000n * C }).result.orderId;
     expect(bal(ALICE).free).toBe(0n);
-    const { result } = s.cancelReplace(ALICE, id, { account: ALICE, side: 'buy', price: 400_000n, size: 2500n * C }, true);
+    const { result } = s.cancelReplace(
+      ALICE,
+      id,
+      { account: ALICE, side: 'buy', price: 400_000n, size: 2500n * C },
+      true,
+    );
     expect(result.status).toBe('SUCCESS');
     expect(bal(ALICE)).toEqual({ free: 0n, pending: 1000n * C });
   });
 
   it('side mismatch: REPLACEMENT_FAILED, cancel not committed, order kept', () => {
     const id = s.order({ account: ALICE, side: 'buy', price: 400_000n, size: C }).result.orderId;
-    const { result, events } = s.cancelReplace(ALICE, id, { account: ALICE, side: 'sell', price: 600_000n, size: C }, false);
+    const { result, events } = s.cancelReplace(
+      ALICE,
+      id,
+      { account: ALICE, side: 'sell', price: 600_000n, size: C },
+      false,
+    );
     expect(result.status).toBe('REPLACEMENT_FAILED');
     expect(result.cancel.status).toBe('CANCEL_NOT_COMMITTED');
-    expect(result.replacement).toMatchObject({ status: 'REJECTED', reason: 'INVALID_ORDER', error: { code: 'REPLACEMENT_SIDE_MISMATCH' } });
+    expect(result.replacement).toMatchObject({
+      status: 'REJECTED',
+      reason: 'INVALID_ORDER',
+      error: { code: 'REPLACEMENT_SIDE_MISMATCH' },
+    });
     expect(events).toEqual([]);
     expect(s.engine.accountOrders(ALICE, ASSET, EPOCH).buys.map((o) => o.id)).toEqual([id]);
   });
@@ -299,8 +346,16 @@ describe('cancel-replace', () => {
   it('allOrNothing + failing replacement: REPLACEMENT_FAILED, the order keeps its place', () => {
     const id = s.order({ account: ALICE, side: 'sell', price: 600_000n, size: C }).result.orderId;
     const later = s.order({ account: BOB, side: 'sell', price: 600_000n, size: C }).result.orderId;
-    const { result, events } = s.cancelReplace(ALICE, id, { account: ALICE, side: 'sell', price: 550_000n, size: 10_000n * C }, true);
-    expect(result).toMatchObject({ status: 'REPLACEMENT_FAILED', cancel: { status: 'CANCEL_NOT_COMMITTED', orderIds: [] } });
+    const { result, events } = s.cancelReplace(
+      ALICE,
+      id,
+      { account: ALICE, side: 'sell', price: 550_000n, size: 10_000n * C },
+      true,
+    );
+    expect(result).toMatchObject({
+      status: 'REPLACEMENT_FAILED',
+      cancel: { status: 'CANCEL_NOT_COMMITTED', orderIds: [] },
+    });
     expect(result.replacement).toMatchObject({ status: 'REJECTED', reason: 'MARGIN' });
     expect(events).toEqual([]);
     expect(s.engine.l2(ASSET, EPOCH).asks[0]?.orders.map((o) => o.id)).toEqual([id, later]);
@@ -309,17 +364,40 @@ describe('cancel-replace', () => {
   it('no allOrNothing + failing replacement: CANCEL_COMMITTED_REPLACEMENT_FAILED', () => {
     const id = s.order({ account: ALICE, side: 'buy', price: 400_000n, size: C }).result.orderId;
     s.order({ account: BOB, side: 'sell', price: 500_000n, size: C });
-    const { result, events } = s.cancelReplace(ALICE, id, { account: ALICE, side: 'buy', price: 500_000n, size: C, tif: 'ALO' }, false);
-    expect(result).toMatchObject({ status: 'CANCEL_COMMITTED_REPLACEMENT_FAILED', cancel: { status: 'CANCELLED', orderIds: [id] } });
+    const { result, events } = s.cancelReplace(
+      ALICE,
+      id,
+      { account: ALICE, side: 'buy', price: 500_000n, size: C, tif: 'ALO' },
+      false,
+    );
+    expect(result).toMatchObject({
+      status: 'CANCEL_COMMITTED_REPLACEMENT_FAILED',
+      cancel: { status: 'CANCELLED', orderIds: [id] },
+    });
     expect(result.replacement).toMatchObject({ status: 'REJECTED', reason: 'ALO' });
     expect(events.map((e) => e.type)).toEqual(['cancel']);
     expect(bal(ALICE)).toEqual({ free: 1000n * C, pending: 0n });
   });
 
   it('missing target or zero hash: CANCEL_FAILED and no replacement', () => {
-    const r1 = s.cancelReplace(ALICE, hexId(999), { account: ALICE, side: 'buy', price: 400_000n, size: C }, false).result;
-    expect(r1).toMatchObject({ status: 'CANCEL_FAILED', cancel: { status: 'CANCEL_FAILED' }, replacement: null, error: { code: 'ORDER_NOT_FOUND' } });
-    const r2 = s.cancelReplace(ALICE, `0x${'0'.repeat(64)}`, { account: ALICE, side: 'buy', price: 400_000n, size: C }, false).result;
+    const r1 = s.cancelReplace(
+      ALICE,
+      hexId(999),
+      { account: ALICE, side: 'buy', price: 400_000n, size: C },
+      false,
+    ).result;
+    expect(r1).toMatchObject({
+      status: 'CANCEL_FAILED',
+      cancel: { status: 'CANCEL_FAILED' },
+      replacement: null,
+      error: { code: 'ORDER_NOT_FOUND' },
+    });
+    const r2 = s.cancelReplace(
+      ALICE,
+      `0x${'0'.repeat(64)}`,
+      { account: ALICE, side: 'buy', price: 400_000n, size: C },
+      false,
+    ).result;
     expect(r2).toMatchObject({ status: 'CANCEL_FAILED', error: { code: 'CANCEL_REPLACE_CANCEL_ALL_NOT_SUPPORTED' } });
     expect(s.engine.accountOrders(ALICE, ASSET, EPOCH).buys).toEqual([]);
   });

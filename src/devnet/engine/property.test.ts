@@ -17,12 +17,29 @@ const C = 1_000_000n;
 const acct = fc.integer({ min: 0, max: 3 });
 const market = fc.integer({ min: 0, max: 2 });
 // Mostly around the mid so orders cross and rest; sometimes at the extremes of the price range.
-const tick = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 490, max: 510 }) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 998, 999) });
-const lots = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 50 }) }, { weight: 1, arbitrary: fc.integer({ min: 51, max: 3000 }) });
+const tick = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: 490, max: 510 }) },
+  { weight: 1, arbitrary: fc.constantFrom(1, 2, 998, 999) },
+);
+const lots = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 1, max: 50 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 51, max: 3000 }) },
+);
 const tif = fc.integer({ min: 0, max: 3 });
 
 const op = fc.oneof(
-  { weight: 30, arbitrary: fc.record({ k: fc.constant('order' as const), a: acct, m: market, sell: fc.boolean(), t: tick, l: lots, tif }) },
+  {
+    weight: 30,
+    arbitrary: fc.record({
+      k: fc.constant('order' as const),
+      a: acct,
+      m: market,
+      sell: fc.boolean(),
+      t: tick,
+      l: lots,
+      tif,
+    }),
+  },
   { weight: 6, arbitrary: fc.record({ k: fc.constant('cancel' as const), a: acct, m: market, pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), a: acct, m: market }) },
   {
@@ -39,8 +56,14 @@ const op = fc.oneof(
       aon: fc.boolean(),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('credit' as const), a: acct, amount: fc.integer({ min: 1, max: 200 }) }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('withdraw' as const), a: acct, amount: fc.integer({ min: 1, max: 100 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ k: fc.constant('credit' as const), a: acct, amount: fc.integer({ min: 1, max: 200 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ k: fc.constant('withdraw' as const), a: acct, amount: fc.integer({ min: 1, max: 100 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('pay' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('resolve' as const), m: market, up: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('claim' as const), a: acct, m: market }) },
@@ -61,7 +84,10 @@ function checkOrderResult(r: NewOrderResult, size: bigint, tifName: TifName) {
   expect(r.filled + r.remaining + r.cancelled).toBe(size);
   const combo = `${r.status}/${r.reason}`;
   seen.add(`${tifName} ${combo}`);
-  expect([...ALLOWED[tifName], ...(tifName === 'ALO' ? REJECTIONS : REJECTIONS.filter((x) => x !== 'REJECTED/ALO'))]).toContain(combo);
+  expect([
+    ...ALLOWED[tifName],
+    ...(tifName === 'ALO' ? REJECTIONS : REJECTIONS.filter((x) => x !== 'REJECTED/ALO')),
+  ]).toContain(combo);
   if (r.status === 'ACCEPTED') expect(r.filled).toBe(0n);
   if (r.status === 'FILLED') expect(r.filled).toBe(size);
 }
@@ -84,7 +110,14 @@ function runScenario(ops: Op[]): Script {
       case 'order': {
         const size = BigInt(o.l) * 10_000n;
         const tifName = TIF_NAMES[o.tif] as TifName;
-        const out = s.order({ account: ACCOUNTS[o.a] as string, side: o.sell ? 'sell' : 'buy', price: BigInt(o.t) * 1000n, size, tif: tifName, epoch: EPOCHS[o.m] });
+        const out = s.order({
+          account: ACCOUNTS[o.a] as string,
+          side: o.sell ? 'sell' : 'buy',
+          price: BigInt(o.t) * 1000n,
+          size,
+          tif: tifName,
+          epoch: EPOCHS[o.m],
+        });
         checkOrderResult(out.result, size, tifName);
         orderIds.push(out.result.orderId);
         feed(out.events);
@@ -109,8 +142,19 @@ function runScenario(ops: Op[]): Script {
         const side = mine?.side ?? false;
         const size = BigInt(o.l) * 10_000n;
         const tifName = TIF_NAMES[o.tif] as TifName;
-        const out = s.cancelReplace(account, target, {
-          epoch: EPOCHS[o.m], account, side: side !== o.flip ? 'sell' : 'buy', price: BigInt(o.t) * 1000n, size, tif: tifName }, o.aon);
+        const out = s.cancelReplace(
+          account,
+          target,
+          {
+            epoch: EPOCHS[o.m],
+            account,
+            side: side !== o.flip ? 'sell' : 'buy',
+            price: BigInt(o.t) * 1000n,
+            size,
+            tif: tifName,
+          },
+          o.aon,
+        );
         const r = out.result;
         seen.add(`replace ${r.status}`);
         if (r.replacement !== null) checkOrderResult(r.replacement, size, tifName);
@@ -163,11 +207,15 @@ describe('random command sequences', () => {
       { numRuns: 50, seed: 20260301 },
     );
     const expected = [
-      ...['ACCEPTED/', 'PARTIALLY_FILLED/', 'FILLED/', 'REJECTED/MARGIN', 'REJECTED/MARKET_RESOLVED'].map((x) => `GTC ${x}`),
+      ...['ACCEPTED/', 'PARTIALLY_FILLED/', 'FILLED/', 'REJECTED/MARGIN', 'REJECTED/MARKET_RESOLVED'].map(
+        (x) => `GTC ${x}`,
+      ),
       ...['FILLED/', 'PARTIALLY_FILLED/IOC', 'CANCELLED/IOC'].map((x) => `IOC ${x}`),
       ...['FILLED/', 'CANCELLED/FOK'].map((x) => `FOK ${x}`),
       ...['ACCEPTED/', 'REJECTED/ALO'].map((x) => `ALO ${x}`),
-      ...['SUCCESS', 'CANCEL_FAILED', 'REPLACEMENT_FAILED', 'CANCEL_COMMITTED_REPLACEMENT_FAILED'].map((x) => `replace ${x}`),
+      ...['SUCCESS', 'CANCEL_FAILED', 'REPLACEMENT_FAILED', 'CANCEL_COMMITTED_REPLACEMENT_FAILED'].map(
+        (x) => `replace ${x}`,
+      ),
       'claim CLAIMED',
       'claim CLAIM_FAILED',
     ];

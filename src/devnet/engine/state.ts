@@ -162,7 +162,18 @@ export function getAccount(state: EngineState, id: string): Account {
 export function getPosition(book: Book, account: Account): PositionState {
   let p = book.positions.get(account.id);
   if (p === undefined) {
-    p = { account, book, net: 0, cost: 0, pnl: 0, resLong: 0, resShort: 0, claimed: false, orders: new Set(), reducing: new Set() };
+    p = {
+      account,
+      book,
+      net: 0,
+      cost: 0,
+      pnl: 0,
+      resLong: 0,
+      resShort: 0,
+      claimed: false,
+      orders: new Set(),
+      reducing: new Set(),
+    };
     book.positions.set(account.id, p);
   }
   return p;

@@ -54,7 +54,9 @@ export class Script {
   }
 
   market(assetId = ASSET, epoch = EPOCH, strike = STRIKE, expiration = EXPIRATION) {
-    return this.engine.apply(this.push({ type: 'registerMarket', assetId, epoch, strike, expiration, time: this.tick() }));
+    return this.engine.apply(
+      this.push({ type: 'registerMarket', assetId, epoch, strike, expiration, time: this.tick() }),
+    );
   }
 
   credit(owner: string, amount: bigint) {
@@ -84,7 +86,9 @@ export class Script {
   }
 
   cancel(account: string, orderId: Hex, assetId = ASSET, epoch = EPOCH) {
-    return this.engine.apply(this.push({ type: 'cancel', id: this.nextId(2), account, assetId, epoch, orderId, time: this.tick() }));
+    return this.engine.apply(
+      this.push({ type: 'cancel', id: this.nextId(2), account, assetId, epoch, orderId, time: this.tick() }),
+    );
   }
 
   cancelReplace(account: string, cancelOrderId: Hex, replacement: OrderSpec, allOrNothing: boolean) {
@@ -104,11 +108,15 @@ export class Script {
   }
 
   resolve(price: bigint, assetId = ASSET, epoch = EPOCH) {
-    return this.engine.apply(this.push({ type: 'resolve', id: this.nextId(4), assetId, epoch, price, time: this.tick() }));
+    return this.engine.apply(
+      this.push({ type: 'resolve', id: this.nextId(4), assetId, epoch, price, time: this.tick() }),
+    );
   }
 
   claim(account: string, assetId = ASSET, epoch = EPOCH) {
-    return this.engine.apply(this.push({ type: 'claim', id: this.nextId(5), account, assetId, epoch, time: this.tick() }));
+    return this.engine.apply(
+      this.push({ type: 'claim', id: this.nextId(5), account, assetId, epoch, time: this.tick() }),
+    );
   }
 
   withdraw(account: string, amount: bigint) {

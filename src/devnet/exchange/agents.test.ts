@@ -19,25 +19,68 @@ afterEach(() => {
 const nowSec = () => BigInt(Math.floor(fx.clock.now / 1000));
 const status = (master: string) => fx.http.get<Body>(`/agents/status/${master}`);
 const approve = (master: DigestSigner, agent: string, approvalNonce: bigint, signWith = master) =>
-  fx.http.post<Body>('/agents/approve', signedBody('agentsApprove', approveAgentOrder({ key: master }, agent as Hex, approvalNonce, fx.svc.domain), fx.svc.domain, signWith));
-const revoke = (master: DigestSigner) => fx.http.post<Body>('/agents/revoke', signedBody('agentsRevoke', revokeAgentOrder({ key: master }), fx.svc.domain, master));
+  fx.http.post<Body>(
+    '/agents/approve',
+    signedBody(
+      'agentsApprove',
+      approveAgentOrder({ key: master }, agent as Hex, approvalNonce, fx.svc.domain),
+      fx.svc.domain,
+      signWith,
+    ),
+  );
+const revoke = (master: DigestSigner) =>
+  fx.http.post<Body>(
+    '/agents/revoke',
+    signedBody('agentsRevoke', revokeAgentOrder({ key: master }), fx.svc.domain, master),
+  );
 const agentOrder = (agent: DigestSigner, approvalNonce: bigint, master = fx.keys.alice) =>
   fx.http.post<Body>(
     '/orders',
-    signedBody('orders', fillOrder({ key: agent, sender: master.address, approvalNonce }, { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: C }), fx.svc.domain, agent),
+    signedBody(
+      'orders',
+      fillOrder(
+        { key: agent, sender: master.address, approvalNonce },
+        { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: C },
+      ),
+      fx.svc.domain,
+      agent,
+    ),
   );
 
 describe('agent approvals', () => {
   it('validates the approval request', async () => {
     const { alice, agent, bob } = fx.keys;
-    expect(await approve(alice, agent.address, nowSec() + 10n)).toMatchObject({ status: 400, body: { error: 'NONCE_IN_THE_PAST' } });
-    expect(await approve(alice, agent.address, nowSec() + 300n)).toMatchObject({ status: 400, body: { error: 'NONCE_TOO_FAR_IN_FUTURE' } });
-    expect(await approve(alice, alice.address, nowSec() + 100n)).toMatchObject({ status: 400, body: { error: 'AGENT_CANNOT_APPROVE_ITSELF' } });
+    expect(await approve(alice, agent.address, nowSec() + 10n)).toMatchObject({
+      status: 400,
+      body: { error: 'NONCE_IN_THE_PAST' },
+    });
+    expect(await approve(alice, agent.address, nowSec() + 300n)).toMatchObject({
+      status: 400,
+      body: { error: 'NONCE_TOO_FAR_IN_FUTURE' },
+    });
+    expect(await approve(alice, alice.address, nowSec() + 100n)).toMatchObject({
+      status: 400,
+      body: { error: 'AGENT_CANNOT_APPROVE_ITSELF' },
+    });
     // Inner approval signed by bob, outer by alice: the inner signature is not the master's.
-    const action = { ...approveAgentOrder({ key: bob }, agent.address, nowSec() + 100n, fx.svc.domain), signer: alice.address, sender: alice.address };
-    expect(await fx.http.post('/agents/approve', signedBody('agentsApprove', action, fx.svc.domain, alice))).toMatchObject({ status: 401, body: { error: 'INVALID_APPROVAL_SIGNATURE' } });
-    const tampered = signedBody('agentsApprove', approveAgentOrder({ key: alice }, agent.address, nowSec() + 100n, fx.svc.domain), fx.svc.domain, alice);
-    expect(await fx.http.post('/agents/approve', { ...tampered, orderHash: `0x${'11'.repeat(32)}` })).toMatchObject({ status: 401, body: { error: 'APPROVE_AGENT_ORDER_HASH_MISMATCH' } });
+    const action = {
+      ...approveAgentOrder({ key: bob }, agent.address, nowSec() + 100n, fx.svc.domain),
+      signer: alice.address,
+      sender: alice.address,
+    };
+    expect(
+      await fx.http.post('/agents/approve', signedBody('agentsApprove', action, fx.svc.domain, alice)),
+    ).toMatchObject({ status: 401, body: { error: 'INVALID_APPROVAL_SIGNATURE' } });
+    const tampered = signedBody(
+      'agentsApprove',
+      approveAgentOrder({ key: alice }, agent.address, nowSec() + 100n, fx.svc.domain),
+      fx.svc.domain,
+      alice,
+    );
+    expect(await fx.http.post('/agents/approve', { ...tampered, orderHash: `0x${'11'.repeat(32)}` })).toMatchObject({
+      status: 401,
+      body: { error: 'APPROVE_AGENT_ORDER_HASH_MISMATCH' },
+    });
     expect(await revoke(alice)).toMatchObject({ status: 404, body: { status: 'FAIL' } });
     expect((await status(alice.address)).body).toEqual({ agent: '', nonce: '0', status: 'inactive' });
   });
@@ -47,7 +90,10 @@ describe('agent approvals', () => {
     const n = nowSec() + 150n;
     const ok = await approve(alice, agent.address, n);
     expect(ok).toMatchObject({ status: 202, body: { status: 'SUCCESS' } });
-    expect(await status(alice.address)).toEqual({ status: 202, body: { agent: agent.address.toLowerCase(), nonce: n.toString(), status: 'active' } });
+    expect(await status(alice.address)).toEqual({
+      status: 202,
+      body: { agent: agent.address.toLowerCase(), nonce: n.toString(), status: 'active' },
+    });
     // An older approval than the one in force: FAIL with the normal body.
     expect(await approve(alice, agent2.address, n - 1n)).toMatchObject({ status: 404, body: { status: 'FAIL' } });
 
@@ -57,10 +103,22 @@ describe('agent approvals', () => {
     expect(await agentOrder(agent2, n)).toMatchObject({ status: 401, body: { error: 'AGENT_APPROVAL_INACTIVE' } });
 
     // The agent cancels and claims for the master; claims reach the claim checks (not auth errors).
-    const cancel = cancelOrder({ key: agent, sender: alice.address, approvalNonce: n }, { assetId: fx.btc.assetId, epoch: 0n, orderHash: placed.body['orderId'] as Hex });
-    expect(await fx.http.post('/cancels', signedBody('cancels', cancel, fx.svc.domain, agent))).toMatchObject({ status: 202, body: { status: 'CANCELLED' } });
-    const claim = claimOrder({ key: agent, sender: alice.address, approvalNonce: n }, { assetId: fx.btc.assetId, epoch: 0n });
-    expect(await fx.http.post('/claim', signedBody('claim', claim, fx.svc.domain, agent))).toMatchObject({ status: 404, body: { error: 'EPOCH_NOT_RESOLVED' } });
+    const cancel = cancelOrder(
+      { key: agent, sender: alice.address, approvalNonce: n },
+      { assetId: fx.btc.assetId, epoch: 0n, orderHash: placed.body['orderId'] as Hex },
+    );
+    expect(await fx.http.post('/cancels', signedBody('cancels', cancel, fx.svc.domain, agent))).toMatchObject({
+      status: 202,
+      body: { status: 'CANCELLED' },
+    });
+    const claim = claimOrder(
+      { key: agent, sender: alice.address, approvalNonce: n },
+      { assetId: fx.btc.assetId, epoch: 0n },
+    );
+    expect(await fx.http.post('/claim', signedBody('claim', claim, fx.svc.domain, agent))).toMatchObject({
+      status: 404,
+      body: { error: 'EPOCH_NOT_RESOLVED' },
+    });
 
     // Expiry: lifetime 3600 s after the approvalNonce timestamp.
     const saved = fx.clock.now;
@@ -84,8 +142,12 @@ describe('agent approvals', () => {
   it('refuses agent signatures on approve and revoke', async () => {
     const { alice, agent } = fx.keys;
     const revocation = { ...revokeAgentOrder({ key: agent, sender: alice.address }) };
-    expect(await fx.http.post('/agents/revoke', signedBody('agentsRevoke', revocation, fx.svc.domain, agent))).toMatchObject({ status: 400, body: { error: 'UNSUPPORTED_SIGNATURE_TYPE' } });
+    expect(
+      await fx.http.post('/agents/revoke', signedBody('agentsRevoke', revocation, fx.svc.domain, agent)),
+    ).toMatchObject({ status: 400, body: { error: 'UNSUPPORTED_SIGNATURE_TYPE' } });
     const eoaMismatch = { ...revokeAgentOrder({ key: agent, sender: alice.address, signatureType: 0n }) };
-    expect(await fx.http.post('/agents/revoke', signedBody('agentsRevoke', eoaMismatch, fx.svc.domain, agent))).toMatchObject({ status: 400, body: { error: 'SIGNER_NOT_SENDER' } });
+    expect(
+      await fx.http.post('/agents/revoke', signedBody('agentsRevoke', eoaMismatch, fx.svc.domain, agent)),
+    ).toMatchObject({ status: 400, body: { error: 'SIGNER_NOT_SENDER' } });
   });
 });

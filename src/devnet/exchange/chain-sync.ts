@@ -4,7 +4,14 @@
 // exactly once (the AccountLedger refuses a second payout of an id) with retries on failure.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChainError, payWithdrawal, processDeposits, watchDeposits, type DepositWatcher, type QueuedDepositEvent } from '../chain';
+import {
+  ChainError,
+  payWithdrawal,
+  processDeposits,
+  watchDeposits,
+  type DepositWatcher,
+  type QueuedDepositEvent,
+} from '../chain';
 import { ZERO_HASH, type Hex } from '../../shared/protocol';
 import type { Ledger } from './ledger';
 
@@ -61,7 +68,8 @@ export async function startChainSync(deps: {
   if (cursorFile !== undefined) {
     try {
       const stored = JSON.parse(await readFile(cursorFile, 'utf8')) as { nextBlock?: string };
-      if (typeof stored.nextBlock === 'string' && /^[0-9]+$/.test(stored.nextBlock)) fromBlock = BigInt(stored.nextBlock);
+      if (typeof stored.nextBlock === 'string' && /^[0-9]+$/.test(stored.nextBlock))
+        fromBlock = BigInt(stored.nextBlock);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
@@ -98,14 +106,27 @@ export async function startChainSync(deps: {
   }
 
   async function sweep(): Promise<void> {
-    await asOperator(() => processDeposits({ rpcUrl: chain.rpcUrl, depositLedger: chain.contracts.depositLedger as Hex, operatorKey: chain.operatorKey }));
+    await asOperator(() =>
+      processDeposits({
+        rpcUrl: chain.rpcUrl,
+        depositLedger: chain.contracts.depositLedger as Hex,
+        operatorKey: chain.operatorKey,
+      }),
+    );
   }
 
   async function payOne(id: string, receiver: string, amount: bigint): Promise<void> {
     let txHash: Hex;
     try {
       txHash = await asOperator(() =>
-        payWithdrawal({ rpcUrl: chain.rpcUrl, ledger: chain.contracts.ledger as Hex, operatorKey: chain.operatorKey, receiver: receiver as Hex, amount, withdrawalId: id as Hex }),
+        payWithdrawal({
+          rpcUrl: chain.rpcUrl,
+          ledger: chain.contracts.ledger as Hex,
+          operatorKey: chain.operatorKey,
+          receiver: receiver as Hex,
+          amount,
+          withdrawalId: id as Hex,
+        }),
       );
     } catch (e) {
       // Paid before a crash, but the payout record was not journaled: record it now (tx hash unknown).

@@ -19,7 +19,6 @@ type Body = Record<string, unknown>;
 /** Asymmetric matchers typed as unknown (they are `any` in vitest's types). */
 const matching = (re: RegExp): unknown => expect.stringMatching(re) as unknown;
 
-
 beforeAll(async () => {
   chain = await startChain({ port: 0, accounts: 2 });
   provider = new JsonRpcProvider(chain.rpcUrl, Network.from(chain.chainId), { staticNetwork: true, cacheTimeout: -1 });
@@ -31,7 +30,13 @@ beforeAll(async () => {
     clock: () => frozen,
     dataDir,
     chainId: chain.chainId,
-    chain: { rpcUrl: chain.rpcUrl, contracts: chain.contracts, operatorKey: chain.operator.privateKey, confirmations: 1, pollIntervalMs: 600_000 },
+    chain: {
+      rpcUrl: chain.rpcUrl,
+      contracts: chain.contracts,
+      operatorKey: chain.operator.privateKey,
+      confirmations: 1,
+      pollIntervalMs: 600_000,
+    },
     schedulerIntervalMs: 0,
     pingIntervalMs: 0,
     oracle: { publishIntervalMs: 0 },
@@ -47,16 +52,27 @@ afterAll(async () => {
   if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
 });
 
-const token = (runner: JsonRpcProvider | Wallet = provider) => devnetContract('SettlementToken', chain.contracts.settlementToken, runner);
+const token = (runner: JsonRpcProvider | Wallet = provider) =>
+  devnetContract('SettlementToken', chain.contracts.settlementToken, runner);
 const balanceOf = (a: string) => token().getFunction('balanceOf')(a) as Promise<bigint>;
 
 async function deposit(i: number, amount: bigint): Promise<void> {
   const wallet = new Wallet(chain.accounts[i]!.privateKey, provider);
-  await minedReceipt(provider, (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash, 'approve');
-  await minedReceipt(provider, (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount)).hash, 'deposit');
+  await minedReceipt(
+    provider,
+    (await token(wallet).getFunction('approve').send(chain.contracts.depositLedger, amount)).hash,
+    'approve',
+  );
+  await minedReceipt(
+    provider,
+    (await devnetContract('DepositLedger', chain.contracts.depositLedger, wallet).getFunction('deposit').send(amount))
+      .hash,
+    'deposit',
+  );
 }
 
-const ledgerBalance = async (a: string) => BigInt((await jsonClient(svc.httpUrl).get<Body>(`/balance/${a}`)).body['balance'] as string);
+const ledgerBalance = async (a: string) =>
+  BigInt((await jsonClient(svc.httpUrl).get<Body>(`/balance/${a}`)).body['balance'] as string);
 
 describe('exchange service on a real chain', () => {
   it('credits a deposit once, sweeps it, and pays a withdrawal on chain exactly once', async () => {
@@ -65,7 +81,10 @@ describe('exchange service on a real chain', () => {
     await svc.pollChain();
     await svc.pollChain();
     expect(await ledgerBalance(user.address)).toBe(50_000_000n);
-    expect((await jsonClient(svc.httpUrl).get<Body>(`/config/chains/${chain.chainId}`)).body).toEqual({ chainId: chain.chainId.toString(), contracts: chain.contracts });
+    expect((await jsonClient(svc.httpUrl).get<Body>(`/config/chains/${chain.chainId}`)).body).toEqual({
+      chainId: chain.chainId.toString(),
+      contracts: chain.contracts,
+    });
 
     // One more block lets the deposit age past minBlockWait; the next round sweeps it.
     await provider.send('evm_mine', []);
@@ -76,7 +95,15 @@ describe('exchange service on a real chain', () => {
     const key = new DigestSigner(user.privateKey);
     const receiver: Address = chain.accounts[1]!.address;
     const before = await balanceOf(receiver);
-    const w = await http.post<Body>('/withdrawals', signedBody('withdrawals', withdrawalOrder({ key }, { amount: 20_000_000n, ledger: chain.contracts.ledger, receiver }), svc.domain, key));
+    const w = await http.post<Body>(
+      '/withdrawals',
+      signedBody(
+        'withdrawals',
+        withdrawalOrder({ key }, { amount: 20_000_000n, ledger: chain.contracts.ledger, receiver }),
+        svc.domain,
+        key,
+      ),
+    );
     expect(w).toMatchObject({ status: 202, body: { status: 'WITHDRAWN' } });
     expect(await ledgerBalance(user.address)).toBe(30_000_000n);
     let list: Body[] = [];
@@ -85,7 +112,9 @@ describe('exchange service on a real chain', () => {
       list = (await http.get<Body>(`/withdrawals/${user.address}`)).body['withdrawals'] as Body[];
       if (list[0]?.['status'] === 'PAID') break;
     }
-    expect(list).toEqual([expect.objectContaining({ id: w.body['id'], status: 'PAID', txHash: matching(/^0x[0-9a-f]{64}$/) })]);
+    expect(list).toEqual([
+      expect.objectContaining({ id: w.body['id'], status: 'PAID', txHash: matching(/^0x[0-9a-f]{64}$/) }),
+    ]);
     expect(await balanceOf(receiver)).toBe(before + 20_000_000n);
     expect(svc.checkInvariants()).toEqual([]);
 

@@ -37,7 +37,16 @@ afterEach(() => {
 });
 
 async function startChild(dataDir: string, extra: string[]): Promise<{ child: ChildProcess; info: Info }> {
-  const args = ['--import', 'tsx', join(root, 'src/devnet/exchange/serve.ts'), '--port', '0', '--data-dir', dataDir, ...extra];
+  const args = [
+    '--import',
+    'tsx',
+    join(root, 'src/devnet/exchange/serve.ts'),
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    ...extra,
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';
@@ -52,21 +61,30 @@ async function startChild(dataDir: string, extra: string[]): Promise<{ child: Ch
   return { child, info };
 }
 
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve()),
+  );
 
 describe('crash durability (kill -9 mid-load)', () => {
   it('keeps every acknowledged order exactly once across a SIGKILL and refuses their replays', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'exchange-crash-'));
     try {
       const keys: DigestSigner[] = Array.from({ length: 4 }, (_, i) => testSigner('crash', i));
-      const first = await startChild(dataDir, ['--fresh', ...keys.flatMap((k) => ['--credit', `${k.address}=${10_000n * C}`])]);
+      const first = await startChild(dataDir, [
+        '--fresh',
+        ...keys.flatMap((k) => ['--credit', `${k.address}=${10_000n * C}`]),
+      ]);
       const info = first.info;
       const http = jsonClient(info.httpUrl);
       const domain = makeExchangeDomain({ chainId: BigInt(info.chainId), verifyingContract: info.verifyingContract });
       const market = info.markets.find((m) => m.periodLength === '300') ?? info.markets[0]!;
       const assetId = BigInt(market.assetId);
       const epoch = BigInt((await http.get<{ epoch: string }>(`/asset/${assetId}`)).body.epoch);
-      for (const k of keys) expect((await http.get<{ balance: string }>(`/balance/${k.address}`)).body).toMatchObject({ balance: (10_000n * C).toString() });
+      for (const k of keys)
+        expect((await http.get<{ balance: string }>(`/balance/${k.address}`)).body).toMatchObject({
+          balance: (10_000n * C).toString(),
+        });
 
       // Resting GTC orders only (bids below, asks above the middle): an acknowledged order can
       // only be on the book afterwards, so "present" is exact.
@@ -74,7 +92,10 @@ describe('crash durability (kill -9 mid-load)', () => {
         const key = keys[i % keys.length]!;
         const sell = i % 2 === 1;
         const price = sell ? 600_000n + BigInt(i % 50) * 1000n : 400_000n - BigInt(i % 50) * 1000n;
-        return { key, body: signedBody('orders', fillOrder({ key }, { assetId, epoch, side: sell, price, size: C }), domain, key) };
+        return {
+          key,
+          body: signedBody('orders', fillOrder({ key }, { assetId, epoch, side: sell, price, size: C }), domain, key),
+        };
       });
       const acked = new Map<string, { key: DigestSigner; body: object }>();
       const killAfter = ORDERS / 3;
@@ -111,7 +132,9 @@ describe('crash durability (kill -9 mid-load)', () => {
       const sentIds = new Set(bodies.map((b) => (b.body as { orderHash: string }).orderHash));
       const resting: string[] = [];
       for (const k of keys) {
-        const v = (await http2.get<{ buys: { id: string }[]; sells: { id: string }[] }>(`/book/${assetId}/${epoch}/${k.address}`)).body;
+        const v = (
+          await http2.get<{ buys: { id: string }[]; sells: { id: string }[] }>(`/book/${assetId}/${epoch}/${k.address}`)
+        ).body;
         resting.push(...v.buys.map((o) => o.id), ...v.sells.map((o) => o.id));
       }
       expect(new Set(resting).size).toBe(resting.length); // none twice
@@ -120,14 +143,24 @@ describe('crash durability (kill -9 mid-load)', () => {
       expect([...acked.keys()].filter((id) => !restingSet.has(id))).toEqual([]); // every ack survived
       // A replay of an acknowledged order is refused after the restart.
       for (const [, item] of [...acked].slice(0, 20)) {
-        expect(await http2.post('/orders', item.body)).toMatchObject({ status: 404, body: { error: 'ENTRY_PROCESSED' } });
+        expect(await http2.post('/orders', item.body)).toMatchObject({
+          status: 404,
+          body: { error: 'ENTRY_PROCESSED' },
+        });
       }
       second.child.kill('SIGTERM');
       await exited(second.child);
       expect(second.child.exitCode).toBe(0);
 
       // The same journal in-process: invariants and conservation after the crash and the replay.
-      const svc = await startExchangeService({ dataDir, chainId: BigInt(info.chainId), verifyingContract: info.verifyingContract, ledger: info.ledger, schedulerIntervalMs: 0, pingIntervalMs: 0 });
+      const svc = await startExchangeService({
+        dataDir,
+        chainId: BigInt(info.chainId),
+        verifyingContract: info.verifyingContract,
+        ledger: info.ledger,
+        schedulerIntervalMs: 0,
+        pingIntervalMs: 0,
+      });
       try {
         expect(svc.checkInvariants()).toEqual([]);
         const t = svc.totals();

@@ -26,17 +26,22 @@ export class ServiceError extends Error {
   }
 
   body(): ErrorBody {
-    return this.issues === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, issues: this.issues };
+    return this.issues === undefined
+      ? { error: this.code, message: this.message }
+      : { error: this.code, message: this.message, issues: this.issues };
   }
 }
 
-export const badRequest = (code: string, message: string, issues?: readonly ValidationIssue[]): ServiceError => new ServiceError(400, code, message, issues);
+export const badRequest = (code: string, message: string, issues?: readonly ValidationIssue[]): ServiceError =>
+  new ServiceError(400, code, message, issues);
 export const unauthorized = (code: string, message: string): ServiceError => new ServiceError(401, code, message);
 export const forbidden = (code: string, message: string): ServiceError => new ServiceError(403, code, message);
 export const notFound = (code: string, message: string): ServiceError => new ServiceError(404, code, message);
 /** 429 with Retry-After in whole seconds (at least 1), as HTTP wants it. */
 export const tooManyRequests = (code: string, message: string, retryAfterMs: number): ServiceError =>
-  new ServiceError(429, code, message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  new ServiceError(429, code, message, undefined, {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+  });
 
 /** Journal or start-up failure: the service cannot promise durability any more. */
 export class JournalError extends Error {

@@ -12,7 +12,6 @@ type Body = Record<string, unknown>;
 /** Asymmetric matchers typed as unknown (they are `any` in vitest's types). */
 const matching = (re: RegExp): unknown => expect.stringMatching(re) as unknown;
 
-
 beforeAll(async () => {
   fx = await startFixture({ oracle: { publishIntervalMs: 50 }, pingIntervalMs: 0 });
   for (const who of ['alice', 'bob', 'carol'] as const) await fx.svc.credit(fx.keys[who].address, 1_000n * C);
@@ -48,9 +47,21 @@ function toL2(body: Body): L2View {
       price: BigInt(l['price'] as string),
       size: BigInt(l['size'] as string),
       orderCount: l['orderCount'] as number,
-      orders: (l['orders'] as Body[]).map((o) => ({ id: o['id'] as Hex, size: BigInt(o['size'] as string), price: BigInt(o['price'] as string), time: o['time'] as number, account: o['account'] as string })),
+      orders: (l['orders'] as Body[]).map((o) => ({
+        id: o['id'] as Hex,
+        size: BigInt(o['size'] as string),
+        price: BigInt(o['price'] as string),
+        time: o['time'] as number,
+        account: o['account'] as string,
+      })),
     }));
-  return { assetId: BigInt(body['assetId'] as string), epoch: BigInt(body['epoch'] as string), seqId: body['seqId'] as number, bids: levels(body['bids'] as Body[]), asks: levels(body['asks'] as Body[]) };
+  return {
+    assetId: BigInt(body['assetId'] as string),
+    epoch: BigInt(body['epoch'] as string),
+    seqId: body['seqId'] as number,
+    bids: levels(body['bids'] as Body[]),
+    asks: levels(body['asks'] as Body[]),
+  };
 }
 
 describe('market feed', () => {
@@ -81,7 +92,17 @@ describe('market feed', () => {
 
     const post = async (who: 'alice' | 'bob' | 'carol', side: boolean, price: bigint, size: bigint, tif = 0n) => {
       const key = fx.keys[who];
-      return (await fx.http.post<Body>('/orders', signedBody('orders', fillOrder({ key }, { assetId: asset, epoch: 0n, side, price, size, timeInForce: tif }), fx.svc.domain, key))).body;
+      return (
+        await fx.http.post<Body>(
+          '/orders',
+          signedBody(
+            'orders',
+            fillOrder({ key }, { assetId: asset, epoch: 0n, side, price, size, timeInForce: tif }),
+            fx.svc.domain,
+            key,
+          ),
+        )
+      ).body;
     };
     const a1 = await post('alice', false, 400_000n, 5n * C);
     await post('alice', false, 390_000n, 2n * C);
@@ -90,13 +111,24 @@ describe('market feed', () => {
     await post('bob', true, 610_000n, C);
     const k = fx.keys.bob;
     const cr = cancelReplaceBody(
-      cancelReplaceOrder({ key: k }, { assetId: asset, epoch: 0n, cancelOrderHash: (await post('bob', true, 620_000n, C))['orderId'] as Hex }),
+      cancelReplaceOrder(
+        { key: k },
+        { assetId: asset, epoch: 0n, cancelOrderHash: (await post('bob', true, 620_000n, C))['orderId'] as Hex },
+      ),
       fillOrder({ key: k }, { assetId: asset, epoch: 0n, side: true, price: 630_000n, size: 2n * C }),
       fx.svc.domain,
       k,
     );
     expect((await fx.http.post('/cancel-replace', cr)).status).toBe(202);
-    await fx.http.post('/cancels', signedBody('cancels', cancelOrder({ key: k }, { assetId: asset, epoch: 0n, orderHash: ZERO_HASH as Hex }), fx.svc.domain, k));
+    await fx.http.post(
+      '/cancels',
+      signedBody(
+        'cancels',
+        cancelOrder({ key: k }, { assetId: asset, epoch: 0n, orderHash: ZERO_HASH as Hex }),
+        fx.svc.domain,
+        k,
+      ),
+    );
     expect(a1['status']).toBe('ACCEPTED');
 
     const final = (await fx.http.get<Body>(`/book/${asset}/0?depth=5000`)).body;
@@ -122,7 +154,10 @@ describe('market feed', () => {
     fx.clock.now = Number(fx.eth.startTime + 60n) * 1000;
     await fx.svc.runScheduler();
     const e = await c.next((m) => m['type'] === 'resolution');
-    expect(e).toMatchObject({ type: 'resolution', data: { assetId: asset.toString(), epoch: '0', price: matching(/^[0-9]+$/) } });
+    expect(e).toMatchObject({
+      type: 'resolution',
+      data: { assetId: asset.toString(), epoch: '0', price: matching(/^[0-9]+$/) },
+    });
     c.ws.close();
   });
 });
@@ -138,7 +173,12 @@ describe('oracle feed', () => {
     const p1 = await c.next((m) => m['type'] === 'price');
     const p2 = await c.next((m) => m['type'] === 'price');
     for (const p of [p1, p2]) {
-      expect(p).toEqual({ type: 'price', symbolId: '1', price: matching(/^[1-9][0-9]*$/), ts: Math.floor(fx.clock.now / 1000) });
+      expect(p).toEqual({
+        type: 'price',
+        symbolId: '1',
+        price: matching(/^[1-9][0-9]*$/),
+        ts: Math.floor(fx.clock.now / 1000),
+      });
     }
     c.send({ type: 'unsubscribe', symbolId: '1' });
     await c.next((m) => m['type'] === 'unsubscribed');

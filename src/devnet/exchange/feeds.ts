@@ -6,7 +6,12 @@ import type { OraclePriceLog } from './oracle';
 import { SubscriptionFeed } from './subscription-feed';
 
 export function createMarketFeed(opts: { isKnownAsset(assetId: string): boolean; pingIntervalMs: number }) {
-  const feed = new SubscriptionFeed({ keyName: 'assetId', label: 'AssetId', isAvailable: (a) => opts.isKnownAsset(a), pingIntervalMs: opts.pingIntervalMs });
+  const feed = new SubscriptionFeed({
+    keyName: 'assetId',
+    label: 'AssetId',
+    isAvailable: (a) => opts.isKnownAsset(a),
+    pingIntervalMs: opts.pingIntervalMs,
+  });
   return {
     feed,
     /**
@@ -32,7 +37,12 @@ export function createOracleFeed(opts: OracleFeedServerOptions) {
   const message = (symbolId: string): string => {
     const now = opts.nowMs();
     // ts in unix seconds, as the reference samples (docs/protocol/choices.md#oracle-scale-and-timestamps).
-    return JSON.stringify({ type: 'price', symbolId, price: opts.oracle.priceAt(BigInt(symbolId), now).toString(), ts: Math.floor(now / 1000) });
+    return JSON.stringify({
+      type: 'price',
+      symbolId,
+      price: opts.oracle.priceAt(BigInt(symbolId), now).toString(),
+      ts: Math.floor(now / 1000),
+    });
   };
   const feed = new SubscriptionFeed({
     keyName: 'symbolId',

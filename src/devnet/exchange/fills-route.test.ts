@@ -25,7 +25,14 @@ beforeAll(async () => {
 });
 afterAll(() => fx.close());
 
-async function place(key: DigestSigner, sell: boolean, price: bigint, size: bigint, tif = 0n, assetId = fx.eth.assetId): Promise<Hex> {
+async function place(
+  key: DigestSigner,
+  sell: boolean,
+  price: bigint,
+  size: bigint,
+  tif = 0n,
+  assetId = fx.eth.assetId,
+): Promise<Hex> {
   const order = fillOrder({ key }, { assetId, epoch: 0n, side: sell, price, size, timeInForce: tif });
   const body = signedBody('orders', order, fx.svc.domain, key);
   const res = await fx.http.post<Body>('/orders', body);
@@ -69,7 +76,9 @@ describe('GET /fills/:account', () => {
     // A sell far below the resting bid fills at the bid (flatten-style IOC at the bottom of the range).
     const bid = await place(fx.keys.bob, false, 420_000n, 10n * C);
     const flatten = await place(fx.keys.alice, true, 1_000n, 4n * C, 2n);
-    expect((await fillsOf(alice, '?limit=1')).map((f) => [f.orderId, f.side, f.price, f.size, f.liquidity])).toEqual([[flatten, true, '420000', String(4n * C), 'taker']]);
+    expect((await fillsOf(alice, '?limit=1')).map((f) => [f.orderId, f.side, f.price, f.size, f.liquidity])).toEqual([
+      [flatten, true, '420000', String(4n * C), 'taker'],
+    ]);
     expect((await fillsOf(bob, '?limit=1'))[0]).toMatchObject({ orderId: bid, price: '420000', liquidity: 'maker' });
   });
 

@@ -37,7 +37,10 @@ class RawJson {
 function toJson(v: Json): string {
   if (v instanceof RawJson) return v.text;
   if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -51,7 +54,11 @@ const internalErrors: string[] = [];
 const seeds: Seed[] = [];
 
 beforeAll(async () => {
-  fx = await startFixture({ bodyLimit: BODY_LIMIT, agentLifetimeSec: 3600, onError: (e, where) => internalErrors.push(`${where}: ${String(e)}`) });
+  fx = await startFixture({
+    bodyLimit: BODY_LIMIT,
+    agentLifetimeSec: 3600,
+    onError: (e, where) => internalErrors.push(`${where}: ${String(e)}`),
+  });
   const { alice, bob, carol, agent, agent2, resolverSigner, adminSigner } = fx.keys;
   for (const k of [alice, bob, carol]) await fx.svc.credit(k.address, 1_000n * C);
   const d = fx.svc.domain;
@@ -61,32 +68,87 @@ beforeAll(async () => {
   /** Sends a seed body once (it must be accepted) and keeps it for mutation. */
   const seed = async (path: string, body: object): Promise<Record<string, unknown>> => {
     const res = await fx.http.post<Record<string, unknown>>(path, body);
-    if (res.status < 200 || res.status > 299) throw new Error(`seed ${path} was not accepted: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`seed ${path} was not accepted: ${res.status} ${JSON.stringify(res.body)}`);
     seeds.push({ path, body: JSON.parse(JSON.stringify(body)) as Record<string, Json> });
     return res.body;
   };
-  const order = (key: DigestSigner, m: { assetId: bigint; epoch: bigint }, side: boolean, price: bigint, size: bigint, tif = 0n) =>
-    signedBody('orders', fillOrder({ key }, { ...m, side, price, size, timeInForce: tif }), d, key);
+  const order = (
+    key: DigestSigner,
+    m: { assetId: bigint; epoch: bigint },
+    side: boolean,
+    price: bigint,
+    size: bigint,
+    tif = 0n,
+  ) => signedBody('orders', fillOrder({ key }, { ...m, side, price, size, timeInForce: tif }), d, key);
 
   const bid1 = await seed('/orders', order(alice, btc, false, 400_000n, 5n * C));
   await seed('/orders', order(bob, btc, true, 390_000n, 2n * C, 2n)); // crosses: a fill
   const bid2 = await seed('/orders', order(alice, btc, false, 380_000n, C));
-  await seed('/cancels', signedBody('cancels', cancelOrder({ key: alice }, { ...btc, orderHash: bid2['orderId'] as Hex }), d, alice));
-  await seed('/cancel-replace', cancelReplaceBody(cancelReplaceOrder({ key: alice }, { ...btc, cancelOrderHash: bid1['orderId'] as Hex }), fillOrder({ key: alice }, { ...btc, side: false, price: 410_000n, size: 3n * C }), d, alice));
-  await seed('/agents/approve', signedBody('agentsApprove', approveAgentOrder({ key: alice }, agent.address, nowSec + 100n, d), d, alice));
-  await seed('/orders', signedBody('orders', fillOrder({ key: agent, sender: alice.address, approvalNonce: nowSec + 100n }, { ...btc, side: false, price: 300_000n, size: C }), d, agent));
-  await seed('/agents/approve', signedBody('agentsApprove', approveAgentOrder({ key: bob }, agent2.address, nowSec + 50n, d), d, bob));
+  await seed(
+    '/cancels',
+    signedBody('cancels', cancelOrder({ key: alice }, { ...btc, orderHash: bid2['orderId'] as Hex }), d, alice),
+  );
+  await seed(
+    '/cancel-replace',
+    cancelReplaceBody(
+      cancelReplaceOrder({ key: alice }, { ...btc, cancelOrderHash: bid1['orderId'] as Hex }),
+      fillOrder({ key: alice }, { ...btc, side: false, price: 410_000n, size: 3n * C }),
+      d,
+      alice,
+    ),
+  );
+  await seed(
+    '/agents/approve',
+    signedBody('agentsApprove', approveAgentOrder({ key: alice }, agent.address, nowSec + 100n, d), d, alice),
+  );
+  await seed(
+    '/orders',
+    signedBody(
+      'orders',
+      fillOrder(
+        { key: agent, sender: alice.address, approvalNonce: nowSec + 100n },
+        { ...btc, side: false, price: 300_000n, size: C },
+      ),
+      d,
+      agent,
+    ),
+  );
+  await seed(
+    '/agents/approve',
+    signedBody('agentsApprove', approveAgentOrder({ key: bob }, agent2.address, nowSec + 50n, d), d, bob),
+  );
   await seed('/agents/revoke', signedBody('agentsRevoke', revokeAgentOrder({ key: bob }), d, bob));
-  await seed('/withdrawals', signedBody('withdrawals', withdrawalOrder({ key: carol }, { amount: 5n * C, ledger: LEDGER }), d, carol));
+  await seed(
+    '/withdrawals',
+    signedBody('withdrawals', withdrawalOrder({ key: carol }, { amount: 5n * C, ledger: LEDGER }), d, carol),
+  );
   // An ETH position for alice, then the resolution and her claim.
   await seed('/orders', order(carol, eth, true, 500_000n, 2n * C));
   await seed('/orders', order(alice, eth, false, 500_000n, 2n * C, 2n));
-  await seed('/resolve', signedBody('resolve', resolutionOrder({ key: resolverSigner, sender: fx.resolverAccount }, { ...eth, price: 3_300_000_000n }), d, resolverSigner));
+  await seed(
+    '/resolve',
+    signedBody(
+      'resolve',
+      resolutionOrder({ key: resolverSigner, sender: fx.resolverAccount }, { ...eth, price: 3_300_000_000n }),
+      d,
+      resolverSigner,
+    ),
+  );
   await seed('/claim', signedBody('claim', claimOrder({ key: alice }, eth), d, alice));
   // Invalidation works only while paused; the run itself happens unpaused.
-  await seed('/admin/pause', signedBody('adminPause', pauseOrder({ key: adminSigner, sender: fx.adminAccount }, true), d, adminSigner));
-  await seed('/admin/invalidate', signedBody('adminInvalidate', invalidateOrder({ key: adminSigner, sender: fx.adminAccount }, 42n), d, adminSigner));
-  await seed('/admin/pause', signedBody('adminPause', pauseOrder({ key: adminSigner, sender: fx.adminAccount }, false), d, adminSigner));
+  await seed(
+    '/admin/pause',
+    signedBody('adminPause', pauseOrder({ key: adminSigner, sender: fx.adminAccount }, true), d, adminSigner),
+  );
+  await seed(
+    '/admin/invalidate',
+    signedBody('adminInvalidate', invalidateOrder({ key: adminSigner, sender: fx.adminAccount }, 42n), d, adminSigner),
+  );
+  await seed(
+    '/admin/pause',
+    signedBody('adminPause', pauseOrder({ key: adminSigner, sender: fx.adminAccount }, false), d, adminSigner),
+  );
 });
 afterAll(() => fx.close());
 
@@ -184,7 +246,12 @@ function mutateString(rng: Rng, s: string): Json {
       () => `0x${'0'.repeat(s.length - 2)}`,
     ])();
   }
-  return rng.pick<() => Json>([() => `${s}x`, () => '', () => s.toUpperCase(), () => 'x'.repeat(rng.int(BODY_LIMIT / 2))])();
+  return rng.pick<() => Json>([
+    () => `${s}x`,
+    () => '',
+    () => s.toUpperCase(),
+    () => 'x'.repeat(rng.int(BODY_LIMIT / 2)),
+  ])();
 }
 
 /** One to three structural mutations of a deep copy of a seed body. */
@@ -199,16 +266,32 @@ function mutateBody(rng: Rng, body: Record<string, Json>, others: Seed[]): Recor
     }
     const p = rng.pick(ps);
     const kind = rng.int(10);
-    if (kind === 0) setAt(out, p, undefined); // delete a field
+    if (kind === 0)
+      setAt(out, p, undefined); // delete a field
     else if (kind === 1) {
       // add a field to the object holding p (or the root)
       const holder = p.length > 1 ? getAt(out, p.slice(0, -1)) : out;
       if (holder !== null && typeof holder === 'object' && !Array.isArray(holder) && !(holder instanceof RawJson)) {
         // defineProperty: a plain assignment to "__proto__" would set the prototype, not a key.
-        Object.defineProperty(holder, rng.pick(['extra', 'typ', '__proto__', 'constructor', 'signature', 'nonce', '']), { value: randomScalar(rng), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(
+          holder,
+          rng.pick(['extra', 'typ', '__proto__', 'constructor', 'signature', 'nonce', '']),
+          { value: randomScalar(rng), enumerable: true, writable: true, configurable: true },
+        );
       }
-    } else if (kind === 2) setAt(out, p, randomScalar(rng)); // change the type
-    else if (kind === 3) out['chainId'] = rng.pick<Json>(['1', '31338', '0', '-1', '0x7a69', new RawJson('31337'), '31337 ', '3133700000000000000000000000']);
+    } else if (kind === 2)
+      setAt(out, p, randomScalar(rng)); // change the type
+    else if (kind === 3)
+      out['chainId'] = rng.pick<Json>([
+        '1',
+        '31338',
+        '0',
+        '-1',
+        '0x7a69',
+        new RawJson('31337'),
+        '31337 ',
+        '3133700000000000000000000000',
+      ]);
     else if (kind === 4) {
       // swap in another seed's signature / hash (a valid signature of another digest)
       const other = rng.pick(others).body;
@@ -233,15 +316,62 @@ interface Req {
   mustFail: boolean;
 }
 
-const GET_PATHS = ['/health', '/config/chains/31337', '/asset/', '/book/', '/balance/', '/position/', '/ledger/entries/', '/agents/status/', '/withdrawals/', '/claim/', '/resolve/', '/book/market/top/'];
-const SEGMENTS = ['0', '1', '-1', '00', '31337', '%00', '%E0%A4%A', '%2F', '..', 'x'.repeat(300), '0x' + 'a'.repeat(40), '99999999999999999999999999999', '\u00e9', 'null', '%ZZ', ''];
+const GET_PATHS = [
+  '/health',
+  '/config/chains/31337',
+  '/asset/',
+  '/book/',
+  '/balance/',
+  '/position/',
+  '/ledger/entries/',
+  '/agents/status/',
+  '/withdrawals/',
+  '/claim/',
+  '/resolve/',
+  '/book/market/top/',
+];
+const SEGMENTS = [
+  '0',
+  '1',
+  '-1',
+  '00',
+  '31337',
+  '%00',
+  '%E0%A4%A',
+  '%2F',
+  '..',
+  'x'.repeat(300),
+  '0x' + 'a'.repeat(40),
+  '99999999999999999999999999999',
+  '\u00e9',
+  'null',
+  '%ZZ',
+  '',
+];
 
 function randomPath(rng: Rng): string {
-  const base = rng.chance(0.5) ? rng.pick(GET_PATHS) : rng.pick(['/orders', '/cancels', '/cancel-replace', '/claim', '/withdrawals', '/agents/approve', '/agents/revoke', '/resolve', '/admin/pause', '/admin/invalidate', '/', '/ws/', '/nope']);
+  const base = rng.chance(0.5)
+    ? rng.pick(GET_PATHS)
+    : rng.pick([
+        '/orders',
+        '/cancels',
+        '/cancel-replace',
+        '/claim',
+        '/withdrawals',
+        '/agents/approve',
+        '/agents/revoke',
+        '/resolve',
+        '/admin/pause',
+        '/admin/invalidate',
+        '/',
+        '/ws/',
+        '/nope',
+      ]);
   let p = base;
   const extra = rng.int(4);
   for (let i = 0; i < extra; i++) p += (p.endsWith('/') ? '' : '/') + rng.pick(SEGMENTS);
-  if (rng.chance(0.2)) p += `?depth=${rng.pick(['-1', '0', '5000', 'x', '1e3', '99999999'])}&limit=${rng.pick(['0', '1', '1001', 'x'])}`;
+  if (rng.chance(0.2))
+    p += `?depth=${rng.pick(['-1', '0', '5000', 'x', '1e3', '99999999'])}&limit=${rng.pick(['0', '1', '1001', 'x'])}`;
   return p;
 }
 
@@ -260,13 +390,42 @@ function makeRequest(rng: Rng): Req {
     const pad = 'x'.repeat(BODY_LIMIT + rng.int(BODY_LIMIT * 3));
     return { method: 'POST', path: s.path, body: toJson({ ...s.body, pad }), mustFail: true };
   }
-  if (roll < 82) return { method: 'POST', path: s.path, body: toJson(s.body), contentType: rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonx']), mustFail: true };
-  if (roll < 84) return { method: 'POST', path: rng.pick(seeds.filter((x) => x.path !== s.path)).path, body: toJson(s.body), mustFail: true }; // right body, wrong route
-  if (roll < 86) return { method: 'POST', path: s.path, body: rng.pick(['', 'null', '[]', '"x"', '1', 'true', '{}', '{"order":null}', '[{}]']), mustFail: true };
+  if (roll < 82)
+    return {
+      method: 'POST',
+      path: s.path,
+      body: toJson(s.body),
+      contentType: rng.pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+        'application/jsonx',
+      ]),
+      mustFail: true,
+    };
+  if (roll < 84)
+    return {
+      method: 'POST',
+      path: rng.pick(seeds.filter((x) => x.path !== s.path)).path,
+      body: toJson(s.body),
+      mustFail: true,
+    }; // right body, wrong route
+  if (roll < 86)
+    return {
+      method: 'POST',
+      path: s.path,
+      body: rng.pick(['', 'null', '[]', '"x"', '1', 'true', '{}', '{"order":null}', '[{}]']),
+      mustFail: true,
+    };
   // random paths and methods; GETs may legitimately succeed
   const method = rng.pick(['GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
   const hasBody = method !== 'GET';
-  return { method, path: randomPath(rng), ...(hasBody ? { body: rng.chance(0.5) ? toJson(s.body) : rng.bytes(rng.int(64)) } : {}), mustFail: method !== 'GET' };
+  return {
+    method,
+    path: randomPath(rng),
+    ...(hasBody ? { body: rng.chance(0.5) ? toJson(s.body) : rng.bytes(rng.int(64)) } : {}),
+    mustFail: method !== 'GET',
+  };
 }
 
 interface Outcome {
@@ -299,7 +458,14 @@ function problem(o: Outcome): string | null {
   if (ok && o.req.mustFail) return `accepted (${o.status}) a request that must fail`;
   if (ok) return typeof o.body === 'object' && o.body !== null ? null : 'a 2xx without a JSON body';
   const b = o.body as { error?: unknown; message?: unknown } | null;
-  if (typeof b !== 'object' || b === null || typeof b.error !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(b.error) || typeof b.message !== 'string' || b.message.length === 0) {
+  if (
+    typeof b !== 'object' ||
+    b === null ||
+    typeof b.error !== 'string' ||
+    !/^[A-Z][A-Z0-9_]*$/.test(b.error) ||
+    typeof b.message !== 'string' ||
+    b.message.length === 0
+  ) {
     return `error body is not {error, message}: ${JSON.stringify(o.body).slice(0, 200)}`;
   }
   return null;
@@ -321,7 +487,10 @@ describe(`HTTP fuzzing (seed ${SEED})`, () => {
           const i = next++;
           const o = await send(fx.svc.httpUrl, reqs[i]!);
           const p = problem(o);
-          if (p !== null && problems.length < 20) problems.push(`#${i} ${o.req.method} ${o.req.path.slice(0, 80)}: ${p}; body sent ${String(o.req.body).slice(0, 300)}`);
+          if (p !== null && problems.length < 20)
+            problems.push(
+              `#${i} ${o.req.method} ${o.req.path.slice(0, 80)}: ${p}; body sent ${String(o.req.body).slice(0, 300)}`,
+            );
           const code = o.status >= 400 ? `${o.status} ${(o.body as { error?: string }).error}` : String(o.status);
           codes.set(code, (codes.get(code) ?? 0) + 1);
         }
@@ -335,7 +504,15 @@ describe(`HTTP fuzzing (seed ${SEED})`, () => {
     expect(fx.svc.checkInvariants()).toEqual([]);
     expect(conservationViolation(fx.svc.totals())).toBeNull();
     // The run reached deep checks, not only the parser: replays, digest and signature failures.
-    for (const code of ['404 ENTRY_PROCESSED', '401 WRONG_CHAIN_ID', '400 INVALID_JSON', '413 BODY_TOO_LARGE', '415 UNSUPPORTED_MEDIA_TYPE', '404 ROUTE_NOT_FOUND', '405 METHOD_NOT_ALLOWED']) {
+    for (const code of [
+      '404 ENTRY_PROCESSED',
+      '401 WRONG_CHAIN_ID',
+      '400 INVALID_JSON',
+      '413 BODY_TOO_LARGE',
+      '415 UNSUPPORTED_MEDIA_TYPE',
+      '404 ROUTE_NOT_FOUND',
+      '405 METHOD_NOT_ALLOWED',
+    ]) {
       expect(codes.get(code) ?? 0, code).toBeGreaterThan(0);
     }
     expect([...codes.keys()].some((c) => c.includes('HASH_MISMATCH'))).toBe(true);

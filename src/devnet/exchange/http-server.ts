@@ -66,7 +66,10 @@ export function compileRoutes(routes: readonly Route[]): (method: string, pathna
     }
     if (allowed.size > 0) {
       const allow = [...allowed].join(', ');
-      return { error: new ServiceError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`), allow };
+      return {
+        error: new ServiceError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`),
+        allow,
+      };
     }
     return { error: new ServiceError(404, 'ROUTE_NOT_FOUND', `No route ${method} ${pathname}.`) };
   };
@@ -82,7 +85,11 @@ export interface HttpServerOptions {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -94,7 +101,10 @@ function sendError(res: ServerResponse, e: ServiceError, headers: Record<string,
  * Reads the body up to `limit` bytes. Over the limit it drains (discarding) up to 16× the limit so
  * the client can read the 413; `{ tooLarge, drained }` tells the caller whether to close.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<{ data: Buffer } | { tooLarge: true; drained: boolean }> {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ data: Buffer } | { tooLarge: true; drained: boolean }> {
   return new Promise((resolve, reject) => {
     const cap = limit * 16;
     const declared = Number(req.headers['content-length'] ?? '0');
@@ -153,7 +163,11 @@ export function createJsonServer(opts: HttpServerOptions): Server {
         const raw = await readBody(req, opts.bodyLimit);
         if ('tooLarge' in raw) {
           // Past the drain cap: answer and close, so an endless body cannot tie the socket up.
-          sendError(res, new ServiceError(413, 'BODY_TOO_LARGE', `The body exceeds ${opts.bodyLimit} bytes.`), raw.drained ? {} : { connection: 'close' });
+          sendError(
+            res,
+            new ServiceError(413, 'BODY_TOO_LARGE', `The body exceeds ${opts.bodyLimit} bytes.`),
+            raw.drained ? {} : { connection: 'close' },
+          );
           if (!raw.drained) res.once('finish', () => req.socket.destroy());
           return;
         }
@@ -170,7 +184,10 @@ export function createJsonServer(opts: HttpServerOptions): Server {
       if (e instanceof ServiceError) sendError(res, e);
       else if (e instanceof JournalError) {
         opts.onError(e, 'journal');
-        sendError(res, new ServiceError(500, 'INTERNAL_ERROR', 'Internal enqueue error: the change could not be made durable.'));
+        sendError(
+          res,
+          new ServiceError(500, 'INTERNAL_ERROR', 'Internal enqueue error: the change could not be made durable.'),
+        );
       } else {
         opts.onError(e, `${req.method} ${req.url}`);
         sendError(res, new ServiceError(500, 'INTERNAL_ERROR', 'The service failed to handle this request.'));

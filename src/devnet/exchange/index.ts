@@ -1,5 +1,12 @@
 // Public surface of the local exchange service (devnet).
-export { startExchangeService, DEVNET_CREDIT_INDEX_BASE, DEFAULT_SIGNATURE_WORKERS, type ExchangeServiceHandle, type ExchangeServiceOptions, type OracleOptions } from './service';
+export {
+  startExchangeService,
+  DEVNET_CREDIT_INDEX_BASE,
+  DEFAULT_SIGNATURE_WORKERS,
+  type ExchangeServiceHandle,
+  type ExchangeServiceOptions,
+  type OracleOptions,
+} from './service';
 export type { RateLimit } from './rate-limit';
 export type { ChainOptions } from './chain-sync';
 export type { RoleGrant, AgentApprovalState } from './auth';

@@ -20,9 +20,26 @@ afterEach(async () => {
   for (const fx of open.splice(0)) await fx.close();
 });
 
-async function order(fx: Fixture, who: 'alice' | 'bob', side: boolean, price: bigint, size: bigint, tif = 0n, assetId = fx.btc.assetId, epoch = 0n) {
+async function order(
+  fx: Fixture,
+  who: 'alice' | 'bob',
+  side: boolean,
+  price: bigint,
+  size: bigint,
+  tif = 0n,
+  assetId = fx.btc.assetId,
+  epoch = 0n,
+) {
   const key = fx.keys[who];
-  return fx.http.post<Body>('/orders', signedBody('orders', fillOrder({ key }, { assetId, epoch, side, price, size, timeInForce: tif }), fx.svc.domain, key));
+  return fx.http.post<Body>(
+    '/orders',
+    signedBody(
+      'orders',
+      fillOrder({ key }, { assetId, epoch, side, price, size, timeInForce: tif }),
+      fx.svc.domain,
+      key,
+    ),
+  );
 }
 
 /** A bit of everything that changes state. */
@@ -33,10 +50,34 @@ async function activity(fx: Fixture): Promise<void> {
   await order(fx, 'bob', true, 440_000n, 2n * C, 2n);
   await order(fx, 'alice', true, 700_000n, C);
   const k = fx.keys.alice;
-  await fx.http.post('/cancels', signedBody('cancels', cancelOrder({ key: k }, { assetId: fx.btc.assetId, epoch: 0n, orderHash: a.body['orderId'] as Hex }), fx.svc.domain, k));
-  await fx.http.post('/withdrawals', signedBody('withdrawals', withdrawalOrder({ key: fx.keys.bob }, { amount: C, ledger: LEDGER }), fx.svc.domain, fx.keys.bob));
+  await fx.http.post(
+    '/cancels',
+    signedBody(
+      'cancels',
+      cancelOrder({ key: k }, { assetId: fx.btc.assetId, epoch: 0n, orderHash: a.body['orderId'] as Hex }),
+      fx.svc.domain,
+      k,
+    ),
+  );
+  await fx.http.post(
+    '/withdrawals',
+    signedBody(
+      'withdrawals',
+      withdrawalOrder({ key: fx.keys.bob }, { amount: C, ledger: LEDGER }),
+      fx.svc.domain,
+      fx.keys.bob,
+    ),
+  );
   const n = BigInt(Math.floor(fx.clock.now / 1000)) + 100n;
-  await fx.http.post('/agents/approve', signedBody('agentsApprove', approveAgentOrder({ key: k }, fx.keys.agent.address, n, fx.svc.domain), fx.svc.domain, k));
+  await fx.http.post(
+    '/agents/approve',
+    signedBody(
+      'agentsApprove',
+      approveAgentOrder({ key: k }, fx.keys.agent.address, n, fx.svc.domain),
+      fx.svc.domain,
+      k,
+    ),
+  );
   await order(fx, 'bob', false, 300_000n, C, 0n, fx.eth.assetId);
 }
 
@@ -51,7 +92,10 @@ describe('journal', () => {
     await fx.restart();
     expect(fx.svc.stateHash()).toBe(hash);
     expect(fx.svc.checkInvariants()).toEqual([]);
-    expect((await fx.http.get(`/book/${fx.btc.assetId}/0`)).body).toEqual({ ...(book as Body), ts: expect.any(Number) as unknown });
+    expect((await fx.http.get(`/book/${fx.btc.assetId}/0`)).body).toEqual({
+      ...(book as Body),
+      ts: expect.any(Number) as unknown,
+    });
     // Duplicates stay duplicates across restarts.
     expect((await fx.http.get<Body>(`/agents/status/${fx.keys.alice.address}`)).body['status']).toBe('active');
   });
@@ -69,7 +113,9 @@ describe('journal', () => {
     const fx = await fixture();
     await fx.svc.credit(fx.keys.alice.address, 1_000n * C);
     const before = fx.svc.journalStats();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => order(fx, 'alice', false, BigInt(1 + i) * 1000n, C)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => order(fx, 'alice', false, BigInt(1 + i) * 1000n, C)),
+    );
     expect(results.every((r) => r.status === 202)).toBe(true);
     const after = fx.svc.journalStats();
     expect(after.records - before.records).toBe(40);
@@ -112,7 +158,9 @@ describe('journal', () => {
     expect(a0.body['isResolved']).toBe(true);
     expect((await fx.http.get<Body>(`/asset/${fx.btc.assetId}`)).body).toMatchObject({ epoch: '5', isResolved: false });
     expect((await fx.http.get(`/asset/${fx.btc.assetId}/3`)).status).toBe(404);
-    const resolutions = (await readFile(join(fx.dataDir, JOURNAL_FILE), 'utf8')).split('\n').filter((l) => l.includes('"kind":"resolution"'));
+    const resolutions = (await readFile(join(fx.dataDir, JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes('"kind":"resolution"'));
     expect(resolutions).toHaveLength(2); // btc and eth epoch 0
     const hash = fx.svc.stateHash();
     await fx.restart();

@@ -82,10 +82,16 @@ export class Journal {
         rec = JSON.parse(text) as JournalRecord;
       } catch {
         if (buf.indexOf(0x0a, nl + 1) < 0) break; // unparsable last complete line: torn
-        throw new JournalError('JOURNAL_CORRUPT', `Journal line ${records.length + 1} is not valid JSON and is not the last line.`);
+        throw new JournalError(
+          'JOURNAL_CORRUPT',
+          `Journal line ${records.length + 1} is not valid JSON and is not the last line.`,
+        );
       }
       if (rec.seqId !== records.length + 1) {
-        throw new JournalError('JOURNAL_CORRUPT', `Journal line ${records.length + 1} carries seqId ${String(rec.seqId)}.`);
+        throw new JournalError(
+          'JOURNAL_CORRUPT',
+          `Journal line ${records.length + 1} carries seqId ${String(rec.seqId)}.`,
+        );
       }
       records.push(rec);
       lines.push({ offset: start, length: nl + 1 - start });
@@ -110,8 +116,10 @@ export class Journal {
 
   /** Buffers one record (its seqId must be lastSeqId + 1) for the next group commit. */
   append(record: JournalRecord): void {
-    if (this.failure !== null) throw new JournalError('JOURNAL_UNAVAILABLE', 'The journal failed earlier; no change can be made durable.');
-    if (record.seqId !== this.lastSeq + 1) throw new JournalError('JOURNAL_MISMATCH', `Expected seqId ${this.lastSeq + 1}, got ${record.seqId}.`);
+    if (this.failure !== null)
+      throw new JournalError('JOURNAL_UNAVAILABLE', 'The journal failed earlier; no change can be made durable.');
+    if (record.seqId !== this.lastSeq + 1)
+      throw new JournalError('JOURNAL_MISMATCH', `Expected seqId ${this.lastSeq + 1}, got ${record.seqId}.`);
     this.lastSeq = record.seqId;
     this.pending.push(`${JSON.stringify(record)}\n`);
     this.pendingLastSeq = record.seqId;
@@ -193,7 +201,8 @@ export class Journal {
 
   /** Waits for pending writes, then closes the file. */
   async close(): Promise<void> {
-    if (this.lastSeq > this.durableSeq && this.failure === null) await this.durable(this.lastSeq).catch(() => undefined);
+    if (this.lastSeq > this.durableSeq && this.failure === null)
+      await this.durable(this.lastSeq).catch(() => undefined);
     await this.fh?.close();
   }
 }

@@ -68,7 +68,8 @@ export class ServiceState {
   readonly orderSignatures = new Map<string, string>();
 
   hashInput(): unknown {
-    const sorted = <T>(m: Map<string, T>): [string, T][] => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const sorted = <T>(m: Map<string, T>): [string, T][] =>
+      [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return {
       genesis: this.genesis,
       processed: [...this.processed].sort(),
@@ -141,7 +142,10 @@ const PRIMARY: Record<DecodedKind, PrimaryType> = {
 function decode<K extends DecodedKind>(kind: K, entry: SignedEntry): DecodedByKind[K] {
   if (kind === 'cancelReplace') {
     const cr = entry as EntryByKind['cancelReplace'];
-    return { cancelReplace: fromSignedEntry('CancelReplaceOrder', cr), replacement: fromSignedEntry('FillOrder', cr.replacement) } as DecodedByKind[K];
+    return {
+      cancelReplace: fromSignedEntry('CancelReplaceOrder', cr),
+      replacement: fromSignedEntry('FillOrder', cr.replacement),
+    } as DecodedByKind[K];
   }
   return fromSignedEntry(PRIMARY[kind], entry) as DecodedByKind[K];
 }
@@ -188,7 +192,12 @@ export class Ledger {
    * Applies a new record and appends it to the journal (not yet durable: await `durable(seqId)`
    * before telling anyone). `decoded` is the already-parsed action of a signed entry.
    */
-  submit<K extends RecordKind>(kind: K, entry: EntryByKind[K], ts: number, decoded?: K extends DecodedKind ? DecodedByKind[K] : never): Applied<K> {
+  submit<K extends RecordKind>(
+    kind: K,
+    entry: EntryByKind[K],
+    ts: number,
+    decoded?: K extends DecodedKind ? DecodedByKind[K] : never,
+  ): Applied<K> {
     const rec = { seqId: this.seq + 1, ts, kind, entry } as JournalRecordOf<K>;
     const out = this.apply(rec as JournalRecord, decoded);
     this.journal.append(rec as JournalRecord);
@@ -203,7 +212,8 @@ export class Ledger {
   private apply(rec: JournalRecord, decoded?: unknown): { result: ResultByKind[RecordKind]; events: MarketEvent[] } {
     const time = rec.ts;
     const none: MarketEvent[] = [];
-    const dec = <K extends DecodedKind>(kind: K, entry: SignedEntry): DecodedByKind[K] => (decoded as DecodedByKind[K] | undefined) ?? decode(kind, entry);
+    const dec = <K extends DecodedKind>(kind: K, entry: SignedEntry): DecodedByKind[K] =>
+      (decoded as DecodedByKind[K] | undefined) ?? decode(kind, entry);
     const s = this.state;
     switch (rec.kind) {
       case 'genesis':
@@ -211,11 +221,24 @@ export class Ledger {
         return { result: null, events: none };
       case 'epochOpen': {
         const e = rec.entry;
-        return this.engine.apply({ type: 'registerMarket', time, assetId: BigInt(e.assetId), epoch: BigInt(e.epoch), strike: BigInt(e.strike), expiration: BigInt(e.expiration) });
+        return this.engine.apply({
+          type: 'registerMarket',
+          time,
+          assetId: BigInt(e.assetId),
+          epoch: BigInt(e.epoch),
+          strike: BigInt(e.strike),
+          expiration: BigInt(e.expiration),
+        });
       }
       case 'deposit': {
         const e = rec.entry;
-        const out = this.engine.apply({ type: 'credit', time, owner: e.owner, amount: BigInt(e.amount), index: BigInt(e.index) });
+        const out = this.engine.apply({
+          type: 'credit',
+          time,
+          owner: e.owner,
+          amount: BigInt(e.amount),
+          index: BigInt(e.index),
+        });
         s.deposits.add(e.index);
         if (e.source === 'devnet') s.devnetCredits++;
         return out;
@@ -223,7 +246,10 @@ export class Ledger {
       case 'fill': {
         const o = dec('fill', rec.entry);
         const out = this.engine.apply({ type: 'placeOrder', time, ...orderFields(o, rec.entry.id) });
-        if (out.result.remaining > 0n && (out.result.status === 'ACCEPTED' || out.result.status === 'PARTIALLY_FILLED')) {
+        if (
+          out.result.remaining > 0n &&
+          (out.result.status === 'ACCEPTED' || out.result.status === 'PARTIALLY_FILLED')
+        ) {
           s.orderSignatures.set(rec.entry.id, rec.entry.auth.signature);
         }
         this.forget(out.events);
@@ -231,7 +257,15 @@ export class Ledger {
       }
       case 'cancel': {
         const c = dec('cancel', rec.entry);
-        const out = this.engine.apply({ type: 'cancel', time, id: rec.entry.id, account: c.sender, assetId: c.assetId, epoch: c.epoch, orderId: c.orderHash });
+        const out = this.engine.apply({
+          type: 'cancel',
+          time,
+          id: rec.entry.id,
+          account: c.sender,
+          assetId: c.assetId,
+          epoch: c.epoch,
+          orderId: c.orderHash,
+        });
         this.forget(out.events);
         return out;
       }
@@ -258,26 +292,57 @@ export class Ledger {
       }
       case 'claim': {
         const c = dec('claim', rec.entry);
-        return this.engine.apply({ type: 'claim', time, id: rec.entry.id, account: c.sender, assetId: c.assetId, epoch: c.epoch });
+        return this.engine.apply({
+          type: 'claim',
+          time,
+          id: rec.entry.id,
+          account: c.sender,
+          assetId: c.assetId,
+          epoch: c.epoch,
+        });
       }
       case 'withdrawal': {
         const w = dec('withdrawal', rec.entry);
-        const out = this.engine.apply({ type: 'withdraw', time, id: rec.entry.id, account: w.sender, amount: w.amount });
-        if (out.result.status === 'WITHDRAWN') s.withdrawals.set(rec.entry.id, { account: w.sender.toLowerCase(), receiver: w.receiver.toLowerCase(), amount: w.amount });
+        const out = this.engine.apply({
+          type: 'withdraw',
+          time,
+          id: rec.entry.id,
+          account: w.sender,
+          amount: w.amount,
+        });
+        if (out.result.status === 'WITHDRAWN')
+          s.withdrawals.set(rec.entry.id, {
+            account: w.sender.toLowerCase(),
+            receiver: w.receiver.toLowerCase(),
+            amount: w.amount,
+          });
         return out;
       }
       case 'payout':
         return this.engine.apply({ type: 'markWithdrawalPaid', time, id: rec.entry.id, txHash: rec.entry.txHash });
       case 'resolution': {
         const r = dec('resolution', rec.entry);
-        const out = this.engine.apply({ type: 'resolve', time, id: rec.entry.id, assetId: r.assetId, epoch: r.epoch, price: r.price });
-        if (out.result.status === 'SUCCESS') s.resolutions.set(`${r.assetId}:${r.epoch}`, { price: r.price, tsMs: time, id: rec.entry.id });
+        const out = this.engine.apply({
+          type: 'resolve',
+          time,
+          id: rec.entry.id,
+          assetId: r.assetId,
+          epoch: r.epoch,
+          price: r.price,
+        });
+        if (out.result.status === 'SUCCESS')
+          s.resolutions.set(`${r.assetId}:${r.epoch}`, { price: r.price, tsMs: time, id: rec.entry.id });
         return out;
       }
       case 'approve': {
         const a = dec('approve', rec.entry);
         s.processed.add(rec.entry.id);
-        s.agents.set(a.sender.toLowerCase(), { agent: a.agent.toLowerCase(), approvalNonce: a.approvalNonce, approvedAtMs: time, revoked: false });
+        s.agents.set(a.sender.toLowerCase(), {
+          agent: a.agent.toLowerCase(),
+          approvalNonce: a.approvalNonce,
+          approvedAtMs: time,
+          revoked: false,
+        });
         return { result: SUCCESS, events: none };
       }
       case 'revoke': {
@@ -318,7 +383,11 @@ export class Ledger {
 
   /** sha256 over the engine's state hash and the service state. */
   stateHash(): string {
-    return createHash('sha256').update(this.engine.stateHash()).update('\n').update(canonicalJson(this.state.hashInput())).digest('hex');
+    return createHash('sha256')
+      .update(this.engine.stateHash())
+      .update('\n')
+      .update(canonicalJson(this.state.hashInput()))
+      .digest('hex');
   }
 
   checkInvariants(): string[] {

@@ -30,7 +30,14 @@ export class OraclePriceLog {
       const s = this.symbols.get(symbolId);
       if (s === undefined) throw new RangeError(`Unknown oracle symbol ${symbolId}.`);
       p = {
-        process: new PriceProcess({ symbolId, initialPrice: s.initialPrice, volatility: s.volatility, stepMs: this.config.stepMs, originMs: this.config.originMs, seed: this.config.seed }),
+        process: new PriceProcess({
+          symbolId,
+          initialPrice: s.initialPrice,
+          volatility: s.volatility,
+          stepMs: this.config.stepMs,
+          originMs: this.config.originMs,
+          seed: this.config.seed,
+        }),
         lastMs: timeMs,
       };
       this.paths.set(symbolId, p);

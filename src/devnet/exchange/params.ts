@@ -14,12 +14,15 @@ export function decimalParam(value: string | undefined, max: bigint, code: strin
   return n;
 }
 
-export const assetIdParam = (v: string | undefined): bigint => decimalParam(v, UINT_MAX.uint256, 'INVALID_ASSET_ID', 'The asset id');
-export const epochParam = (v: string | undefined): bigint => decimalParam(v, UINT_MAX.uint32, 'INVALID_EPOCH', 'The epoch');
+export const assetIdParam = (v: string | undefined): bigint =>
+  decimalParam(v, UINT_MAX.uint256, 'INVALID_ASSET_ID', 'The asset id');
+export const epochParam = (v: string | undefined): bigint =>
+  decimalParam(v, UINT_MAX.uint32, 'INVALID_EPOCH', 'The epoch');
 
 /** Lowercased address or a ServiceError. */
 export function addressParam(value: string | undefined, code = 'INVALID_ACCOUNT', status = 404): string {
-  if (value === undefined || !ADDRESS_RE.test(value)) throw new ServiceError(status, code, 'The account must be 0x followed by 40 hex digits.');
+  if (value === undefined || !ADDRESS_RE.test(value))
+    throw new ServiceError(status, code, 'The account must be 0x followed by 40 hex digits.');
   return value.toLowerCase();
 }
 

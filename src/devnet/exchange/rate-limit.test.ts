@@ -5,7 +5,11 @@ describe('RateLimiter', () => {
   it('lets a burst through, then one per refill interval, per key, and says how long to wait', () => {
     const clock = { now: 1_000_000 };
     const limiter = new RateLimiter({ perSecond: 2, burst: 3 }, () => clock.now);
-    expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+    ]);
     expect(limiter.take('a')).toEqual({ ok: false, retryAfterMs: 500 });
     expect(limiter.take('b')).toEqual({ ok: true }); // another key has its own bucket
     clock.now += 300;

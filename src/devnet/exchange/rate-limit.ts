@@ -20,7 +20,8 @@ export class RateLimiter {
     readonly limit: RateLimit,
     private readonly nowMs: () => number,
   ) {
-    if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new RangeError('A rate limit needs perSecond > 0 and burst ≥ 1.');
+    if (!(limit.perSecond > 0) || !(limit.burst >= 1))
+      throw new RangeError('A rate limit needs perSecond > 0 and burst ≥ 1.');
   }
 
   /** Accounts with a bucket in memory. */

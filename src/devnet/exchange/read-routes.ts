@@ -46,8 +46,16 @@ export function readRoutes(ctx: ServiceContext): Route[] {
 
   const resolutionBody = (m: MarketSpec, epoch: bigint) => {
     const r = ctx.ledger.state.resolutions.get(`${m.assetId}:${epoch}`);
-    if (r === undefined) throw notFound('RESOLUTION_NOT_FOUND', `Asset ${m.assetId} epoch ${epoch} has no resolution yet.`);
-    return { assetId: m.assetId.toString(), epoch: epoch.toString(), id: Number(m.symbolId), ts: String(Math.floor(r.tsMs / 1000)), price: r.price.toString(), isNull: false };
+    if (r === undefined)
+      throw notFound('RESOLUTION_NOT_FOUND', `Asset ${m.assetId} epoch ${epoch} has no resolution yet.`);
+    return {
+      assetId: m.assetId.toString(),
+      epoch: epoch.toString(),
+      id: Number(m.symbolId),
+      ts: String(Math.floor(r.tsMs / 1000)),
+      price: r.price.toString(),
+      isNull: false,
+    };
   };
 
   const ok = (body: unknown) => ({ status: 200, body });
@@ -59,7 +67,8 @@ export function readRoutes(ctx: ServiceContext): Route[] {
       path: '/config/chains/:chainId',
       handler: ({ params }) => {
         const id = decimalParam(params['chainId'], UINT_MAX.uint256, 'INVALID_CHAIN_ID', 'The chain id');
-        if (id !== ctx.domain.chainId) throw notFound('CHAIN_NOT_FOUND', `This exchange serves chain ${ctx.domain.chainId} only.`);
+        if (id !== ctx.domain.chainId)
+          throw notFound('CHAIN_NOT_FOUND', `This exchange serves chain ${ctx.domain.chainId} only.`);
         return ok({ chainId: id.toString(), contracts: { ...ctx.contracts } });
       },
     },
@@ -68,8 +77,14 @@ export function readRoutes(ctx: ServiceContext): Route[] {
       path: '/config/domain/:chainId',
       handler: ({ params }) => {
         const id = decimalParam(params['chainId'], UINT_MAX.uint256, 'INVALID_CHAIN_ID', 'The chain id');
-        if (id !== ctx.domain.chainId) throw notFound('CHAIN_NOT_FOUND', `This exchange serves chain ${ctx.domain.chainId} only.`);
-        return ok({ chainId: id.toString(), name: ctx.domain.name, version: DOMAIN_VERSION, verifyingContract: ctx.domain.verifyingContract });
+        if (id !== ctx.domain.chainId)
+          throw notFound('CHAIN_NOT_FOUND', `This exchange serves chain ${ctx.domain.chainId} only.`);
+        return ok({
+          chainId: id.toString(),
+          name: ctx.domain.name,
+          version: DOMAIN_VERSION,
+          verifyingContract: ctx.domain.verifyingContract,
+        });
       },
     },
     {
@@ -141,7 +156,14 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const epoch = epochParam(params['epoch']);
         requireEpoch(m.assetId, epoch, 'ORDERBOOK_NOT_FOUND');
         const l2 = engine.l2(m.assetId, epoch, depth);
-        return ok({ assetId: m.assetId.toString(), epoch: epoch.toString(), ts: now(), seqId: l2.seqId, bids: l2.bids.map(levelJson), asks: l2.asks.map(levelJson) });
+        return ok({
+          assetId: m.assetId.toString(),
+          epoch: epoch.toString(),
+          ts: now(),
+          seqId: l2.seqId,
+          bids: l2.bids.map(levelJson),
+          asks: l2.asks.map(levelJson),
+        });
       },
     },
     {
@@ -153,7 +175,14 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const account = addressParam(params['account']);
         requireEpoch(m.assetId, epoch, 'ORDERBOOK_NOT_FOUND');
         const v = engine.accountOrders(account, m.assetId, epoch);
-        return ok({ assetId: m.assetId.toString(), epoch: epoch.toString(), seqId: v.seqId, ts: now(), buys: v.buys.map(bookOrderJson), sells: v.sells.map(bookOrderJson) });
+        return ok({
+          assetId: m.assetId.toString(),
+          epoch: epoch.toString(),
+          seqId: v.seqId,
+          ts: now(),
+          buys: v.buys.map(bookOrderJson),
+          sells: v.sells.map(bookOrderJson),
+        });
       },
     },
     {
@@ -164,8 +193,14 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const epoch = epochParam(params['epoch']);
         const account = addressParam(params['account']);
         requireEpoch(m.assetId, epoch, 'ASSET_NOT_FOUND');
-        if (!engine.market(m.assetId, epoch).resolved) throw notFound('EPOCH_NOT_RESOLVED', `Epoch ${epoch} is not resolved yet.`);
-        return ok({ account, assetId: m.assetId.toString(), epoch: epoch.toString(), claimable: engine.claimable(account, m.assetId, epoch).toString() });
+        if (!engine.market(m.assetId, epoch).resolved)
+          throw notFound('EPOCH_NOT_RESOLVED', `Epoch ${epoch} is not resolved yet.`);
+        return ok({
+          account,
+          assetId: m.assetId.toString(),
+          epoch: epoch.toString(),
+          claimable: engine.claimable(account, m.assetId, epoch).toString(),
+        });
       },
     },
     {
@@ -174,7 +209,12 @@ export function readRoutes(ctx: ServiceContext): Route[] {
       handler: ({ params }) => {
         const m = market(assetIdParam(params['assetId']));
         const t = now();
-        return ok({ assetId: m.assetId.toString(), id: Number(m.symbolId), ts: String(Math.floor(t / 1000)), price: ctx.liveOracle.priceAt(m.symbolId, t).toString() });
+        return ok({
+          assetId: m.assetId.toString(),
+          id: Number(m.symbolId),
+          ts: String(Math.floor(t / 1000)),
+          price: ctx.liveOracle.priceAt(m.symbolId, t).toString(),
+        });
       },
     },
     {
@@ -187,7 +227,8 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const expiration = epochEnd(m, epoch);
         const r = ctx.ledger.state.resolutions.get(`${m.assetId}:${epoch}`);
         if (r === undefined) {
-          if (BigInt(Math.floor(now() / 1000)) < expiration) throw notFound('ASSET_ID_NOT_EXPIRED', `Epoch ${epoch} has not expired yet.`);
+          if (BigInt(Math.floor(now() / 1000)) < expiration)
+            throw notFound('ASSET_ID_NOT_EXPIRED', `Epoch ${epoch} has not expired yet.`);
           throw notFound('ASSET_ID_NOT_RESOLVED', `Epoch ${epoch} has expired but is not resolved yet.`);
         }
         return ok({
@@ -228,7 +269,10 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const rec = ctx.ledger.state.agents.get(master);
         const status = approvalStatus(rec, ctx);
         // Inactive (none or revoked): empty agent and nonce "0"; expired keeps both for diagnosis.
-        const body = status === 'inactive' || rec === undefined ? { agent: '', nonce: '0', status } : { agent: rec.agent, nonce: rec.approvalNonce.toString(), status };
+        const body =
+          status === 'inactive' || rec === undefined
+            ? { agent: '', nonce: '0', status }
+            : { agent: rec.agent, nonce: rec.approvalNonce.toString(), status };
         return { status: 202, body };
       },
     },
@@ -239,7 +283,9 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const m = market(assetIdParam(params['assetId']));
         const epoch = epochParam(params['epoch']);
         requireEpoch(m.assetId, epoch, 'ORDERS_NOT_FOUND');
-        const orders = engine.ledgerOrders(m.assetId, epoch).map((o) => ledgerOrderJson(o, ctx.ledger.state.orderSignatures.get(o.id) ?? '0x'));
+        const orders = engine
+          .ledgerOrders(m.assetId, epoch)
+          .map((o) => ledgerOrderJson(o, ctx.ledger.state.orderSignatures.get(o.id) ?? '0x'));
         return ok({ assetId: m.assetId.toString(), epoch: epoch.toString(), ts: now(), orders });
       },
     },
@@ -251,7 +297,9 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const epoch = epochParam(params['epoch']);
         const account = addressParam(params['account']);
         requireEpoch(m.assetId, epoch, 'ORDERS_NOT_FOUND');
-        const orders = engine.ledgerOrders(m.assetId, epoch, account).map((o) => ledgerOrderJson(o, ctx.ledger.state.orderSignatures.get(o.id) ?? '0x'));
+        const orders = engine
+          .ledgerOrders(m.assetId, epoch, account)
+          .map((o) => ledgerOrderJson(o, ctx.ledger.state.orderSignatures.get(o.id) ?? '0x'));
         return ok({ assetId: m.assetId.toString(), epoch: epoch.toString(), account, ts: now(), orders });
       },
     },
@@ -259,10 +307,16 @@ export function readRoutes(ctx: ServiceContext): Route[] {
       method: 'GET',
       path: '/ledger/entries/:seqId',
       handler: async ({ params, query }) => {
-        const seqId = Number(decimalParam(params['seqId'], BigInt(Number.MAX_SAFE_INTEGER), 'INVALID_SEQID', 'The seqId'));
+        const seqId = Number(
+          decimalParam(params['seqId'], BigInt(Number.MAX_SAFE_INTEGER), 'INVALID_SEQID', 'The seqId'),
+        );
         const limitRaw = query.get('limit') ?? '1';
         if (!/^[1-9][0-9]{0,3}$/.test(limitRaw) || Number(limitRaw) > MAX_ENTRIES_PER_PAGE) {
-          throw new ServiceError(400, 'INVALID_LIMIT', `limit must be a whole number from 1 to ${MAX_ENTRIES_PER_PAGE}.`);
+          throw new ServiceError(
+            400,
+            'INVALID_LIMIT',
+            `limit must be a whole number from 1 to ${MAX_ENTRIES_PER_PAGE}.`,
+          );
         }
         const records: JournalRecord[] = [];
         for (let s = seqId; s < seqId + Number(limitRaw); s++) {
@@ -272,7 +326,11 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         }
         const first = records[0];
         if (first === undefined) throw notFound('ENTRIES_NOT_FOUND', `No durable journal entry has seqId ${seqId}.`);
-        return ok({ seqId, ts: first.ts, entries: records.map((r) => ({ seqId: r.seqId, ts: r.ts, kind: r.kind, ...r.entry })) });
+        return ok({
+          seqId,
+          ts: first.ts,
+          entries: records.map((r) => ({ seqId: r.seqId, ts: r.ts, kind: r.kind, ...r.entry })),
+        });
       },
     },
     {
@@ -282,8 +340,12 @@ export function readRoutes(ctx: ServiceContext): Route[] {
         const account = addressParam(params['account']);
         const assetRaw = query.get('assetId');
         const epochRaw = query.get('epoch');
-        const assetId = assetRaw === null ? undefined : decimalParam(assetRaw, UINT_MAX.uint256, 'INVALID_ASSET_ID', 'The asset id', 400);
-        const epoch = epochRaw === null ? undefined : decimalParam(epochRaw, UINT_MAX.uint32, 'INVALID_EPOCH', 'The epoch', 400);
+        const assetId =
+          assetRaw === null
+            ? undefined
+            : decimalParam(assetRaw, UINT_MAX.uint256, 'INVALID_ASSET_ID', 'The asset id', 400);
+        const epoch =
+          epochRaw === null ? undefined : decimalParam(epochRaw, UINT_MAX.uint32, 'INVALID_EPOCH', 'The epoch', 400);
         const limitRaw = query.get('limit') ?? String(DEFAULT_FILLS_PER_PAGE);
         if (!/^[1-9][0-9]{0,3}$/.test(limitRaw) || Number(limitRaw) > MAX_FILLS_PER_PAGE) {
           throw new ServiceError(400, 'INVALID_LIMIT', `limit must be a whole number from 1 to ${MAX_FILLS_PER_PAGE}.`);

@@ -2,7 +2,14 @@
 // journal-entry shape of docs/protocol/signing.md#journal-entries ({typ, id, arrivalTime, auth:{…, signature}, …action
 // fields}); the entry hashes to the same digest as its action. Replay rebuilds actions from entries with the protocol
 // parsers.
-import { parseAction, serializeAction, type ActionOf, type Hex, type PrimaryType, type WireAction } from '../../shared/protocol';
+import {
+  parseAction,
+  serializeAction,
+  type ActionOf,
+  type Hex,
+  type PrimaryType,
+  type WireAction,
+} from '../../shared/protocol';
 
 export interface AuthJson {
   typ: string;
@@ -86,7 +93,13 @@ export type JournalRecord = { [K in RecordKind]: JournalRecordOf<K> }[RecordKind
 const AUTH_KEYS = ['typ', 'nonce', 'signer', 'signatureType', 'sender'] as const;
 
 /** The journal entry of a signed action (docs/protocol/signing.md#journal-entries). */
-export function toSignedEntry<P extends PrimaryType>(primaryType: P, action: ActionOf<P>, id: Hex, signature: string, tsMs: number): SignedEntry {
+export function toSignedEntry<P extends PrimaryType>(
+  primaryType: P,
+  action: ActionOf<P>,
+  id: Hex,
+  signature: string,
+  tsMs: number,
+): SignedEntry {
   const wire = serializeAction(primaryType, action);
   const auth: AuthJson = {
     typ: String(wire['typ']),

@@ -4,7 +4,13 @@
 // snapshot at every checkpoint; after the restart it resyncs (new subscription + snapshot) and the
 // same holds. Extends feeds.test.ts (one fixed sequence, one checkpoint, no restart).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Rng, conservationViolation, connectFeed, restBookToL2, type FeedClient } from '../../../test/exchange-service/chaos-kit';
+import {
+  Rng,
+  conservationViolation,
+  connectFeed,
+  restBookToL2,
+  type FeedClient,
+} from '../../../test/exchange-service/chaos-kit';
 import type { MarketEvent } from '../engine';
 import { BookMirror, comparableSnapshot } from '../engine/book-mirror';
 import { ZERO_HASH, type DigestSigner, type Hex } from '../../shared/protocol';
@@ -66,22 +72,49 @@ async function burst(rng: Rng, assetId: bigint, steps: number, resting: Map<stri
     if (roll < 50 || mine.length === 0) {
       const sell = rng.chance(0.5);
       const crossing = rng.chance(0.25);
-      const price = crossing ? (sell ? 300_000n : 700_000n) : sell ? 510_000n + BigInt(rng.int(40)) * 1000n : 490_000n - BigInt(rng.int(40)) * 1000n;
-      const order = fillOrder({ key }, { assetId, epoch: 0n, side: sell, price, size: C * BigInt(1 + rng.int(4)), timeInForce: crossing ? 2n : 0n });
+      const price = crossing
+        ? sell
+          ? 300_000n
+          : 700_000n
+        : sell
+          ? 510_000n + BigInt(rng.int(40)) * 1000n
+          : 490_000n - BigInt(rng.int(40)) * 1000n;
+      const order = fillOrder(
+        { key },
+        { assetId, epoch: 0n, side: sell, price, size: C * BigInt(1 + rng.int(4)), timeInForce: crossing ? 2n : 0n },
+      );
       res = await fx.http.post<Body>('/orders', signedBody('orders', order, d, key));
       if (!crossing && res.body['status'] === 'ACCEPTED') mine.push({ id: res.body['orderId'] as Hex, sell });
     } else if (roll < 70) {
       const { id } = mine.splice(rng.int(mine.length), 1)[0]!;
-      res = await fx.http.post('/cancels', signedBody('cancels', cancelOrder({ key }, { assetId, epoch: 0n, orderHash: id }), d, key));
+      res = await fx.http.post(
+        '/cancels',
+        signedBody('cancels', cancelOrder({ key }, { assetId, epoch: 0n, orderHash: id }), d, key),
+      );
     } else if (roll < 90) {
       const { id, sell } = mine.splice(rng.int(mine.length), 1)[0]!;
-      const rep = fillOrder({ key }, { assetId, epoch: 0n, side: sell, price: sell ? 520_000n + BigInt(rng.int(20)) * 1000n : 480_000n - BigInt(rng.int(20)) * 1000n, size: C });
-      res = await fx.http.post<Body>('/cancel-replace', cancelReplaceBody(cancelReplaceOrder({ key }, { assetId, epoch: 0n, cancelOrderHash: id }), rep, d, key));
+      const rep = fillOrder(
+        { key },
+        {
+          assetId,
+          epoch: 0n,
+          side: sell,
+          price: sell ? 520_000n + BigInt(rng.int(20)) * 1000n : 480_000n - BigInt(rng.int(20)) * 1000n,
+          size: C,
+        },
+      );
+      res = await fx.http.post<Body>(
+        '/cancel-replace',
+        cancelReplaceBody(cancelReplaceOrder({ key }, { assetId, epoch: 0n, cancelOrderHash: id }), rep, d, key),
+      );
       const newId = (res.body as { replacement?: { orderId?: string } }).replacement?.orderId;
       if (typeof newId === 'string') mine.push({ id: newId as Hex, sell });
     } else {
       // Cancel-all: the zero order hash cancels every resting order of the account in this book.
-      res = await fx.http.post('/cancels', signedBody('cancels', cancelOrder({ key }, { assetId, epoch: 0n, orderHash: ZERO_HASH as Hex }), d, key));
+      res = await fx.http.post(
+        '/cancels',
+        signedBody('cancels', cancelOrder({ key }, { assetId, epoch: 0n, orderHash: ZERO_HASH as Hex }), d, key),
+      );
       mine.length = 0;
     }
     expect([i, res.status, res.body]).toEqual([i, 202, expect.anything() as unknown]);

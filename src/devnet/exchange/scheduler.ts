@@ -2,7 +2,13 @@
 // price of its end, through the journal) and opens each market's current epoch. After downtime
 // it resolves every missed open epoch once, in time order; epochs that were never opened while
 // the service was down are skipped (nobody could trade them).
-import { hashAction, ZERO_ADDRESS, type Address, type ExchangeDomain, type ResolutionOrder } from '../../shared/protocol';
+import {
+  hashAction,
+  ZERO_ADDRESS,
+  type Address,
+  type ExchangeDomain,
+  type ResolutionOrder,
+} from '../../shared/protocol';
 import type { MarketEvent } from '../engine';
 import { epochAt, epochEnd, epochStart, epochStrike, type MarketSpec } from '../markets';
 import type { Ledger } from './ledger';
@@ -57,7 +63,8 @@ export class EpochScheduler {
       }
       const cur = epochAt(m, nowSec);
       const last = opened.at(-1);
-      if (cur !== null && (last === undefined || last < cur)) jobs.push({ atSec: epochStart(m, cur), rank: 1, market: m, epoch: cur });
+      if (cur !== null && (last === undefined || last < cur))
+        jobs.push({ atSec: epochStart(m, cur), rank: 1, market: m, epoch: cur });
     }
     jobs.sort((a, b) => (a.atSec !== b.atSec ? (a.atSec < b.atSec ? -1 : 1) : a.rank - b.rank));
     let lastSeq = 0;
@@ -69,7 +76,12 @@ export class EpochScheduler {
     const price = this.d.oracle.priceAt(j.market.symbolId, Number(j.atSec) * 1000);
     const action = schedulerResolution(j.market, j.epoch, price);
     const id = hashAction('ResolutionOrder', action, this.d.domain);
-    const applied = this.d.ledger.submit('resolution', toSignedEntry('ResolutionOrder', action, id, '0x', nowMs), nowMs, action);
+    const applied = this.d.ledger.submit(
+      'resolution',
+      toSignedEntry('ResolutionOrder', action, id, '0x', nowMs),
+      nowMs,
+      action,
+    );
     this.d.publish(applied.events);
     return applied.seqId;
   }

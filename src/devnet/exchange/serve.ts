@@ -32,12 +32,17 @@ const svc = await startExchangeService({
   chainId: BigInt(values['chain-id']),
   verifyingContract: values['verifying-contract'] ?? predicted.exchange,
   ledger: values.ledger ?? predicted.ledger,
-  contracts: { depositLedger: predicted.depositLedger, settlementToken: predicted.settlementToken, permit2: predicted.permit2 },
+  contracts: {
+    depositLedger: predicted.depositLedger,
+    settlementToken: predicted.settlementToken,
+    permit2: predicted.permit2,
+  },
   ...(values['signature-workers'] === undefined ? {} : { signatureWorkers: Number(values['signature-workers']) }),
 });
 for (const c of values.credit) {
   const [account, units] = c.split('=');
-  if (account === undefined || units === undefined || !/^[1-9][0-9]*$/.test(units)) throw new TypeError(`--credit expects 0xADDRESS=UNITS, got ${c}`);
+  if (account === undefined || units === undefined || !/^[1-9][0-9]*$/.test(units))
+    throw new TypeError(`--credit expects 0xADDRESS=UNITS, got ${c}`);
   await svc.credit(account, BigInt(units));
 }
 process.stdout.write(
@@ -48,7 +53,11 @@ process.stdout.write(
     chainId: svc.chainId.toString(),
     verifyingContract: svc.domain.verifyingContract,
     ledger: values.ledger ?? predicted.ledger,
-    markets: svc.catalog.markets.map((m) => ({ assetId: m.assetId.toString(), symbol: m.symbol, periodLength: m.periodLength.toString() })),
+    markets: svc.catalog.markets.map((m) => ({
+      assetId: m.assetId.toString(),
+      symbol: m.symbol,
+      periodLength: m.periodLength.toString(),
+    })),
   })}\n`,
 );
 

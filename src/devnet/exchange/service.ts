@@ -136,9 +136,16 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
       process.stderr.write(`[exchange] ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     });
   const chainId = options.chainId ?? 31337n;
-  const verifyingContract = address(options.verifyingContract ?? options.chain?.contracts.exchange, 'verifyingContract');
+  const verifyingContract = address(
+    options.verifyingContract ?? options.chain?.contracts.exchange,
+    'verifyingContract',
+  );
   const ledgerAddress = address(options.ledger ?? options.chain?.contracts.ledger, 'ledger');
-  const domain = makeExchangeDomain({ chainId, verifyingContract, ...(options.domainName === undefined ? {} : { name: options.domainName }) });
+  const domain = makeExchangeDomain({
+    chainId,
+    verifyingContract,
+    ...(options.domainName === undefined ? {} : { name: options.domainName }),
+  });
   const contracts: ContractsConfig = { exchange: verifyingContract, ledger: ledgerAddress };
   const extra = { ...options.contracts, ...(options.chain === undefined ? {} : options.chain.contracts) };
   for (const k of ['depositLedger', 'settlementToken', 'permit2'] as const) {
@@ -147,7 +154,10 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   }
 
   // Started first: the worker loads and builds its tables while the journal replays on this thread.
-  const poolStarting = SignaturePool.start({ workers: options.signatureWorkers ?? DEFAULT_SIGNATURE_WORKERS, onError: (e) => onError(e, 'signature worker') });
+  const poolStarting = SignaturePool.start({
+    workers: options.signatureWorkers ?? DEFAULT_SIGNATURE_WORKERS,
+    onError: (e) => onError(e, 'signature worker'),
+  });
   poolStarting.catch(() => undefined); // its rejection is handled where it is awaited below
   const oracleStepMs = options.oracle?.stepMs ?? 500;
   let journal: Journal;
@@ -164,17 +174,35 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
       ledger.replay(opened.records);
     } catch (e) {
       await journal.close();
-      throw e instanceof JournalError ? e : new JournalError('JOURNAL_CORRUPT', `Replaying the journal failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw e instanceof JournalError
+        ? e
+        : new JournalError(
+            'JOURNAL_CORRUPT',
+            `Replaying the journal failed: ${e instanceof Error ? e.message : String(e)}`,
+          );
     }
     if (ledger.state.genesis === null) {
       const t = clock();
-      ledger.submit('genesis', { format: 1, timeMs: t, oracleOriginMs: t - (t % oracleStepMs), chainId: chainId.toString(), verifyingContract: verifyingContract.toLowerCase() }, t);
+      ledger.submit(
+        'genesis',
+        {
+          format: 1,
+          timeMs: t,
+          oracleOriginMs: t - (t % oracleStepMs),
+          chainId: chainId.toString(),
+          verifyingContract: verifyingContract.toLowerCase(),
+        },
+        t,
+      );
       await ledger.durable(ledger.lastSeqId);
     }
     genesis = ledger.state.genesis!;
     if (genesis.chainId !== chainId.toString() || genesis.verifyingContract !== verifyingContract.toLowerCase()) {
       await journal.close();
-      throw new JournalError('JOURNAL_MISMATCH', `The journal in ${options.dataDir} belongs to chain ${genesis.chainId} / ${genesis.verifyingContract}; start with fresh: true or another dataDir.`);
+      throw new JournalError(
+        'JOURNAL_MISMATCH',
+        `The journal in ${options.dataDir} belongs to chain ${genesis.chainId} / ${genesis.verifyingContract}; start with fresh: true or another dataDir.`,
+      );
     }
   } catch (e) {
     await poolStarting.then(
@@ -185,14 +213,22 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   }
 
   const genesisSec = BigInt(Math.floor(genesis.timeMs / 1000));
-  const catalog = typeof options.markets === 'function' ? options.markets(genesisSec) : (options.markets ?? defaultCatalog(genesisSec));
+  const catalog =
+    typeof options.markets === 'function'
+      ? options.markets(genesisSec)
+      : (options.markets ?? defaultCatalog(genesisSec));
   const { markets, symbols } = indexCatalog(catalog);
   const oracleConfig = { seed: options.oracle?.seed ?? 1, stepMs: oracleStepMs, originMs: genesis.oracleOriginMs };
   const liveOracle = new OraclePriceLog(symbols, oracleConfig);
   const pingIntervalMs = options.pingIntervalMs ?? 10_000;
 
   const marketFeed = createMarketFeed({ isKnownAsset: (a) => markets.has(BigInt(a)), pingIntervalMs });
-  const oracleFeed = createOracleFeed({ oracle: liveOracle, nowMs: clock, pingIntervalMs, publishIntervalMs: options.oracle?.publishIntervalMs ?? 500 });
+  const oracleFeed = createOracleFeed({
+    oracle: liveOracle,
+    nowMs: clock,
+    pingIntervalMs,
+    publishIntervalMs: options.oracle?.publishIntervalMs ?? 500,
+  });
   let chainSync: ChainSync | undefined;
 
   let verifier: SignaturePool;
@@ -218,7 +254,10 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     publish: (events) => marketFeed.publish(events),
     onWithdrawalQueued: () => chainSync?.kickPayouts(),
     payoutStatus: (id) => chainSync?.payoutStatus(id),
-    agentLimiter: options.agentRateLimit === null ? null : new RateLimiter(options.agentRateLimit ?? DEFAULT_AGENT_RATE_LIMIT, clock),
+    agentLimiter:
+      options.agentRateLimit === null
+        ? null
+        : new RateLimiter(options.agentRateLimit ?? DEFAULT_AGENT_RATE_LIMIT, clock),
   };
 
   const scheduler = new EpochScheduler({
@@ -235,7 +274,11 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   };
   await runScheduler(); // catch up before serving anything
 
-  const server = createJsonServer({ routes: [...readRoutes(ctx), ...writeRoutes(ctx)], bodyLimit: options.bodyLimit ?? 64 * 1024, onError });
+  const server = createJsonServer({
+    routes: [...readRoutes(ctx), ...writeRoutes(ctx)],
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    onError,
+  });
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === '/ws/' || path === '/ws') marketFeed.feed.handleUpgrade(req, socket, head);
@@ -259,7 +302,13 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
 
   if (options.chain !== undefined) {
     try {
-      chainSync = await startChainSync({ chain: options.chain, ledger, dataDir: options.dataDir, nowMs: clock, onError });
+      chainSync = await startChainSync({
+        chain: options.chain,
+        ledger,
+        dataDir: options.dataDir,
+        nowMs: clock,
+        onError,
+      });
     } catch (e) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await verifier.close();
@@ -293,11 +342,21 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
       const t = clock();
       const applied = ledger.submit(
         'deposit',
-        { typ: '7', id: index, arrivalTime: String(Math.floor(t / 1000)), owner, amount: amount.toString(), index, ledger: ledgerAddress.toLowerCase(), source: 'devnet' },
+        {
+          typ: '7',
+          id: index,
+          arrivalTime: String(Math.floor(t / 1000)),
+          owner,
+          amount: amount.toString(),
+          index,
+          ledger: ledgerAddress.toLowerCase(),
+          source: 'devnet',
+        },
         t,
       );
       await ledger.durable(applied.seqId);
-      if (applied.result.status !== 'CREDITED') throw new RangeError(applied.result.error?.message ?? `Credit was ${applied.result.status}.`);
+      if (applied.result.status !== 'CREDITED')
+        throw new RangeError(applied.result.error?.message ?? `Credit was ${applied.result.status}.`);
     },
     runScheduler,
     pollChain: () => chainSync?.poll() ?? Promise.resolve(),

@@ -86,7 +86,9 @@ describe('SignaturePool', () => {
     pools.push(pool);
     const checks = mixedChecks(80);
     for (let wave = 0; wave < 2; wave++) {
-      expect(await Promise.all(checks.map((c) => pool.verify(c.digest, c.signature, c.signer)))).toEqual(checks.map(reference));
+      expect(await Promise.all(checks.map((c) => pool.verify(c.digest, c.signature, c.signer)))).toEqual(
+        checks.map(reference),
+      );
     }
     expect(pool.workers).toBe(1);
   });
@@ -103,32 +105,59 @@ describe('SignaturePool', () => {
     expect(await Promise.all(pending)).toEqual(checks.map(reference));
     expect(pool.workers).toBe(0);
     expect(errors.length).toBeGreaterThan(0);
-    expect(await Promise.all(checks.map((c) => pool.verify(c.digest, c.signature, c.signer)))).toEqual(checks.map(reference));
+    expect(await Promise.all(checks.map((c) => pool.verify(c.digest, c.signature, c.signer)))).toEqual(
+      checks.map(reference),
+    );
   });
 });
 
 describe('service with signature workers', () => {
-  it.each([0, 1])('workers: %i — concurrent duplicates: one 202, the rest ENTRY_PROCESSED, one journal line', async (workers) => {
-    const fx = await startFixture({ signatureWorkers: workers });
-    try {
-      expect(fx.svc.signatureStats().workers).toBe(workers);
-      const { alice, bob } = fx.keys;
-      await fx.svc.credit(alice.address, 100_000_000n);
-      const body = signedBody('orders', fillOrder({ key: alice }, { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: 1_000_000n }), fx.svc.domain, alice);
-      const forged = { ...body, signature: signedBody('orders', fillOrder({ key: bob }, { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: 1_000_000n }), fx.svc.domain, bob).signature };
-      const replies = await Promise.all([...Array.from({ length: 8 }, () => fx.http.post('/orders', body)), fx.http.post('/orders', forged)]);
-      const statuses = replies.map((r) => `${r.status} ${String((r.body as { error?: string }).error ?? '')}`.trim());
-      expect(statuses.filter((s) => s === '202')).toHaveLength(1);
-      expect(statuses.filter((s) => s === '404 ENTRY_PROCESSED')).toHaveLength(7);
-      expect(statuses.at(-1)).toBe('401 INVALID_SIGNATURE');
-      const journal = await readFile(join(fx.dataDir, 'journal.ndjson'), 'utf8');
-      expect(journal.split('\n').filter((l) => l.includes(body.orderHash as string))).toHaveLength(1);
-      const before = fx.svc.stateHash();
-      await fx.restart();
-      expect(fx.svc.stateHash()).toBe(before);
-      expect(fx.svc.checkInvariants()).toEqual([]);
-    } finally {
-      await fx.close();
-    }
-  });
+  it.each([0, 1])(
+    'workers: %i — concurrent duplicates: one 202, the rest ENTRY_PROCESSED, one journal line',
+    async (workers) => {
+      const fx = await startFixture({ signatureWorkers: workers });
+      try {
+        expect(fx.svc.signatureStats().workers).toBe(workers);
+        const { alice, bob } = fx.keys;
+        await fx.svc.credit(alice.address, 100_000_000n);
+        const body = signedBody(
+          'orders',
+          fillOrder(
+            { key: alice },
+            { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: 1_000_000n },
+          ),
+          fx.svc.domain,
+          alice,
+        );
+        const forged = {
+          ...body,
+          signature: signedBody(
+            'orders',
+            fillOrder(
+              { key: bob },
+              { assetId: fx.btc.assetId, epoch: 0n, side: false, price: 100_000n, size: 1_000_000n },
+            ),
+            fx.svc.domain,
+            bob,
+          ).signature,
+        };
+        const replies = await Promise.all([
+          ...Array.from({ length: 8 }, () => fx.http.post('/orders', body)),
+          fx.http.post('/orders', forged),
+        ]);
+        const statuses = replies.map((r) => `${r.status} ${String((r.body as { error?: string }).error ?? '')}`.trim());
+        expect(statuses.filter((s) => s === '202')).toHaveLength(1);
+        expect(statuses.filter((s) => s === '404 ENTRY_PROCESSED')).toHaveLength(7);
+        expect(statuses.at(-1)).toBe('401 INVALID_SIGNATURE');
+        const journal = await readFile(join(fx.dataDir, 'journal.ndjson'), 'utf8');
+        expect(journal.split('\n').filter((l) => l.includes(body.orderHash as string))).toHaveLength(1);
+        const before = fx.svc.stateHash();
+        await fx.restart();
+        expect(fx.svc.stateHash()).toBe(before);
+        expect(fx.svc.checkInvariants()).toEqual([]);
+      } finally {
+        await fx.close();
+      }
+    },
+  );
 });

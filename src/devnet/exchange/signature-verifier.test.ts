@@ -24,16 +24,22 @@ describe('SignatureVerifier', () => {
     // in ~500, so a 300-run sample could miss the fast path entirely (a CI run did).
     const flip = fc.record({ at: fc.integer({ min: 0, max: 129 }), nibble: fc.integer({ min: 1, max: 15 }) });
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(3), fc.option(fc.nat(3), { freq: 2 }), fc.option(flip, { freq: 2 }), (digest, signerIdx, otherClaim, mutation) => {
-        let sig: string = keys[signerIdx]!.sign(digest);
-        if (mutation !== null) {
-          const pos = 2 + mutation.at;
-          const c = ((parseInt(sig[pos]!, 16) ^ mutation.nibble) & 15).toString(16);
-          sig = sig.slice(0, pos) + c + sig.slice(pos + 1);
-        }
-        const claimed = keys[otherClaim ?? signerIdx]!.address;
-        expect(v.verify(digest, sig, claimed)).toBe(reference(digest, sig, claimed));
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.nat(3),
+        fc.option(fc.nat(3), { freq: 2 }),
+        fc.option(flip, { freq: 2 }),
+        (digest, signerIdx, otherClaim, mutation) => {
+          let sig: string = keys[signerIdx]!.sign(digest);
+          if (mutation !== null) {
+            const pos = 2 + mutation.at;
+            const c = ((parseInt(sig[pos]!, 16) ^ mutation.nibble) & 15).toString(16);
+            sig = sig.slice(0, pos) + c + sig.slice(pos + 1);
+          }
+          const claimed = keys[otherClaim ?? signerIdx]!.address;
+          expect(v.verify(digest, sig, claimed)).toBe(reference(digest, sig, claimed));
+        },
+      ),
       { numRuns: 300 },
     );
     expect(v.stats.fast).toBeGreaterThan(0);
@@ -63,14 +69,25 @@ describe('SignatureVerifier fixed-base path (u1·G + u2·Q from tables)', () => 
   const HALF_N = N >> 1n;
   const hex64 = (x: bigint) => x.toString(16).padStart(64, '0');
   /** Same r, s' = n − s, other v: the high-s twin of a valid signature (recovers to the same key). */
-  const highSTwin = (sig: string) => `0x${sig.slice(2, 66)}${hex64(N - BigInt(`0x${sig.slice(66, 130)}`))}${sig.endsWith('1b') ? '1c' : '1b'}`;
+  const highSTwin = (sig: string) =>
+    `0x${sig.slice(2, 66)}${hex64(N - BigInt(`0x${sig.slice(66, 130)}`))}${sig.endsWith('1b') ? '1c' : '1b'}`;
   /** Same r, s, other parity: recovers to another key. */
   const otherV = (sig: string) => `${sig.slice(0, 130)}${sig.endsWith('1b') ? '1c' : '1b'}`;
   /** v 27/28 as 0/1 (accepted by both). */
   const rawV = (sig: string) => `${sig.slice(0, 130)}${sig.endsWith('1b') ? '00' : '01'}`;
 
   type Mutation = 'none' | 'highS' | 'otherV' | 'rawV' | 'randomS' | 'randomR' | 'rAtN' | 'sZero' | 'sHalfPlus1';
-  const mutations: Mutation[] = ['none', 'highS', 'otherV', 'rawV', 'randomS', 'randomR', 'rAtN', 'sZero', 'sHalfPlus1'];
+  const mutations: Mutation[] = [
+    'none',
+    'highS',
+    'otherV',
+    'rawV',
+    'randomS',
+    'randomR',
+    'rAtN',
+    'sZero',
+    'sHalfPlus1',
+  ];
   function mutate(sig: string, m: Mutation, rnd: bigint): string {
     const r = sig.slice(2, 66);
     const s = sig.slice(66, 130);
@@ -171,8 +188,21 @@ describe('FixedBaseTable', () => {
     for (const w of [2, 4, 5, 8, 12]) {
       const t = new FixedBaseTable(B, w);
       const half = 1n << BigInt(w - 1);
-      const edge = [1n, 2n, half, half + 1n, (1n << BigInt(w)) - 1n, half << BigInt(w), N - 1n, N - half, (1n << 255n) + 12345n, N, (1n << 256n) - 1n];
-      for (const k of edge) expect([w, k, mul(t, k)]).toEqual([w, k, k % N === 0n ? null : B.multiply(k % N).toAffine()]);
+      const edge = [
+        1n,
+        2n,
+        half,
+        half + 1n,
+        (1n << BigInt(w)) - 1n,
+        half << BigInt(w),
+        N - 1n,
+        N - half,
+        (1n << 255n) + 12345n,
+        N,
+        (1n << 256n) - 1n,
+      ];
+      for (const k of edge)
+        expect([w, k, mul(t, k)]).toEqual([w, k, k % N === 0n ? null : B.multiply(k % N).toAffine()]);
       expect(mul(t, 0n)).toBeNull();
       fc.assert(
         fc.property(fc.bigInt({ min: 1n, max: N - 1n }), (k) => {

@@ -132,7 +132,8 @@ export class FixedBaseTable {
     point: CurvePoint,
     readonly windowSize: number,
   ) {
-    if (!Number.isInteger(windowSize) || windowSize < 2 || windowSize > 16) throw new RangeError('windowSize must be an integer in 2..16.');
+    if (!Number.isInteger(windowSize) || windowSize < 2 || windowSize > 16)
+      throw new RangeError('windowSize must be an integer in 2..16.');
     if (point.is0()) throw new RangeError('A table of the point at infinity is useless.');
     // One window more than 256/W: signed recoding can carry out of the top window.
     this.windows = Math.ceil(256 / windowSize) + 1;
@@ -289,7 +290,13 @@ export class SignatureVerifier {
 
   /** true iff `signature` is a valid low-s r‖s‖v (v 27/28 or 0/1) signature of `digest` by `expectedSigner`. */
   verify(digest: Uint8Array, signature: string, expectedSigner: string): boolean {
-    if (typeof signature !== 'string' || !SIG_RE.test(signature) || digest.length !== 32 || typeof expectedSigner !== 'string') return false;
+    if (
+      typeof signature !== 'string' ||
+      !SIG_RE.test(signature) ||
+      digest.length !== 32 ||
+      typeof expectedSigner !== 'string'
+    )
+      return false;
     const v = parseInt(signature.slice(130, 132), 16);
     const recovery = v >= 27 ? v - 27 : v;
     if (recovery !== 0 && recovery !== 1) return false;
@@ -331,7 +338,13 @@ export class SignatureVerifier {
       const { digest, signature, signer: expected } = items[i]!;
       const signer = typeof expected === 'string' ? expected.toLowerCase() : '';
       const cached = this.keys.get(signer);
-      if (cached === undefined || cached.table === null || typeof signature !== 'string' || !SIG_RE.test(signature) || digest.length !== 32) {
+      if (
+        cached === undefined ||
+        cached.table === null ||
+        typeof signature !== 'string' ||
+        !SIG_RE.test(signature) ||
+        digest.length !== 32
+      ) {
         out[i] = this.verify(digest, signature, expected);
         continue;
       }

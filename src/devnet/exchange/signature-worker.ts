@@ -13,7 +13,11 @@ port.on('message', (m: WorkerRequest) => {
   const recovered = verifier.stats.recovered;
   let reply: WorkerReply;
   try {
-    const items: SignatureToCheck[] = m.signatures.map((signature, i) => ({ digest: m.digests.subarray(32 * i, 32 * i + 32), signature, signer: m.signers[i]! }));
+    const items: SignatureToCheck[] = m.signatures.map((signature, i) => ({
+      digest: m.digests.subarray(32 * i, 32 * i + 32),
+      signature,
+      signer: m.signers[i]!,
+    }));
     const ok = verifier.verifyBatch(items);
     const results = new Uint8Array(ok.length);
     for (let i = 0; i < ok.length; i++) results[i] = ok[i] ? 1 : 0;

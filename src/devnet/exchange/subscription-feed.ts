@@ -86,7 +86,10 @@ export class SubscriptionFeed {
     ws.on('message', (data, isBinary) => this.onMessage(ws, client, isBinary ? null : rawText(data)));
     ws.on('close', () => this.drop(ws, client));
     ws.on('error', () => ws.terminate());
-    this.reply(ws, { type: 'connected', message: `Connected. Send {"type":"subscribe","${this.opts.keyName}":"<decimal>"}.` });
+    this.reply(ws, {
+      type: 'connected',
+      message: `Connected. Send {"type":"subscribe","${this.opts.keyName}":"<decimal>"}.`,
+    });
   }
 
   private onMessage(ws: WebSocket, client: Client, text: string | null): void {
@@ -103,7 +106,10 @@ export class SubscriptionFeed {
     }
     const m = msg as Record<string, unknown>;
     if (m['type'] !== 'subscribe' && m['type'] !== 'unsubscribe') {
-      this.reply(ws, { type: 'error', message: `Unknown message type ${JSON.stringify(m['type'])}; use "subscribe" or "unsubscribe".` });
+      this.reply(ws, {
+        type: 'error',
+        message: `Unknown message type ${JSON.stringify(m['type'])}; use "subscribe" or "unsubscribe".`,
+      });
       return;
     }
     const value = m[key];

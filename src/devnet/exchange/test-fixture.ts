@@ -22,7 +22,15 @@ export interface Fixture {
   /** Oracle-strike BTC market and fixed-strike ETH market, 60-second epochs from START_SEC. */
   btc: MarketSpec;
   eth: MarketSpec;
-  keys: { alice: DigestSigner; bob: DigestSigner; carol: DigestSigner; agent: DigestSigner; agent2: DigestSigner; resolverSigner: DigestSigner; adminSigner: DigestSigner };
+  keys: {
+    alice: DigestSigner;
+    bob: DigestSigner;
+    carol: DigestSigner;
+    agent: DigestSigner;
+    agent2: DigestSigner;
+    resolverSigner: DigestSigner;
+    adminSigner: DigestSigner;
+  };
   resolverAccount: Address;
   adminAccount: Address;
   options: ExchangeServiceOptions;
@@ -34,7 +42,12 @@ export async function startFixture(extra: Partial<ExchangeServiceOptions> = {}):
   const dataDir = await mkdtemp(join(tmpdir(), 'exchange-test-'));
   const clock = { now: Number(T0_SEC) * 1000 };
   const btc = defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: START_SEC, periodLength: 60n });
-  const eth = defineMarket({ symbol: DEVNET_SYMBOLS.ETH, startTime: START_SEC, periodLength: 60n, strike: 3_200_000_000n });
+  const eth = defineMarket({
+    symbol: DEVNET_SYMBOLS.ETH,
+    startTime: START_SEC,
+    periodLength: 60n,
+    strike: 3_200_000_000n,
+  });
   const keys = {
     alice: testSigner('alice'),
     bob: testSigner('bob'),

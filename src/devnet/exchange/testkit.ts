@@ -34,7 +34,12 @@ export function signedBody<K extends SimpleRequestKind>(
   return buildSignedRequest(kind, signRequest(kind, action, domain, key) as never);
 }
 
-export function cancelReplaceBody(cr: Omit<CancelReplaceOrder, 'replacementOrderHash'>, replacement: FillOrder, domain: ExchangeDomain, key: DigestSigner): SignedRequestBody {
+export function cancelReplaceBody(
+  cr: Omit<CancelReplaceOrder, 'replacementOrderHash'>,
+  replacement: FillOrder,
+  domain: ExchangeDomain,
+  key: DigestSigner,
+): SignedRequestBody {
   return buildSignedRequest('cancelReplace', signCancelReplaceRequest(cr, replacement, domain, key));
 }
 
@@ -68,7 +73,10 @@ function prefix(typ: bigint, a: AuthSpec, role = false) {
   };
 }
 
-export function fillOrder(a: AuthSpec, o: { assetId: bigint; epoch: bigint; side: boolean; price: bigint; size: bigint; timeInForce?: bigint }): FillOrder {
+export function fillOrder(
+  a: AuthSpec,
+  o: { assetId: bigint; epoch: bigint; side: boolean; price: bigint; size: bigint; timeInForce?: bigint },
+): FillOrder {
   return {
     ...prefix(2n, a),
     epoch: o.epoch,
@@ -81,24 +89,51 @@ export function fillOrder(a: AuthSpec, o: { assetId: bigint; epoch: bigint; side
   };
 }
 
-export function cancelOrder(a: AuthSpec, c: { assetId: bigint; epoch: bigint; orderHash: Hex }): ActionOf<'CancelOrder'> {
-  return { ...prefix(3n, a), assetId: c.assetId, epoch: c.epoch, orderHash: c.orderHash, approvalNonce: a.approvalNonce ?? 0n };
+export function cancelOrder(
+  a: AuthSpec,
+  c: { assetId: bigint; epoch: bigint; orderHash: Hex },
+): ActionOf<'CancelOrder'> {
+  return {
+    ...prefix(3n, a),
+    assetId: c.assetId,
+    epoch: c.epoch,
+    orderHash: c.orderHash,
+    approvalNonce: a.approvalNonce ?? 0n,
+  };
 }
 
-export function cancelReplaceOrder(a: AuthSpec, c: { assetId: bigint; epoch: bigint; cancelOrderHash: Hex; allOrNothing?: boolean }): Omit<CancelReplaceOrder, 'replacementOrderHash'> {
-  return { ...prefix(63n, a), assetId: c.assetId, epoch: c.epoch, cancelOrderHash: c.cancelOrderHash, approvalNonce: a.approvalNonce ?? 0n, allOrNothing: c.allOrNothing ?? false };
+export function cancelReplaceOrder(
+  a: AuthSpec,
+  c: { assetId: bigint; epoch: bigint; cancelOrderHash: Hex; allOrNothing?: boolean },
+): Omit<CancelReplaceOrder, 'replacementOrderHash'> {
+  return {
+    ...prefix(63n, a),
+    assetId: c.assetId,
+    epoch: c.epoch,
+    cancelOrderHash: c.cancelOrderHash,
+    approvalNonce: a.approvalNonce ?? 0n,
+    allOrNothing: c.allOrNothing ?? false,
+  };
 }
 
 export function claimOrder(a: AuthSpec, c: { assetId: bigint; epoch: bigint }): ActionOf<'ClaimOrder'> {
   return { ...prefix(5n, a), assetId: c.assetId, epoch: c.epoch, approvalNonce: a.approvalNonce ?? 0n };
 }
 
-export function withdrawalOrder(a: AuthSpec, w: { amount: bigint; ledger: Address; receiver?: Address }): ActionOf<'WithdrawalOrder'> {
+export function withdrawalOrder(
+  a: AuthSpec,
+  w: { amount: bigint; ledger: Address; receiver?: Address },
+): ActionOf<'WithdrawalOrder'> {
   return { ...prefix(1n, a), receiver: w.receiver ?? a.key.address, amount: w.amount, ledger: w.ledger };
 }
 
 /** ApproveAgentOrder with its inner AgentApproval signature (both by the master `key`). */
-export function approveAgentOrder(a: AuthSpec, agent: Address, approvalNonce: bigint, domain: ExchangeDomain): ActionOf<'ApproveAgentOrder'> {
+export function approveAgentOrder(
+  a: AuthSpec,
+  agent: Address,
+  approvalNonce: bigint,
+  domain: ExchangeDomain,
+): ActionOf<'ApproveAgentOrder'> {
   const inner = hashActionBytes('AgentApproval', { master: a.key.address, agent, approvalNonce }, domain);
   return { ...prefix(61n, a), agent, approvalNonce, approvalSignature: a.key.sign(inner) };
 }
@@ -107,7 +142,10 @@ export function revokeAgentOrder(a: AuthSpec): ActionOf<'RevokeAgentOrder'> {
   return prefix(62n, a);
 }
 
-export function resolutionOrder(a: AuthSpec, r: { assetId: bigint; epoch: bigint; price: bigint }): ActionOf<'ResolutionOrder'> {
+export function resolutionOrder(
+  a: AuthSpec,
+  r: { assetId: bigint; epoch: bigint; price: bigint },
+): ActionOf<'ResolutionOrder'> {
   return { ...prefix(4n, a, true), assetId: r.assetId, epoch: r.epoch, price: r.price };
 }
 

@@ -31,7 +31,12 @@ export function bookOrderJson(o: BookOrderView): BookOrderJson {
 }
 
 export function levelJson(l: L2LevelView): L2LevelJson {
-  return { price: l.price.toString(), size: l.size.toString(), orderCount: l.orderCount, orders: l.orders.map(bookOrderJson) };
+  return {
+    price: l.price.toString(),
+    size: l.size.toString(),
+    orderCount: l.orderCount,
+    orders: l.orders.map(bookOrderJson),
+  };
 }
 
 /** An empty side in top-of-book (documented: price "0", no orders). */
@@ -53,7 +58,12 @@ export function cancelJson(r: EngineCancelResult) {
 }
 
 export function cancelReplaceJson(r: CancelReplaceResult) {
-  return { id: r.id, status: r.status, cancel: cancelJson(r.cancel), replacement: r.replacement === null ? null : newOrderJson(r.replacement) };
+  return {
+    id: r.id,
+    status: r.status,
+    cancel: cancelJson(r.cancel),
+    replacement: r.replacement === null ? null : newOrderJson(r.replacement),
+  };
 }
 
 export function positionJson(p: EnginePosition, ts: number) {

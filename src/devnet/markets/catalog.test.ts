@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { unpackAssetId } from '../../shared/protocol';
-import { defaultCatalog, defineMarket, DEVNET_SYMBOLS, epochAt, epochEnd, epochStart, epochStrike, indexCatalog, upWins } from './catalog';
+import {
+  defaultCatalog,
+  defineMarket,
+  DEVNET_SYMBOLS,
+  epochAt,
+  epochEnd,
+  epochStart,
+  epochStrike,
+  indexCatalog,
+  upWins,
+} from './catalog';
 
 describe('market catalog', () => {
   it('packs default markets with the oracle symbol, up/down type, aligned start and period', () => {
@@ -11,7 +21,15 @@ describe('market catalog', () => {
       ['ETH', 300n],
     ]);
     for (const m of c.markets) {
-      expect(unpackAssetId(m.assetId)).toEqual({ id: m.symbolId, marketType: 1n, startTime: 1_790_000_100n, periodLength: m.periodLength, strike: 0n, range: 0n, reserved: 0n });
+      expect(unpackAssetId(m.assetId)).toEqual({
+        id: m.symbolId,
+        marketType: 1n,
+        startTime: 1_790_000_100n,
+        periodLength: m.periodLength,
+        strike: 0n,
+        range: 0n,
+        reserved: 0n,
+      });
     }
     expect(indexCatalog(c).markets.size).toBe(3);
     expect(() => indexCatalog({ symbols: c.symbols, markets: [c.markets[0]!, c.markets[0]!] })).toThrow(/twice/);

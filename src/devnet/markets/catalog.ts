@@ -43,7 +43,12 @@ export const RECURRING_ASSET_TYPE = 2n;
 const MAX_EPOCH = (1n << 32n) - 1n;
 
 /** Builds a market and packs its asset id. */
-export function defineMarket(m: { symbol: OracleSymbol; startTime: bigint; periodLength: bigint; strike?: bigint }): MarketSpec {
+export function defineMarket(m: {
+  symbol: OracleSymbol;
+  startTime: bigint;
+  periodLength: bigint;
+  strike?: bigint;
+}): MarketSpec {
   if (m.periodLength <= 0n) throw new RangeError('periodLength must be positive.');
   const strike = m.strike ?? 0n;
   const assetId = packAssetId({
@@ -54,7 +59,14 @@ export function defineMarket(m: { symbol: OracleSymbol; startTime: bigint; perio
     strike,
     range: 0n,
   });
-  return { assetId, symbolId: m.symbol.symbolId, symbol: m.symbol.symbol, startTime: m.startTime, periodLength: m.periodLength, strike };
+  return {
+    assetId,
+    symbolId: m.symbol.symbolId,
+    symbol: m.symbol.symbol,
+    startTime: m.startTime,
+    periodLength: m.periodLength,
+    strike,
+  };
 }
 
 /** Reads a market back from its asset id alone (for ids a client hands us). */
@@ -102,7 +114,11 @@ export function epochEnd(m: MarketSpec, epoch: bigint): bigint {
 }
 
 /** The strike rule: packed strike, or the oracle price at the epoch's start when it is 0. */
-export function epochStrike(m: MarketSpec, epoch: bigint, oraclePriceAt: (symbolId: bigint, timeMs: number) => bigint): bigint {
+export function epochStrike(
+  m: MarketSpec,
+  epoch: bigint,
+  oraclePriceAt: (symbolId: bigint, timeMs: number) => bigint,
+): bigint {
   return m.strike !== 0n ? m.strike : oraclePriceAt(m.symbolId, Number(epochStart(m, epoch)) * 1000);
 }
 
@@ -112,7 +128,10 @@ export function upWins(resolutionPrice: bigint, strike: bigint): boolean {
 }
 
 /** Checks a catalog for duplicates and dangling symbols; returns lookup maps. */
-export function indexCatalog(c: MarketCatalog): { markets: Map<bigint, MarketSpec>; symbols: Map<bigint, OracleSymbol> } {
+export function indexCatalog(c: MarketCatalog): {
+  markets: Map<bigint, MarketSpec>;
+  symbols: Map<bigint, OracleSymbol>;
+} {
   const symbols = new Map<bigint, OracleSymbol>();
   for (const s of c.symbols) {
     if (symbols.has(s.symbolId)) throw new RangeError(`Symbol ${s.symbolId} is listed twice.`);

@@ -37,8 +37,16 @@ const unlockWithNewPassword = () => ok('lock.setPassword', { password: TEST_PASS
 
 describe('lock', () => {
   it('needs a password on the file vault, then locks and unlocks with events', async () => {
-    expect(await ok('lock.status')).toMatchObject({ locked: true, hasPassword: false, backend: 'file', throttledUntil: null });
-    expect(await err('keys.create', {})).toMatchObject({ code: 'vault.password_required', message: expect.stringMatching(/set a vault password/) });
+    expect(await ok('lock.status')).toMatchObject({
+      locked: true,
+      hasPassword: false,
+      backend: 'file',
+      throttledUntil: null,
+    });
+    expect(await err('keys.create', {})).toMatchObject({
+      code: 'vault.password_required',
+      message: expect.stringMatching(/set a vault password/),
+    });
     expect(await err('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: 'something else' })).toEqual({
       code: 'vault.password_mismatch',
       message: 'The two passwords do not match.',
@@ -48,7 +56,11 @@ describe('lock', () => {
     expect(await ok('lock.lock')).toMatchObject({ locked: true });
     expect(await err('keys.create', {})).toMatchObject({ code: 'vault.locked' });
     expect(await ok('lock.unlock', TEST_PASSWORD)).toMatchObject({ locked: false });
-    expect(events.filter((e) => e.event === 'lock').map((e) => (e.payload as { locked: boolean }).locked)).toEqual([false, true, false]);
+    expect(events.filter((e) => e.event === 'lock').map((e) => (e.payload as { locked: boolean }).locked)).toEqual([
+      false,
+      true,
+      false,
+    ]);
   });
 
   it('refuses every trade and value move while locked, before any dialog asks the user', async () => {
@@ -61,7 +73,10 @@ describe('lock', () => {
       ['funds.withdraw', { amount: '1' }],
       ['orders.cancelAll', { assetId: '1', epoch: '1', signAs: 'master' }],
     ] as const) {
-      expect(await err(method, ...args)).toEqual({ code: 'vault.locked', message: 'The app is locked: unlock it first. Nothing was signed or sent.' });
+      expect(await err(method, ...args)).toEqual({
+        code: 'vault.locked',
+        message: 'The app is locked: unlock it first. Nothing was signed or sent.',
+      });
     }
     expect(t.dialogs.shown).toEqual([]);
   });
@@ -69,14 +84,22 @@ describe('lock', () => {
   it('throttles wrong passwords with the sentence of the vault', async () => {
     await unlockWithNewPassword();
     await ok('lock.lock');
-    expect(await err('lock.unlock', 'wrong password 1')).toEqual({ code: 'vault.bad_password', message: 'The password is wrong.' });
+    expect(await err('lock.unlock', 'wrong password 1')).toEqual({
+      code: 'vault.bad_password',
+      message: 'The password is wrong.',
+    });
     expect(await err('lock.unlock', 'wrong password 2')).toEqual({
       code: 'vault.bad_password',
       message: 'The password is wrong. Wait 1 s before trying again.',
     });
     // Even the right password is refused while throttled.
-    expect(await err('lock.unlock', TEST_PASSWORD)).toMatchObject({ code: 'vault.throttled', message: expect.stringMatching(/try again in 1 s/) });
-    expect(await ok<{ throttledUntil: number | null }>('lock.status')).toMatchObject({ throttledUntil: expect.any(Number) });
+    expect(await err('lock.unlock', TEST_PASSWORD)).toMatchObject({
+      code: 'vault.throttled',
+      message: expect.stringMatching(/try again in 1 s/),
+    });
+    expect(await ok<{ throttledUntil: number | null }>('lock.status')).toMatchObject({
+      throttledUntil: expect.any(Number),
+    });
     t.clock.advance(1_000);
     expect(await ok('lock.unlock', TEST_PASSWORD)).toMatchObject({ locked: false, throttledUntil: null });
   });
@@ -110,9 +133,15 @@ describe('keys', () => {
     const pk = Wallet.createRandom().privateKey;
     await ok('keys.importPrivateKey', { privateKey: pk });
     expect(await err('keys.importPrivateKey', { privateKey: pk })).toMatchObject({ code: 'keys.duplicate' });
-    expect(await err('keys.importPrivateKey', { privateKey: '0x1234' })).toMatchObject({ code: 'keys.invalid_private_key' });
-    expect(await err('keys.importMnemonic', { phrase: 'not a phrase', accountIndex: 0 })).toMatchObject({ code: 'keys.invalid_mnemonic' });
-    expect(await err('keys.rename', { address: Wallet.createRandom().address, label: 'x' })).toMatchObject({ code: 'keys.not_found' });
+    expect(await err('keys.importPrivateKey', { privateKey: '0x1234' })).toMatchObject({
+      code: 'keys.invalid_private_key',
+    });
+    expect(await err('keys.importMnemonic', { phrase: 'not a phrase', accountIndex: 0 })).toMatchObject({
+      code: 'keys.invalid_mnemonic',
+    });
+    expect(await err('keys.rename', { address: Wallet.createRandom().address, label: 'x' })).toMatchObject({
+      code: 'keys.not_found',
+    });
   });
 
   it('deletes only after the user confirms in main', async () => {
@@ -125,39 +154,60 @@ describe('keys', () => {
     expect(await ok('keys.list')).toEqual([]);
     expect(t.dialogs.shown[0]).toMatchObject({
       kind: 'confirm',
-      request: { confirmLabel: 'Delete key', message: 'Delete this key from this computer?', detail: expect.stringContaining('Key label: “Doomed” (user text') },
+      request: {
+        confirmLabel: 'Delete key',
+        message: 'Delete this key from this computer?',
+        detail: expect.stringContaining('Key label: “Doomed” (user text'),
+      },
     });
-    expect(t.dialogs.shown[0]?.kind === 'confirm' && t.dialogs.shown[0].request.detail).toContain(`Key: ${key.address}`);
+    expect(t.dialogs.shown[0]?.kind === 'confirm' && t.dialogs.shown[0].request.detail).toContain(
+      `Key: ${key.address}`,
+    );
   });
 
   it('exports a keystore through main dialogs and imports it back', async () => {
     const key = await ok<{ address: string }>('keys.create', { label: 'Saved' });
     const file = join(t.dir, 'export.json');
-    expect(await err('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'other pass' })).toMatchObject({
+    expect(
+      await err('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'other pass' }),
+    ).toMatchObject({
       code: 'vault.password_mismatch',
     });
     t.dialogs.answer({ kind: 'confirm', yes: true }, { kind: 'saveFile', path: file });
-    expect(await ok('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' })).toEqual({
+    expect(
+      await ok('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' }),
+    ).toEqual({
       confirmed: true,
       value: { path: file },
     });
     const json = readFileSync(file, 'utf8');
     t.dialogs.answer({ kind: 'confirm', yes: true });
     await ok('keys.delete', { address: key.address });
-    expect(await ok('keys.importKeystore', { json, password: 'export pass', label: 'Back' })).toMatchObject({ address: key.address, source: 'keystore' });
+    expect(await ok('keys.importKeystore', { json, password: 'export pass', label: 'Back' })).toMatchObject({
+      address: key.address,
+      source: 'keystore',
+    });
   });
 
   it('cancelling the save dialog writes nothing', async () => {
     const key = await ok<{ address: string }>('keys.create', {});
     t.dialogs.answer({ kind: 'confirm', yes: true }, { kind: 'saveFile', path: null });
-    expect(await ok('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' })).toEqual({ confirmed: false });
+    expect(
+      await ok('keys.exportKeystore', { address: key.address, password: 'export pass', passwordAgain: 'export pass' }),
+    ).toEqual({ confirmed: false });
   });
 
   it('offers and imports the devnet demo accounts while the devnet is selected', async () => {
     expect(await ok('keys.devnetAccounts')).toEqual([{ address: DEMO.address, label: 'Demo 1', imported: false }]);
-    expect(await ok('keys.useDevnetAccount', { address: DEMO.address })).toMatchObject({ address: DEMO.address, source: 'devnet', label: 'Demo 1' });
+    expect(await ok('keys.useDevnetAccount', { address: DEMO.address })).toMatchObject({
+      address: DEMO.address,
+      source: 'devnet',
+      label: 'Demo 1',
+    });
     expect(await ok('keys.devnetAccounts')).toEqual([{ address: DEMO.address, label: 'Demo 1', imported: true }]);
-    expect(await err('keys.useDevnetAccount', { address: Wallet.createRandom().address })).toMatchObject({ code: 'keys.not_found' });
+    expect(await err('keys.useDevnetAccount', { address: Wallet.createRandom().address })).toMatchObject({
+      code: 'keys.not_found',
+    });
   });
 });
 
@@ -172,10 +222,20 @@ describe('settings and pins', () => {
 
   it('refuses protections, deployments and pins in settings.update, naming where they are changed', async () => {
     const before = t.settings.getSettings();
-    for (const patch of [{ pins: {} }, { autoLockMinutes: -1 }, { autoLockMinutes: 0 }, { confirmations: { orders: false } }, { selectedDeploymentId: 'devnet' }, { deployments: [] }, { theme: 'light', pendingPinChanges: {} }]) {
+    for (const patch of [
+      { pins: {} },
+      { autoLockMinutes: -1 },
+      { autoLockMinutes: 0 },
+      { confirmations: { orders: false } },
+      { selectedDeploymentId: 'devnet' },
+      { deployments: [] },
+      { theme: 'light', pendingPinChanges: {} },
+    ]) {
       const refused = await err('settings.update', patch);
       expect(refused.code).toBe('settings.protected');
-      expect(refused.message).toMatch(/^Setting not saved: \w+ cannot be changed with settings\.update; .+ Nothing was changed\.$/);
+      expect(refused.message).toMatch(
+        /^Setting not saved: \w+ cannot be changed with settings\.update; .+ Nothing was changed\.$/,
+      );
     }
     expect(t.settings.getSettings()).toEqual(before);
   });
@@ -194,8 +254,14 @@ describe('settings and pins', () => {
     expect(await ok('settings.setAutoLock', 0)).toEqual({ confirmed: false });
     expect(t.settings.getSettings().autoLockMinutes).toBe(10);
     const shown = t.dialogs.shown.map((d) => (d.kind === 'confirm' ? d.request : null));
-    expect(shown[0]).toMatchObject({ title: 'Lock later', detail: expect.stringContaining('After: the app locks after 30 minutes idle') });
-    expect(shown[1]).toMatchObject({ title: 'Turn off auto-lock', detail: expect.stringContaining('After: the app never locks by itself') });
+    expect(shown[0]).toMatchObject({
+      title: 'Lock later',
+      detail: expect.stringContaining('After: the app locks after 30 minutes idle'),
+    });
+    expect(shown[1]).toMatchObject({
+      title: 'Turn off auto-lock',
+      detail: expect.stringContaining('After: the app never locks by itself'),
+    });
     t.dialogs.answer({ kind: 'confirm', yes: true });
     expect(await ok('settings.setAutoLock', 0)).toMatchObject({ confirmed: true, value: { autoLockMinutes: 0 } });
     // From off, any limit is stricter: no dialog.
@@ -208,8 +274,14 @@ describe('settings and pins', () => {
     expect(await ok('settings.setConfirmation', { name: 'orders', on: false })).toEqual({ confirmed: false });
     expect(t.settings.getSettings().confirmations.orders).toBe(true);
     t.dialogs.answer({ kind: 'confirm', yes: true });
-    expect(await ok('settings.setConfirmation', { name: 'orders', on: false })).toMatchObject({ confirmed: true, value: { confirmations: { orders: false } } });
-    expect(await ok('settings.setConfirmation', { name: 'orders', on: true })).toMatchObject({ confirmed: true, value: { confirmations: { orders: true } } });
+    expect(await ok('settings.setConfirmation', { name: 'orders', on: false })).toMatchObject({
+      confirmed: true,
+      value: { confirmations: { orders: false } },
+    });
+    expect(await ok('settings.setConfirmation', { name: 'orders', on: true })).toMatchObject({
+      confirmed: true,
+      value: { confirmations: { orders: true } },
+    });
     expect(t.dialogs.shown).toHaveLength(2);
     // The others are not switches any more.
     for (const name of ['agentApprovals', 'keyExport', 'withdrawals']) {
@@ -240,10 +312,16 @@ describe('settings and pins', () => {
     expect(await err('deployments.acceptPin')).toMatchObject({ code: 'deployments.no_pending_change' });
     const facts = { chainId: '31337', verifyingContract: '0x' + '11'.repeat(20), domainName: 'Service Exchange' };
     t.pinning.checkPin('devnet', facts, { trustFirstUse: true });
-    expect(await ok('app.connection')).toMatchObject({ deploymentId: 'devnet', devnet: true, pin: { kind: 'pinned', chainId: '31337' } });
+    expect(await ok('app.connection')).toMatchObject({
+      deploymentId: 'devnet',
+      devnet: true,
+      pin: { kind: 'pinned', chainId: '31337' },
+    });
     const moved = { ...facts, verifyingContract: '0x' + '22'.repeat(20) };
     t.pinning.checkPin('devnet', moved);
-    expect(await ok('app.connection')).toMatchObject({ pin: { kind: 'changed', sentence: expect.stringContaining('exchange contract') } });
+    expect(await ok('app.connection')).toMatchObject({
+      pin: { kind: 'changed', sentence: expect.stringContaining('exchange contract') },
+    });
     expect(events.filter((e) => e.event === 'connection').length).toBeGreaterThanOrEqual(2);
 
     t.dialogs.answer({ kind: 'confirm', yes: false });
@@ -251,7 +329,12 @@ describe('settings and pins', () => {
     t.dialogs.answer({ kind: 'confirm', yes: true });
     expect(await ok('deployments.acceptPin')).toEqual({
       confirmed: true,
-      value: { kind: 'pinned', chainId: '31337', verifyingContract: moved.verifyingContract, domainName: 'Service Exchange' },
+      value: {
+        kind: 'pinned',
+        chainId: '31337',
+        verifyingContract: moved.verifyingContract,
+        domainName: 'Service Exchange',
+      },
     });
   });
 });

@@ -94,7 +94,10 @@ function connectionChanged(next: Settings, previous: Settings): boolean {
 export function createAppCore(deps: AppCoreDeps): AppCore {
   const logger = deps.logger.child({ scope: 'core' });
   const events = createEventHub((event, error) =>
-    logger.error('core.listener_failed', { event, message: error instanceof Error ? error.message : 'non-error thrown' }),
+    logger.error('core.listener_failed', {
+      event,
+      message: error instanceof Error ? error.message : 'non-error thrown',
+    }),
   );
   let feeds: FeedHealthSource = deps.feeds ?? (() => []);
   const dialogs = gateDialogs(deps.dialogs);
@@ -125,7 +128,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   // libsecp256k1 and keccak in WebAssembly sign an order about six times faster than noble; the
   // module compiles 1.2 MB of WASM when loaded, so load it once, off any UI path. Until then (and
   // if it fails) noble signs: the signatures are the same.
-  const warmUp = deps.warmUpSigning ?? (() => import('../../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()));
+  const warmUp =
+    deps.warmUpSigning ?? (() => import('../../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()));
   const defer = deps.defer ?? deferImmediate;
   let warmed = false;
   let cancelWarmUp: (() => void) | null = null;
@@ -139,7 +143,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         logger.warn('core.warm_up_failed', { message: error instanceof Error ? error.message : 'non-error thrown' });
       };
       try {
-        void Promise.resolve(warmUp()).then(() => logger.info('timing.warm_up_signing', { ms: ctx.now() - started }), failed);
+        void Promise.resolve(warmUp()).then(
+          () => logger.info('timing.warm_up_signing', { ms: ctx.now() - started }),
+          failed,
+        );
       } catch (error) {
         failed(error);
       }
@@ -161,14 +168,21 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         vault.setAutoLockMinutes(next.autoLockMinutes);
         events.emit('lock', lockStatus(ctx));
       }
-      if (connectionChanged(next, previous)) events.emit('connection', connectionView(ctx, feeds, () => trading.clockOffsetMs()));
+      if (connectionChanged(next, previous))
+        events.emit(
+          'connection',
+          connectionView(ctx, feeds, () => trading.clockOffsetMs()),
+        );
     }),
   ];
   if (!vault.status().locked) warmUpOnce();
 
   const onInternalError = (method: string, error: unknown): void => {
     // Name and message only: library errors may carry their inputs in other fields.
-    logger.error('bridge.internal', { method, error: error instanceof Error ? `${error.name}: ${error.message}` : 'non-error thrown' });
+    logger.error('bridge.internal', {
+      method,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : 'non-error thrown',
+    });
   };
 
   const refused = (code: string, message: string): Promise<BridgeOutcome> => Promise.resolve(refusal(code, message));
@@ -179,7 +193,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       if (!isBridgeMethod(method)) return dispatchBridgeCall(handlers, method, args, onInternalError);
       const capability = capabilityOf(method);
       // The table is checked by the compiler; this is the guard for a method added without a class.
-      if (!capability) return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
+      if (!capability)
+        return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
       // Locked means nothing is signed or sent: refuse before any dialog asks the user about it.
       if ((capability === 'trade' || capability === 'moves-value') && vault.isLocked()) {
         return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');
@@ -192,7 +207,11 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         return refused(busy.code, busy.message);
       }
       const outcome = await dispatchBridgeCall(handlers, method, args, onInternalError);
-      logger.info('bridge.guarded', { method, capability, outcome: outcome.ok ? (isDeclined(outcome.value) ? 'declined' : 'done') : outcome.error.code });
+      logger.info('bridge.guarded', {
+        method,
+        capability,
+        outcome: outcome.ok ? (isDeclined(outcome.value) ? 'declined' : 'done') : outcome.error.code,
+      });
       return outcome;
     },
     on: (event, listener) => events.on(event, listener),

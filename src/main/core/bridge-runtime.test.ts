@@ -21,12 +21,17 @@ describe('dispatchBridgeCall', () => {
     const notArray = await dispatchBridgeCall(handlers, 'app.info', { 0: 1 });
     expect(notArray).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.invalidArgs } });
     for (const name of ['__proto__', 'constructor', 'toString']) {
-      expect(await dispatchBridgeCall(handlers, name, [])).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.unknownMethod } });
+      expect(await dispatchBridgeCall(handlers, name, [])).toMatchObject({
+        ok: false,
+        error: { code: BRIDGE_ERROR.unknownMethod },
+      });
     }
   });
 
   it('passes coded failures through and hides unexpected errors from the window', async () => {
-    const coded = handlerTable({ 'app.info': () => Promise.reject(new BridgeFailure('vault.locked', 'The vault is locked.')) });
+    const coded = handlerTable({
+      'app.info': () => Promise.reject(new BridgeFailure('vault.locked', 'The vault is locked.')),
+    });
     expect(await dispatchBridgeCall(coded, 'app.info', [])).toEqual({
       ok: false,
       error: { code: 'vault.locked', message: 'The vault is locked.' },
@@ -62,8 +67,14 @@ describe('createUnavailableCore', () => {
     const noArgs = bridgeMethodNames.filter((m) => m !== 'app.info' && bridgeMethods[m].args.safeParse([]).success);
     expect(noArgs).toContain('lock.status');
     for (const method of noArgs) {
-      expect(await core.invoke(method, []), method).toEqual({ ok: false, error: { code: BRIDGE_ERROR.unavailable, message: sentence } });
+      expect(await core.invoke(method, []), method).toEqual({
+        ok: false,
+        error: { code: BRIDGE_ERROR.unavailable, message: sentence },
+      });
     }
-    expect(await core.invoke('vault.exportAll', [])).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.unknownMethod } });
+    expect(await core.invoke('vault.exportAll', [])).toMatchObject({
+      ok: false,
+      error: { code: BRIDGE_ERROR.unknownMethod },
+    });
   });
 });

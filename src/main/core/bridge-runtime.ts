@@ -75,7 +75,10 @@ export async function dispatchBridgeCall(
   if (!args.success) {
     const issue = args.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (argument ${issue.path.join('.')})` : '';
-    return refusal(BRIDGE_ERROR.invalidArgs, `Invalid arguments for ${method}${where}: ${issue?.message ?? 'rejected'}.`);
+    return refusal(
+      BRIDGE_ERROR.invalidArgs,
+      `Invalid arguments for ${method}${where}: ${issue?.message ?? 'rejected'}.`,
+    );
   }
   let value: unknown;
   try {
@@ -97,7 +100,10 @@ export async function dispatchBridgeCall(
 }
 
 /** Every method of the table: the given handlers, and bridge.unavailable with `sentence` for the rest. */
-export function handlerTable(some: Partial<BridgeHandlers>, sentence = 'The app core is not available.'): BridgeHandlers {
+export function handlerTable(
+  some: Partial<BridgeHandlers>,
+  sentence = 'The app core is not available.',
+): BridgeHandlers {
   const table: Record<string, unknown> = {};
   for (const method of bridgeMethodNames) {
     table[method] =

@@ -7,7 +7,11 @@ afterEach(() => vi.useRealTimers());
 describe('createCoalescer', () => {
   it('sends the first update at once and folds a burst into one trailing update with the latest value', () => {
     const out: number[] = [];
-    const c = createCoalescer<number>((v) => out.push(v), 30, () => Date.now());
+    const c = createCoalescer<number>(
+      (v) => out.push(v),
+      30,
+      () => Date.now(),
+    );
     c.push(1);
     expect(out).toEqual([1]);
     for (let i = 2; i <= 10; i++) c.push(i);
@@ -18,7 +22,11 @@ describe('createCoalescer', () => {
 
   it('never exceeds 30 a second under a flood, and ends on the last value', () => {
     const out: { v: number; at: number }[] = [];
-    const c = createCoalescer<number>((v) => out.push({ v, at: Date.now() }), 30, () => Date.now());
+    const c = createCoalescer<number>(
+      (v) => out.push({ v, at: Date.now() }),
+      30,
+      () => Date.now(),
+    );
     for (let i = 0; i < 1000; i++) {
       c.push(i); // one update a millisecond for a second
       vi.advanceTimersByTime(1);
@@ -34,7 +42,11 @@ describe('createCoalescer', () => {
 
   it('drops the pending update when disposed', () => {
     const out: number[] = [];
-    const c = createCoalescer<number>((v) => out.push(v), 30, () => Date.now());
+    const c = createCoalescer<number>(
+      (v) => out.push(v),
+      30,
+      () => Date.now(),
+    );
     c.push(1);
     c.push(2);
     c.dispose();

@@ -10,7 +10,11 @@ export interface Coalescer<T> {
   dispose(): void;
 }
 
-export function createCoalescer<T>(emit: (value: T) => void, perSecond = 30, now: () => number = Date.now): Coalescer<T> {
+export function createCoalescer<T>(
+  emit: (value: T) => void,
+  perSecond = 30,
+  now: () => number = Date.now,
+): Coalescer<T> {
   // Whole milliseconds, rounded up, so timer rounding can never squeeze in one more per second.
   const intervalMs = Math.ceil(1000 / perSecond);
   let lastEmit = -Infinity;

@@ -20,7 +20,11 @@ describe('confirm-text', () => {
       domainName: 'Service Exchange',
       deploymentName: 'Local devnet',
     });
-    expect(r).toMatchObject({ title: 'Withdraw', message: 'Withdraw from the exchange: $12.50?', confirmLabel: 'Withdraw' });
+    expect(r).toMatchObject({
+      title: 'Withdraw',
+      message: 'Withdraw from the exchange: $12.50?',
+      confirmLabel: 'Withdraw',
+    });
     expect(r.detail.split('\n').slice(0, 9)).toEqual([
       'Action: Withdraw from the exchange',
       'Amount: $12.50 (12500000 base units)',
@@ -37,10 +41,19 @@ describe('confirm-text', () => {
 
   it('keeps window-supplied text on one quoted line: no forged lines, no direction tricks, bounded', () => {
     const forged = `alice"\nReceiver: ${CHECKSUMMED}\u202Eevil\u200B`;
-    const r = confirmRequest({ capability: 'moves-value', title: 'Export key', action: 'Export', confirmLabel: 'Export', key: LOWER, keyLabel: forged });
+    const r = confirmRequest({
+      capability: 'moves-value',
+      title: 'Export key',
+      action: 'Export',
+      confirmLabel: 'Export',
+      key: LOWER,
+      keyLabel: forged,
+    });
     const lines = r.detail.split('\n');
     expect(lines.filter((l) => l.startsWith('Receiver:'))).toEqual([]);
-    expect(lines.find((l) => l.startsWith('Key label:'))).toBe(`Key label: “alice' Receiver: ${CHECKSUMMED} evil” (user text: typed in this app, not checked)`);
+    expect(lines.find((l) => l.startsWith('Key label:'))).toBe(
+      `Key label: “alice' Receiver: ${CHECKSUMMED} evil” (user text: typed in this app, not checked)`,
+    );
     expect(quoted('x'.repeat(200))).toBe(`“${'x'.repeat(80)}…”`);
   });
 
@@ -50,9 +63,18 @@ describe('confirm-text', () => {
       title: 'Turn off auto-lock',
       action: 'Never lock the app by itself',
       confirmLabel: 'Turn off auto-lock',
-      change: { setting: 'Auto-lock', from: 'the app locks after 15 minutes idle', to: 'the app never locks by itself' },
+      change: {
+        setting: 'Auto-lock',
+        from: 'the app locks after 15 minutes idle',
+        to: 'the app never locks by itself',
+      },
     });
-    expect(r.detail.split('\n').slice(0, 4)).toEqual(['Action: Never lock the app by itself', 'Setting: Auto-lock', 'Now: the app locks after 15 minutes idle', 'After: the app never locks by itself']);
+    expect(r.detail.split('\n').slice(0, 4)).toEqual([
+      'Action: Never lock the app by itself',
+      'Setting: Auto-lock',
+      'Now: the app locks after 15 minutes idle',
+      'After: the app never locks by itself',
+    ]);
     expect(r.detail).toMatch(/This changes what the app trusts\./);
   });
 });

@@ -86,7 +86,9 @@ export function fullAddress(address: string): string {
 
 /** "$12.50", or "12.5 “USDC”" when a token reported its own symbol: every amount carries its unit. */
 function amountWithUnit(amount: AmountFact): string {
-  return amount.symbol === undefined ? formatDollars(amount.units) : `${formatAmount(amount.units)} ${quoted(amount.symbol)}`;
+  return amount.symbol === undefined
+    ? formatDollars(amount.units)
+    : `${formatAmount(amount.units)} ${quoted(amount.symbol)}`;
 }
 
 export function amountText(amount: AmountFact): string {
@@ -115,7 +117,12 @@ export function confirmRequest(facts: ConfirmFacts): ConfirmRequest {
   line('From account', facts.from && fullAddress(facts.from));
   line('Chain id', facts.chainId?.toString());
   line('Verifying contract', facts.verifyingContract && fullAddress(facts.verifyingContract));
-  line('Domain name', facts.domainName === undefined ? undefined : exchangeText(facts.domainName, facts.domainNameSource ?? 'sent by the exchange, pinned'));
+  line(
+    'Domain name',
+    facts.domainName === undefined
+      ? undefined
+      : exchangeText(facts.domainName, facts.domainNameSource ?? 'sent by the exchange, pinned'),
+  );
   line('Deployment', facts.deploymentName === undefined ? undefined : userText(facts.deploymentName));
   const kind =
     facts.capability === 'moves-value'

@@ -36,7 +36,10 @@ export function parseDevnetAccounts(text: string): { accounts: DevnetAccountEntr
 }
 
 /** Reads the file named by EXCHANGE_TERMINAL_DEVNET_ACCOUNTS, if set. */
-export function loadDevnetAccounts(env: NodeJS.ProcessEnv = process.env): { accounts: DevnetAccountEntry[]; problem: string | null } {
+export function loadDevnetAccounts(env: NodeJS.ProcessEnv = process.env): {
+  accounts: DevnetAccountEntry[];
+  problem: string | null;
+} {
   const file = env[DEVNET_ACCOUNTS_ENV];
   if (!file) return { accounts: [], problem: null };
   let text: string;

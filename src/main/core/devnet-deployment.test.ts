@@ -20,7 +20,15 @@ const FILE = {
   markets: [],
   accounts: [],
 };
-const REMOTE = { id: 'remote', name: 'Remote', httpUrl: 'https://x.example', marketWsUrl: 'wss://x.example/ws/', oracleWsUrl: 'wss://x.example/o/', rpcUrl: 'https://rpc.example', chainId: '8453' };
+const REMOTE = {
+  id: 'remote',
+  name: 'Remote',
+  httpUrl: 'https://x.example',
+  marketWsUrl: 'wss://x.example/ws/',
+  oracleWsUrl: 'wss://x.example/o/',
+  rpcUrl: 'https://rpc.example',
+  chainId: '8453',
+};
 
 let dir: string | null = null;
 afterEach(() => {
@@ -36,10 +44,21 @@ function fileWith(content: string): string {
 }
 
 describe('the built-in devnet entry', () => {
-  it('reads endpoints and the facts to pin from the launcher\'s devnet.json', () => {
+  it("reads endpoints and the facts to pin from the launcher's devnet.json", () => {
     const parsed = parseDevnetFile(JSON.stringify(FILE));
-    expect(parsed?.deployment).toMatchObject({ id: 'devnet', builtIn: 'devnet', httpUrl: FILE.httpUrl, rpcUrl: FILE.rpcUrl, chainId: '31337' });
-    expect(parsed?.facts).toEqual({ chainId: '31337', verifyingContract: A(1), domainName: 'Service Exchange', spenders: { depositLedger: A(3), settlementToken: A(4), permit2: A(5) } });
+    expect(parsed?.deployment).toMatchObject({
+      id: 'devnet',
+      builtIn: 'devnet',
+      httpUrl: FILE.httpUrl,
+      rpcUrl: FILE.rpcUrl,
+      chainId: '31337',
+    });
+    expect(parsed?.facts).toEqual({
+      chainId: '31337',
+      verifyingContract: A(1),
+      domainName: 'Service Exchange',
+      spenders: { depositLedger: A(3), settlementToken: A(4), permit2: A(5) },
+    });
     expect(parseDevnetFile('{')).toBeNull();
     expect(parseDevnetFile(JSON.stringify({ ...FILE, chainId: 31337 }))).toBeNull();
   });
@@ -51,7 +70,10 @@ describe('the built-in devnet entry', () => {
     expect(await findRunningDevnet(path, { alive: () => false, answers: () => Promise.resolve(true) })).toBeNull();
     expect(await findRunningDevnet(path, { alive: () => true, answers: () => Promise.resolve(false) })).toBeNull();
     const asked: string[] = [];
-    const found = await findRunningDevnet(path, { alive: (pid) => pid === 4242, answers: (url) => Promise.resolve(asked.push(url) > 0) });
+    const found = await findRunningDevnet(path, {
+      alive: (pid) => pid === 4242,
+      answers: (url) => Promise.resolve(asked.push(url) > 0),
+    });
     expect(found?.deployment.httpUrl).toBe(FILE.httpUrl);
     expect(asked).toEqual([FILE.httpUrl]);
   });
@@ -61,7 +83,10 @@ describe('the built-in devnet entry', () => {
     expect(settings.getSettings()).toMatchObject({ deployments: [], selectedDeploymentId: NO_DEPLOYMENT });
     const running = parseDevnetFile(JSON.stringify(FILE))!;
     reconcileDevnet(settings, running);
-    expect(settings.getSettings()).toMatchObject({ deployments: [{ id: 'devnet', httpUrl: FILE.httpUrl }], selectedDeploymentId: 'devnet' });
+    expect(settings.getSettings()).toMatchObject({
+      deployments: [{ id: 'devnet', httpUrl: FILE.httpUrl }],
+      selectedDeploymentId: 'devnet',
+    });
 
     reconcileDevnet(settings, null);
     expect(settings.getSettings()).toMatchObject({ deployments: [], selectedDeploymentId: NO_DEPLOYMENT });
@@ -69,7 +94,10 @@ describe('the built-in devnet entry', () => {
     // A deployment the user added keeps its selection; the devnet comes and goes beside it.
     settings.updateSettings({ deployments: [REMOTE], selectedDeploymentId: 'remote' });
     reconcileDevnet(settings, running);
-    expect(settings.getSettings()).toMatchObject({ deployments: [{ id: 'devnet' }, { id: 'remote' }], selectedDeploymentId: 'remote' });
+    expect(settings.getSettings()).toMatchObject({
+      deployments: [{ id: 'devnet' }, { id: 'remote' }],
+      selectedDeploymentId: 'remote',
+    });
     settings.updateSettings({ selectedDeploymentId: 'devnet' });
     reconcileDevnet(settings, null);
     expect(settings.getSettings()).toMatchObject({ deployments: [{ id: 'remote' }], selectedDeploymentId: 'remote' });

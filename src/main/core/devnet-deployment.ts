@@ -8,7 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { devnetDeploymentAt, NO_DEPLOYMENT, type Deployment, type DomainFacts, type SettingsService } from '../settings';
+import {
+  devnetDeploymentAt,
+  NO_DEPLOYMENT,
+  type Deployment,
+  type DomainFacts,
+  type SettingsService,
+} from '../settings';
 import { parseDevnetJson } from './devnet-file';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -40,7 +46,11 @@ export function parseDevnetFile(text: string): (RunningDevnet & { pid: number })
       chainId: f.chainId,
       verifyingContract: f.domain.verifyingContract,
       domainName: f.domain.name,
-      spenders: { depositLedger: f.contracts.depositLedger, settlementToken: f.contracts.settlementToken, permit2: f.contracts.permit2 },
+      spenders: {
+        depositLedger: f.contracts.depositLedger,
+        settlementToken: f.contracts.settlementToken,
+        permit2: f.contracts.permit2,
+      },
     },
   };
 }
@@ -63,7 +73,10 @@ function pidAlive(pid: number): boolean {
 
 async function healthAnswers(httpUrl: string): Promise<boolean> {
   try {
-    const res = await fetch(new URL('health', httpUrl.endsWith('/') ? httpUrl : `${httpUrl}/`), { signal: AbortSignal.timeout(2_000), redirect: 'error' });
+    const res = await fetch(new URL('health', httpUrl.endsWith('/') ? httpUrl : `${httpUrl}/`), {
+      signal: AbortSignal.timeout(2_000),
+      redirect: 'error',
+    });
     await res.body?.cancel();
     return res.ok;
   } catch {
@@ -72,7 +85,10 @@ async function healthAnswers(httpUrl: string): Promise<boolean> {
 }
 
 /** The running devnet named by the launcher's file, or null when there is none that answers. */
-export async function findRunningDevnet(path: string | null, options: FindDevnetOptions = {}): Promise<RunningDevnet | null> {
+export async function findRunningDevnet(
+  path: string | null,
+  options: FindDevnetOptions = {},
+): Promise<RunningDevnet | null> {
   if (!path) return null;
   let text: string;
   try {
@@ -98,12 +114,16 @@ export function reconcileDevnet(settings: SettingsService, devnet: RunningDevnet
     const existing = current.deployments.find((d) => d.builtIn === 'devnet');
     const entry: Deployment = { ...devnet.deployment, ...(existing ? { name: existing.name } : {}) };
     const deployments = [entry, ...others];
-    const selected = deployments.some((d) => d.id === current.selectedDeploymentId) ? current.selectedDeploymentId : entry.id;
+    const selected = deployments.some((d) => d.id === current.selectedDeploymentId)
+      ? current.selectedDeploymentId
+      : entry.id;
     settings.updateSettings({ deployments, selectedDeploymentId: selected });
     return;
   }
   if (others.length === current.deployments.length) return;
-  const selected = others.some((d) => d.id === current.selectedDeploymentId) ? current.selectedDeploymentId : (others[0]?.id ?? NO_DEPLOYMENT);
+  const selected = others.some((d) => d.id === current.selectedDeploymentId)
+    ? current.selectedDeploymentId
+    : (others[0]?.id ?? NO_DEPLOYMENT);
   settings.updateSettings({ deployments: others, selectedDeploymentId: selected });
 }
 

@@ -14,7 +14,10 @@ export interface DialogGate extends Dialogs {
 }
 
 export function dialogBusy(): BridgeFailure {
-  return new BridgeFailure('dialog.busy', 'Another confirmation from the app is already open: answer it first. Nothing was done for this request.');
+  return new BridgeFailure(
+    'dialog.busy',
+    'Another confirmation from the app is already open: answer it first. Nothing was done for this request.',
+  );
 }
 
 export function gateDialogs(inner: Dialogs): DialogGate {

@@ -39,7 +39,11 @@ const SETTINGS_CODES: Readonly<Record<SettingsErrorCode, string>> = {
 
 /** "ORDER_REJECTED" → "order_rejected"; anything unusual becomes "error". */
 function snake(code: string): string {
-  const s = code.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const s = code
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return /^[a-z]/.test(s) ? s : 'error';
 }
 

@@ -21,13 +21,20 @@ it('no value, error, event or log line from keys.* and lock.* contains a secret'
   const phrase = HDNodeWallet.createRandom().mnemonic!.phrase;
   const keystorePassword = 'keystore secret 42';
   const keystoreWallet = Wallet.createRandom();
-  const keystore = await encryptKeystoreJson({ address: keystoreWallet.address, privateKey: keystoreWallet.privateKey }, keystorePassword, { scrypt: { N: 2 ** 10 } });
+  const keystore = await encryptKeystoreJson(
+    { address: keystoreWallet.address, privateKey: keystoreWallet.privateKey },
+    keystorePassword,
+    { scrypt: { N: 2 ** 10 } },
+  );
   const keystoreKey = keystoreWallet.privateKey;
   const secrets = [
     imported.privateKey,
     demo.privateKey,
     keystoreKey,
-    ...phrase.split(' ').slice(0, 3).map((_, i, w) => w.slice(i).join(' ')),
+    ...phrase
+      .split(' ')
+      .slice(0, 3)
+      .map((_, i, w) => w.slice(i).join(' ')),
     phrase,
     keystorePassword,
     TEST_PASSWORD,
@@ -67,11 +74,35 @@ it('no value, error, event or log line from keys.* and lock.* contains a secret'
   await call('lock.unlock', TEST_PASSWORD);
   // Changing the password is a trust change: main asks first.
   dialogs.answer({ kind: 'confirm', yes: true });
-  expect((await call('lock.setPassword', { password: TEST_PASSWORD + '!', passwordAgain: TEST_PASSWORD + '!', currentPassword: TEST_PASSWORD })).ok).toBe(true);
+  expect(
+    (
+      await call('lock.setPassword', {
+        password: TEST_PASSWORD + '!',
+        passwordAgain: TEST_PASSWORD + '!',
+        currentPassword: TEST_PASSWORD,
+      })
+    ).ok,
+  ).toBe(true);
   await call('lock.removePassword', TEST_PASSWORD + '!');
 
   // Every keys.* and lock.* method of the table was driven.
-  const driven = new Set(['lock.setPassword', 'lock.status', 'lock.lock', 'lock.unlock', 'lock.removePassword', 'keys.create', 'keys.importPrivateKey', 'keys.importMnemonic', 'keys.importKeystore', 'keys.exportKeystore', 'keys.rename', 'keys.delete', 'keys.devnetAccounts', 'keys.useDevnetAccount', 'keys.list']);
+  const driven = new Set([
+    'lock.setPassword',
+    'lock.status',
+    'lock.lock',
+    'lock.unlock',
+    'lock.removePassword',
+    'keys.create',
+    'keys.importPrivateKey',
+    'keys.importMnemonic',
+    'keys.importKeystore',
+    'keys.exportKeystore',
+    'keys.rename',
+    'keys.delete',
+    'keys.devnetAccounts',
+    'keys.useDevnetAccount',
+    'keys.list',
+  ]);
   expect(bridgeMethodNames.filter((m) => /^(keys|lock)\./.test(m)).filter((m) => !driven.has(m))).toEqual([]);
 
   // The secrets really went in (else the proof proves nothing).
@@ -88,6 +119,7 @@ it('no value, error, event or log line from keys.* and lock.* contains a secret'
     expect(log.includes(s), 'the log holds a secret').toBe(false);
   }
   // The exported keystore went to the file the user picked, not to the window.
-  const ciphertext = (JSON.parse(readFileSync(exportFile, 'utf8')) as { Crypto: { ciphertext: string } }).Crypto.ciphertext;
+  const ciphertext = (JSON.parse(readFileSync(exportFile, 'utf8')) as { Crypto: { ciphertext: string } }).Crypto
+    .ciphertext;
   expect(windowSaw).not.toContain(ciphertext);
 });

@@ -46,7 +46,8 @@ export function createScriptedDialogs(): ScriptedDialogs {
       if (mode !== 'fail') return undefined;
       throw new Error(`A ${kind} dialog opened but the test scripted no answer.`);
     }
-    if (answer.kind !== kind) throw new Error(`A ${kind} dialog opened but the next scripted answer is for ${answer.kind}.`);
+    if (answer.kind !== kind)
+      throw new Error(`A ${kind} dialog opened but the next scripted answer is for ${answer.kind}.`);
     return answer as Extract<DialogAnswer, { kind: K }>;
   }
   /** 'no' cancels at once; 'never' leaves the dialog open until releaseWaiting() cancels it. */

@@ -30,12 +30,20 @@ export interface TestCore {
 }
 
 export async function createTestCore(
-  options: { devnetAccounts?: DevnetAccountEntry[]; trading?: TradingOptions; defaultDeployments?: Deployment[]; deployments?: DeploymentsOptions } = {},
+  options: {
+    devnetAccounts?: DevnetAccountEntry[];
+    trading?: TradingOptions;
+    defaultDeployments?: Deployment[];
+    deployments?: DeploymentsOptions;
+  } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
   const store = createMemoryStore();
   const clock = createManualClock();
-  const settings = new SettingsService({ store, ...(options.defaultDeployments ? { defaultDeployments: options.defaultDeployments } : {}) });
+  const settings = new SettingsService({
+    store,
+    ...(options.defaultDeployments ? { defaultDeployments: options.defaultDeployments } : {}),
+  });
   const vault = await openVault({
     store,
     filePath: join(dir, 'keys.vault'),

@@ -19,7 +19,8 @@ describe('registerCore', () => {
     };
   }
   const mainFrame = { url: 'file:///app/index.html' };
-  const event = (frame: object | null) => ({ senderFrame: frame, sender: { mainFrame } }) as unknown as IpcMainInvokeEvent;
+  const event = (frame: object | null) =>
+    ({ senderFrame: frame, sender: { mainFrame } }) as unknown as IpcMainInvokeEvent;
 
   it('registers one handler per table method and removes them again', () => {
     const ipc = fakeIpc();
@@ -42,7 +43,10 @@ describe('registerCore', () => {
       ok: false,
       error: { code: BRIDGE_ERROR.untrustedSender },
     });
-    expect(await listener?.(event(null), [])).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.untrustedSender } });
+    expect(await listener?.(event(null), [])).toMatchObject({
+      ok: false,
+      error: { code: BRIDGE_ERROR.untrustedSender },
+    });
     expect(seen).toEqual([{ url: mainFrame.url, isMainFrame: true }, { url: mainFrame.url, isMainFrame: false }, null]);
   });
 });

@@ -6,7 +6,14 @@
  * a fake ipcMain.
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import { BRIDGE_ERROR, bridgeEventNames, bridgeMethodNames, eventChannel, invokeChannel, type BridgeOutcome } from '../../shared/bridge';
+import {
+  BRIDGE_ERROR,
+  bridgeEventNames,
+  bridgeMethodNames,
+  eventChannel,
+  invokeChannel,
+  type BridgeOutcome,
+} from '../../shared/bridge';
 import type { AppCore } from '../core';
 import { refusal } from '../core/bridge-runtime';
 import type { SenderFrame } from '../window/app-entry';

@@ -55,7 +55,9 @@ describe('redact', () => {
     // Neighbouring list words go with the phrase: over-redacting beats leaking.
     expect(redactPhrases(`end ${PHRASE} end`)).toBe(REDACTED);
     const twentyFour = `${'abandon '.repeat(23)}art`;
-    expect(redact({ message: `import failed for ${twentyFour}` })).toEqual({ message: `import failed for ${REDACTED}` });
+    expect(redact({ message: `import failed for ${twentyFour}` })).toEqual({
+      message: `import failed for ${REDACTED}`,
+    });
     // Eleven words is a sentence, not a phrase.
     const eleven = PHRASE.split(' ').slice(0, 11).join(' ');
     expect(redactPhrases(eleven)).toBe(eleven);
@@ -66,9 +68,7 @@ describe('redact', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
     const err = Object.assign(new Error(`qqq: ${PHRASE}`), { code: 'X' });
-    expect(
-      redact({ err, amount: 10n ** 20n, raw: new Uint8Array(4), at: new Date(0), cyclic, fn: () => 1 }),
-    ).toEqual({
+    expect(redact({ err, amount: 10n ** 20n, raw: new Uint8Array(4), at: new Date(0), cyclic, fn: () => 1 })).toEqual({
       err: { name: 'Error', message: `qqq: ${REDACTED}`, code: 'X' },
       amount: '100000000000000000000',
       raw: '[4 bytes]',

@@ -74,7 +74,12 @@ export function redact(value: unknown, key = '', depth = 0, seen = new WeakSet<o
   try {
     if (value instanceof Error) {
       const code = (value as { code?: unknown }).code;
-      return redact({ name: value.name, message: value.message, ...(code === undefined ? {} : { code }) }, key, depth + 1, seen);
+      return redact(
+        { name: value.name, message: value.message, ...(code === undefined ? {} : { code }) },
+        key,
+        depth + 1,
+        seen,
+      );
     }
     if (value instanceof Uint8Array) return `[${value.length} bytes]`;
     if (Array.isArray(value)) return value.map((v) => redact(v, key, depth + 1, seen));

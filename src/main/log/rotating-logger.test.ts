@@ -16,7 +16,10 @@ afterEach(() => {
 });
 
 function lines(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('createLogger', () => {
@@ -24,12 +27,23 @@ describe('createLogger', () => {
     const dir = tempDir();
     const log = createLogger({ dir, now: () => 0 });
     const wallet = Wallet.createRandom();
-    log.child({ scope: 'exchange' }).info('http.request', { method: 'POST', path: '/orders', ms: 12, privateKey: wallet.privateKey });
+    log
+      .child({ scope: 'exchange' })
+      .info('http.request', { method: 'POST', path: '/orders', ms: 12, privateKey: wallet.privateKey });
     log.warn('ws.status', { status: 'reconnecting', note: wallet.mnemonic!.phrase });
     log.debug('dropped'); // below the default level
     const got = lines(log.filePath);
     expect(got).toEqual([
-      { ts: '1970-01-01T00:00:00.000Z', level: 'info', event: 'http.request', scope: 'exchange', method: 'POST', path: '/orders', ms: 12, privateKey: '[REDACTED]' },
+      {
+        ts: '1970-01-01T00:00:00.000Z',
+        level: 'info',
+        event: 'http.request',
+        scope: 'exchange',
+        method: 'POST',
+        path: '/orders',
+        ms: 12,
+        privateKey: '[REDACTED]',
+      },
       { ts: '1970-01-01T00:00:00.000Z', level: 'warn', event: 'ws.status', status: 'reconnecting', note: '[REDACTED]' },
     ]);
     const raw = readFileSync(log.filePath, 'utf8');
@@ -49,7 +63,12 @@ describe('createLogger', () => {
     const older = lines(join(dir, 'app.log.1')).map((l) => l['i'] as number);
     const oldest = lines(join(dir, 'app.log.2')).map((l) => l['i'] as number);
     expect(current.at(-1)).toBe(39);
-    expect([...oldest, ...older, ...current]).toEqual(Array.from({ length: oldest.length + older.length + current.length }, (_, k) => 40 - (oldest.length + older.length + current.length) + k));
+    expect([...oldest, ...older, ...current]).toEqual(
+      Array.from(
+        { length: oldest.length + older.length + current.length },
+        (_, k) => 40 - (oldest.length + older.length + current.length) + k,
+      ),
+    );
   });
 
   it('continues an existing file after a restart', () => {

@@ -7,7 +7,10 @@ import { DeploymentSchema, type Deployment } from './schema';
 import { SettingsError } from './errors';
 
 /** What the window may describe: everything of a deployment except its id, markets and built-in flag. */
-export type DeploymentDraft = Pick<Deployment, 'name' | 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl' | 'chainId'>;
+export type DeploymentDraft = Pick<
+  Deployment,
+  'name' | 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl' | 'chainId'
+>;
 
 type Kind = 'http' | 'ws' | 'rpc';
 
@@ -47,10 +50,15 @@ export function checkEndpoint(field: keyof typeof FIELD, value: string): URL {
     return fail(field, `${label} must start with ${[...secure, ...plain].map((p) => `${p}//`).join(' or ')}.`);
   }
   if (plain.includes(url.protocol) && !isLoopbackHost(url.hostname)) {
-    return fail(field, `${label} must use ${secure.map((p) => p.slice(0, -1)).join(' or ')}: unencrypted ${url.protocol.slice(0, -1)} is allowed only for this computer (localhost, 127.0.0.1, ::1), and ${url.hostname} is not.`);
+    return fail(
+      field,
+      `${label} must use ${secure.map((p) => p.slice(0, -1)).join(' or ')}: unencrypted ${url.protocol.slice(0, -1)} is allowed only for this computer (localhost, 127.0.0.1, ::1), and ${url.hostname} is not.`,
+    );
   }
-  if (url.username !== '' || url.password !== '') return fail(field, `${label} must not carry a user name or password.`);
-  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) return fail(field, `${label} must not carry a query (?) or fragment (#).`);
+  if (url.username !== '' || url.password !== '')
+    return fail(field, `${label} must not carry a user name or password.`);
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#'))
+    return fail(field, `${label} must not carry a query (?) or fragment (#).`);
   return url;
 }
 
@@ -61,11 +69,21 @@ export function checkEndpoint(field: keyof typeof FIELD, value: string): URL {
 export function checkDeploymentDraft(draft: DeploymentDraft): DeploymentDraft {
   // Transport first: its sentences say more than the shape's.
   for (const field of Object.keys(FIELD) as (keyof typeof FIELD)[]) checkEndpoint(field, draft[field].trim());
-  const shape = DeploymentSchema.pick({ name: true, httpUrl: true, marketWsUrl: true, oracleWsUrl: true, rpcUrl: true, chainId: true }).safeParse(draft);
+  const shape = DeploymentSchema.pick({
+    name: true,
+    httpUrl: true,
+    marketWsUrl: true,
+    oracleWsUrl: true,
+    rpcUrl: true,
+    chainId: true,
+  }).safeParse(draft);
   if (!shape.success) {
     const issue = shape.error.issues[0];
     const field = issue?.path.map(String).join('.') ?? '';
-    fail(field, `${field ? `${FIELD_NAMES[field] ?? field} ` : ''}${issue?.message ?? 'is invalid'}.`.replace(/\.\.$/, '.'));
+    fail(
+      field,
+      `${field ? `${FIELD_NAMES[field] ?? field} ` : ''}${issue?.message ?? 'is invalid'}.`.replace(/\.\.$/, '.'),
+    );
   }
   return shape.data;
 }
@@ -81,14 +99,21 @@ const FIELD_NAMES: Record<string, string> = {
 
 /** A short stable id from the name, unique among `taken` ("My Exchange" → "my-exchange", then "my-exchange-2"). */
 export function deploymentIdFor(name: string, taken: ReadonlySet<string>): string {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'deployment';
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'deployment';
   const root = /^[a-z0-9]/.test(base) ? base : `d-${base}`;
   if (!taken.has(root) && root !== 'devnet') return root;
   for (let n = 2; ; n++) if (!taken.has(`${root}-${n}`)) return `${root}-${n}`;
 }
 
 /** Host (and port) of each distinct endpoint, for the dialog: what main is about to contact. */
-export function endpointHosts(d: Pick<DeploymentDraft, 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl'>): string[] {
+export function endpointHosts(
+  d: Pick<DeploymentDraft, 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl'>,
+): string[] {
   const hosts = [d.httpUrl, d.marketWsUrl, d.oracleWsUrl, d.rpcUrl].map((u) => {
     const url = new URL(u);
     return `${url.protocol}//${url.host}`;

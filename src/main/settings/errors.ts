@@ -1,4 +1,5 @@
-export type SettingsErrorCode = 'INVALID_SETTINGS' | 'UNKNOWN_DEPLOYMENT' | 'PIN_CHANGED' | 'PIN_UNCONFIRMED' | 'CHAIN_MISMATCH';
+export type SettingsErrorCode =
+  'INVALID_SETTINGS' | 'UNKNOWN_DEPLOYMENT' | 'PIN_CHANGED' | 'PIN_UNCONFIRMED' | 'CHAIN_MISMATCH';
 
 /** A settings or pinning failure: a machine code, a sentence for the user and, for validation, the path. */
 export class SettingsError extends Error {

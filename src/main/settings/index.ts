@@ -1,6 +1,7 @@
 export { SettingsService, toSettingsError } from './settings-service';
 export type { SettingsListener, SettingsPatch, SettingsServiceOptions } from './settings-service';
 export { DeploymentPinning, describePinChange, factsOf } from './pinning';
+export { isConfirmed, pinStateOf, selectedDeployment } from './deployment-selection';
 export type { CheckPinOptions, PinCheck } from './pinning';
 export { SettingsError } from './errors';
 export type { SettingsErrorCode } from './errors';

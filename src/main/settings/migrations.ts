@@ -62,7 +62,11 @@ const fromV0: Migration = (raw) => {
 export const MIGRATIONS: Readonly<Record<number, Migration>> = { 0: fromV0 };
 
 /** Brings a stored object up to SETTINGS_VERSION (it is validated afterwards by the caller). */
-export function migrateSettings(raw: unknown, migrations: Readonly<Record<number, Migration>> = MIGRATIONS, target = SETTINGS_VERSION): Raw {
+export function migrateSettings(
+  raw: unknown,
+  migrations: Readonly<Record<number, Migration>> = MIGRATIONS,
+  target = SETTINGS_VERSION,
+): Raw {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new SettingsError('INVALID_SETTINGS', 'The stored settings are not an object.');
   }
@@ -72,7 +76,11 @@ export function migrateSettings(raw: unknown, migrations: Readonly<Record<number
     throw new SettingsError('INVALID_SETTINGS', 'The stored settings have an unreadable version.', 'version');
   }
   if (version > target) {
-    throw new SettingsError('INVALID_SETTINGS', `The stored settings were written by a newer version of the app (settings v${version}).`, 'version');
+    throw new SettingsError(
+      'INVALID_SETTINGS',
+      `The stored settings were written by a newer version of the app (settings v${version}).`,
+      'version',
+    );
   }
   while (version < target) {
     const step = migrations[version];

@@ -35,7 +35,10 @@ function errorOf(fn: () => void): SettingsError {
 describe('DeploymentPinning', () => {
   it('holds the first facts until a person confirms them: nothing is signed before', () => {
     const { pinning, settings } = setup();
-    expect(errorOf(() => pinning.assertSigningAllowed('devnet'))).toMatchObject({ code: 'PIN_UNCONFIRMED', message: expect.stringMatching(/until it has answered once/) as string });
+    expect(errorOf(() => pinning.assertSigningAllowed('devnet'))).toMatchObject({
+      code: 'PIN_UNCONFIRMED',
+      message: expect.stringMatching(/until it has answered once/) as string,
+    });
     expect(pinning.checkPin('devnet', FACTS)).toEqual({ kind: 'unconfirmed', observed: FACTS });
     expect(pinning.pinFor('devnet')).toBeNull();
     expect(settings.getSettings().pendingPinChanges['devnet']).toEqual(FACTS);
@@ -52,7 +55,11 @@ describe('DeploymentPinning', () => {
   it('pins on first use only when told to (facts from the launcher), then matches ignoring address case', () => {
     const { pinning } = setup();
     expect(pinning.checkPin('devnet', FACTS, { trustFirstUse: true })).toEqual({ kind: 'pinned-now' });
-    const lower = { ...FACTS, verifyingContract: FACTS.verifyingContract.toLowerCase(), spenders: { ...SPENDERS, permit2: SPENDERS.permit2.toLowerCase() } };
+    const lower = {
+      ...FACTS,
+      verifyingContract: FACTS.verifyingContract.toLowerCase(),
+      spenders: { ...SPENDERS, permit2: SPENDERS.permit2.toLowerCase() },
+    };
     expect(pinning.checkPin('devnet', lower)).toEqual({ kind: 'match' });
     expect(() => pinning.assertSigningAllowed('devnet')).not.toThrow();
   });
@@ -92,7 +99,9 @@ describe('DeploymentPinning', () => {
     ] as const) {
       const observed = { ...FACTS, spenders: { ...SPENDERS, [key]: '0x00000000000000000000000000000000000000aa' } };
       expect(pinning.checkPin('devnet', observed)).toMatchObject({ kind: 'changed' });
-      expect(() => pinning.assertSigningAllowed('devnet')).toThrow(new RegExp(`${label} ${SPENDERS[key]} → 0x00000000000000000000000000000000000000aa`));
+      expect(() => pinning.assertSigningAllowed('devnet')).toThrow(
+        new RegExp(`${label} ${SPENDERS[key]} → 0x00000000000000000000000000000000000000aa`),
+      );
       expect(pinning.checkPin('devnet', FACTS)).toEqual({ kind: 'match' });
     }
     const gone = { ...FACTS, spenders: { ...SPENDERS, permit2: null } };
@@ -120,7 +129,10 @@ describe('DeploymentPinning', () => {
   it('keeps deployments apart, forgets a removed one, and validates observed facts', () => {
     const { pinning } = setup();
     pinning.checkPin('devnet', FACTS, { trustFirstUse: true });
-    expect(pinning.checkPin('staging', { ...FACTS, chainId: '8453' })).toEqual({ kind: 'unconfirmed', observed: { ...FACTS, chainId: '8453' } });
+    expect(pinning.checkPin('staging', { ...FACTS, chainId: '8453' })).toEqual({
+      kind: 'unconfirmed',
+      observed: { ...FACTS, chainId: '8453' },
+    });
     pinning.forget('staging');
     expect(pinning.pinFor('devnet')).not.toBeNull();
     expect(() => pinning.assertSigningAllowed('staging')).toThrow(/until it has answered once/);

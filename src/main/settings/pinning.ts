@@ -18,10 +18,15 @@ export interface CheckPinOptions {
   trustFirstUse?: boolean;
 }
 
-const SPENDER_LABELS = { depositLedger: 'deposit ledger', settlementToken: 'settlement token', permit2: 'Permit2' } as const;
+const SPENDER_LABELS = {
+  depositLedger: 'deposit ledger',
+  settlementToken: 'settlement token',
+  permit2: 'Permit2',
+} as const;
 const SPENDER_KEYS = Object.keys(SPENDER_LABELS) as (keyof typeof SPENDER_LABELS)[];
 
-const sameAddress = (a: string | null, b: string | null): boolean => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase());
+const sameAddress = (a: string | null, b: string | null): boolean =>
+  a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase();
 
 function parseFacts(observed: DomainFacts): DomainFacts {
   const parsed = DomainFactsSchema.safeParse(observed);
@@ -60,12 +65,14 @@ export function describePinChange(pinned: DomainFacts, observed: DomainFacts): s
   if (pinned.verifyingContract.toLowerCase() !== observed.verifyingContract.toLowerCase()) {
     parts.push(`exchange contract ${pinned.verifyingContract} → ${observed.verifyingContract}`);
   }
-  if (pinned.domainName !== observed.domainName) parts.push(`domain name "${pinned.domainName}" → "${observed.domainName}"`);
+  if (pinned.domainName !== observed.domainName)
+    parts.push(`domain name "${pinned.domainName}" → "${observed.domainName}"`);
   if (!pinned.spenders && observed.spenders) parts.push('token contracts not pinned before');
   for (const k of SPENDER_KEYS) {
     const was = pinned.spenders?.[k] ?? null;
     const now = observed.spenders?.[k] ?? null;
-    if (pinned.spenders && observed.spenders && !sameAddress(was, now)) parts.push(`${SPENDER_LABELS[k]} ${was ?? 'none'} → ${now ?? 'none'}`);
+    if (pinned.spenders && observed.spenders && !sameAddress(was, now))
+      parts.push(`${SPENDER_LABELS[k]} ${was ?? 'none'} → ${now ?? 'none'}`);
   }
   return parts.join(', ');
 }
@@ -121,10 +128,17 @@ export class DeploymentPinning {
    */
   assertSigningAllowed(deploymentId: string): void {
     // Checked before every signature: read in place rather than copy every setting.
-    this.#settings.read(({ pins, pendingPinChanges, deployments }) => this.#assertSigningAllowed(deploymentId, pins[deploymentId], pendingPinChanges[deploymentId], deployments));
+    this.#settings.read(({ pins, pendingPinChanges, deployments }) =>
+      this.#assertSigningAllowed(deploymentId, pins[deploymentId], pendingPinChanges[deploymentId], deployments),
+    );
   }
 
-  #assertSigningAllowed(deploymentId: string, pin: Pin | undefined, pending: DomainFacts | undefined, deployments: readonly Deployment[]): void {
+  #assertSigningAllowed(
+    deploymentId: string,
+    pin: Pin | undefined,
+    pending: DomainFacts | undefined,
+    deployments: readonly Deployment[],
+  ): void {
     const name = deployments.find((d) => d.id === deploymentId)?.name ?? deploymentId;
     const refusal = this.#refused.get(deploymentId);
     if (refusal !== undefined) throw new SettingsError('CHAIN_MISMATCH', refusal);

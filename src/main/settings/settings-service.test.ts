@@ -47,11 +47,18 @@ describe('SettingsService', () => {
       const service = new SettingsService({ store: createConfStore({ cwd }) });
       const seen: Array<[string, string]> = [];
       const off = service.onChange((next, prev) => seen.push([prev.theme, next.theme]));
-      service.updateSettings({ theme: 'light', deployments: [DEVNET_DEPLOYMENT, CUSTOM], selectedDeploymentId: 'staging' });
+      service.updateSettings({
+        theme: 'light',
+        deployments: [DEVNET_DEPLOYMENT, CUSTOM],
+        selectedDeploymentId: 'staging',
+      });
       service.updateSettings({ hotkeys: { enabled: true, bindings: { joinBid: 'Ctrl+B' } } });
       off();
       service.updateSettings({ notifications: { fills: false } });
-      expect(seen).toEqual([['dark', 'light'], ['light', 'light']]);
+      expect(seen).toEqual([
+        ['dark', 'light'],
+        ['light', 'light'],
+      ]);
 
       const reloadedService = new SettingsService({ store: createConfStore({ cwd }) });
       expect(reloadedService.loadIssue).toBeNull();
@@ -128,7 +135,13 @@ describe('SettingsService', () => {
 
 describe('migrations', () => {
   const v0 = {
-    deployment: { name: 'My exchange', httpUrl: 'https://x.test', wsUrl: 'wss://x.test/ws', rpcUrl: 'https://rpc.x.test', chainId: 8453 },
+    deployment: {
+      name: 'My exchange',
+      httpUrl: 'https://x.test',
+      wsUrl: 'wss://x.test/ws',
+      rpcUrl: 'https://rpc.x.test',
+      chainId: 8453,
+    },
     hotkeysEnabled: true,
     theme: 'light',
     sizes: [2, 4, 8, 16],

@@ -27,7 +27,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function toSettingsError(error: z.ZodError): SettingsError {
   const issue = error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
-  const message = issue ? `${path || 'settings'} ${issue.message.replace(/^[A-Z]/, (c) => c.toLowerCase())}.` : 'The settings are invalid.';
+  const message = issue
+    ? `${path || 'settings'} ${issue.message.replace(/^[A-Z]/, (c) => c.toLowerCase())}.`
+    : 'The settings are invalid.';
   return new SettingsError('INVALID_SETTINGS', `Setting not saved: ${message.replace(/\.\.$/, '.')}`, path);
 }
 
@@ -44,7 +46,10 @@ function merge(current: Settings, patch: Record<string, unknown>): Record<string
       next[key] = {
         ...base,
         ...value,
-        bindings: isPlainObject(bindings) && isPlainObject(base['bindings']) ? { ...base['bindings'], ...bindings } : (bindings ?? base['bindings']),
+        bindings:
+          isPlainObject(bindings) && isPlainObject(base['bindings'])
+            ? { ...base['bindings'], ...bindings }
+            : (bindings ?? base['bindings']),
       };
     } else if (NESTED_KEYS.has(key) && isPlainObject(value) && isPlainObject(base)) {
       next[key] = { ...base, ...value };
@@ -87,7 +92,10 @@ export class SettingsService {
         if (!parsed.success) throw toSettingsError(parsed.error);
         current = parsed.data;
       } catch (err) {
-        issue = err instanceof SettingsError ? err : new SettingsError('INVALID_SETTINGS', 'The stored settings could not be read.');
+        issue =
+          err instanceof SettingsError
+            ? err
+            : new SettingsError('INVALID_SETTINGS', 'The stored settings could not be read.');
         this.#store.set(`${STORE_KEY}.unreadable`, raw);
       }
     }
@@ -112,7 +120,8 @@ export class SettingsService {
 
   /** Applies a partial change. A bad patch throws INVALID_SETTINGS (with its path) and changes nothing. */
   updateSettings(patch: SettingsPatch | Record<string, unknown>): Settings {
-    if (!isPlainObject(patch)) throw new SettingsError('INVALID_SETTINGS', 'Setting not saved: the change must be an object.');
+    if (!isPlainObject(patch))
+      throw new SettingsError('INVALID_SETTINGS', 'Setting not saved: the change must be an object.');
     const parsed = SettingsSchema.safeParse(merge(this.#current, patch));
     if (!parsed.success) throw toSettingsError(parsed.error);
     return this.#commit(parsed.data);

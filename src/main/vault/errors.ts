@@ -46,10 +46,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 /** Throws PASSWORD_TOO_SHORT / PASSWORD_MISMATCH for a new password and its repetition. */
 export function assertNewPassword(password: string, again: string = password): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new VaultError(
-      'PASSWORD_TOO_SHORT',
-      `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
-    );
+    throw new VaultError('PASSWORD_TOO_SHORT', `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
   if (password !== again) {
     throw new VaultError('PASSWORD_MISMATCH', 'The two passwords do not match.');

@@ -1,5 +1,13 @@
 export { Vault, KeyInfoSchema } from './vault';
-export type { VaultKeyInfo, KeyOptions, VaultKeyRole, KeySource, VaultEvents, VaultOptions, VaultStatus } from './vault';
+export type {
+  VaultKeyInfo,
+  KeyOptions,
+  VaultKeyRole,
+  KeySource,
+  VaultEvents,
+  VaultOptions,
+  VaultStatus,
+} from './vault';
 export { openVault } from './open-vault';
 export type { OpenVaultOptions } from './open-vault';
 export { VaultError, VAULT_ERROR_CODES, MIN_PASSWORD_LENGTH } from './errors';

@@ -3,7 +3,11 @@ import { z } from 'zod';
 
 /** scrypt cost parameters. Production uses DEFAULT_SCRYPT; tests pass a cheap one. */
 export const ScryptParamsSchema = z.object({
-  N: z.number().int().min(2).max(2 ** 20),
+  N: z
+    .number()
+    .int()
+    .min(2)
+    .max(2 ** 20),
   r: z.number().int().min(1).max(32),
   p: z.number().int().min(1).max(16),
 });

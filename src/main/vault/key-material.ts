@@ -105,7 +105,10 @@ export async function materialFromKeystore(json: string, password: string): Prom
     if (err instanceof Error && /incorrect password/i.test(err.message)) {
       throw new VaultError('BAD_PASSWORD', 'The keystore password is wrong.');
     }
-    throw new VaultError('INVALID_KEYSTORE', 'The keystore could not be decrypted: it is damaged or uses an unsupported format.');
+    throw new VaultError(
+      'INVALID_KEYSTORE',
+      'The keystore could not be decrypted: it is damaged or uses an unsupported format.',
+    );
   }
   const material = materialFromPrivateKey(account.privateKey);
   if (getAddress(account.address) !== material.address) {

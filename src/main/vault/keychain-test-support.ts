@@ -28,7 +28,8 @@ export async function keychainAvailability(): Promise<KeychainAvailability> {
 export async function cleanTestService(): Promise<void> {
   try {
     const creds = await findCredentialsAsync(TEST_SERVICE);
-    for (const c of creds) await new AsyncEntry(TEST_SERVICE, c.account, { linux: { store: 'secret-service' } }).deletePassword();
+    for (const c of creds)
+      await new AsyncEntry(TEST_SERVICE, c.account, { linux: { store: 'secret-service' } }).deletePassword();
   } catch {
     /* nothing was stored */
   }

@@ -64,6 +64,9 @@ export async function probeKeychain(service = KEYCHAIN_SERVICE, timeoutMs = 3_00
     return { available: true };
   } catch (err) {
     const detail = err instanceof VaultError ? err.message.replace(/^The system keychain failed to [^(]*/, '') : '';
-    return { available: false, reason: `No system keychain answered${detail ? ` ${detail.trim().replace(/\.$/, '')}` : ''}.` };
+    return {
+      available: false,
+      reason: `No system keychain answered${detail ? ` ${detail.trim().replace(/\.$/, '')}` : ''}.`,
+    };
   }
 }

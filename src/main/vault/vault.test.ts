@@ -3,7 +3,17 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HDNodeWallet, LangEn, Mnemonic, SigningKey, Wallet, decryptKeystoreJson, encryptKeystoreJson, keccak256, toUtf8Bytes } from 'ethers';
+import {
+  HDNodeWallet,
+  LangEn,
+  Mnemonic,
+  SigningKey,
+  Wallet,
+  decryptKeystoreJson,
+  encryptKeystoreJson,
+  keccak256,
+  toUtf8Bytes,
+} from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recoverDigestSigner } from '../../shared/protocol/signing';
 import { createMemoryStore } from '../store/key-value-store';
@@ -93,7 +103,12 @@ const keychainSetup: Setup = () => {
     passwordScrypt: CHEAP,
     keystoreScrypt: CHEAP,
   });
-  return Promise.resolve({ vault, storeSnapshot: () => store.snapshot(), extraTexts: () => [], cleanup: cleanTestService });
+  return Promise.resolve({
+    vault,
+    storeSnapshot: () => store.snapshot(),
+    extraTexts: () => [],
+    cleanup: cleanTestService,
+  });
 };
 
 const fileSetup: Setup = async () => {
@@ -167,7 +182,9 @@ describe.each(backends)('vault on %s', (_name, setup) => {
     expect(created.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
     // private key: with 0x, without, duplicates, invalid
-    const pkInfo = await o.ok(vault.importPrivateKey(PK_WALLET.privateKey.slice(2).toUpperCase(), { label: 'Agent', role: 'agent' }));
+    const pkInfo = await o.ok(
+      vault.importPrivateKey(PK_WALLET.privateKey.slice(2).toUpperCase(), { label: 'Agent', role: 'agent' }),
+    );
     expect(pkInfo).toMatchObject({ address: PK_WALLET.address, role: 'agent', source: 'privateKey' });
     await o.fails(vault.importPrivateKey(PK_WALLET.privateKey), 'DUPLICATE_KEY');
     await o.fails(vault.importPrivateKey(`0x${'0'.repeat(64)}`), 'INVALID_PRIVATE_KEY');
@@ -187,7 +204,10 @@ describe.each(backends)('vault on %s', (_name, setup) => {
     const words = MNEMONIC.split(' ');
     const e1 = await o.fails(vault.importMnemonic(words.slice(0, 11).join(' '), 0), 'INVALID_MNEMONIC');
     expect(e1.message).toMatch(/11 words/);
-    const e2 = await o.fails(vault.importMnemonic([...words.slice(0, 4), 'notaword', ...words.slice(5)].join(' '), 0), 'INVALID_MNEMONIC');
+    const e2 = await o.fails(
+      vault.importMnemonic([...words.slice(0, 4), 'notaword', ...words.slice(5)].join(' '), 0),
+      'INVALID_MNEMONIC',
+    );
     expect(e2.message).toMatch(/Word 5 /);
     // Every word valid but the checksum wrong. A 12-word checksum is only 4 bits, so a fixed edit
     // of a random phrase would stay valid one run in 16: pick the first last-word that breaks it.
@@ -217,7 +237,10 @@ describe.each(backends)('vault on %s', (_name, setup) => {
     // export
     await o.fails(vault.exportKeystore(ks.address, EXPORT_PASSWORD, `${EXPORT_PASSWORD}!`), 'PASSWORD_MISMATCH');
     await o.fails(vault.exportKeystore(ks.address, 'short', 'short'), 'PASSWORD_TOO_SHORT');
-    await o.fails(vault.exportKeystore(Wallet.createRandom().address, EXPORT_PASSWORD, EXPORT_PASSWORD), 'KEY_NOT_FOUND');
+    await o.fails(
+      vault.exportKeystore(Wallet.createRandom().address, EXPORT_PASSWORD, EXPORT_PASSWORD),
+      'KEY_NOT_FOUND',
+    );
     const exported = await vault.exportKeystore(ks.address.toLowerCase(), EXPORT_PASSWORD, EXPORT_PASSWORD);
     // The export is encrypted: the scan below covers it, the decryption proves it holds the key.
     o.add(exported);
@@ -233,7 +256,14 @@ describe.each(backends)('vault on %s', (_name, setup) => {
 
     // list
     const listed = await o.ok(vault.list());
-    expect(listed.map((k) => k.address)).toEqual([created.address, pkInfo.address, m0.address, m3.address, hh1.address, ks.address]);
+    expect(listed.map((k) => k.address)).toEqual([
+      created.address,
+      pkInfo.address,
+      m0.address,
+      m3.address,
+      hh1.address,
+      ks.address,
+    ]);
     expect(listed[0]!.label).toBe('Main');
 
     // signing: same bytes as ethers' SigningKey, recoverable, v 27/28, cached after the first read
@@ -260,7 +290,10 @@ describe.each(backends)('vault on %s', (_name, setup) => {
     vault.lock();
     expect(await o.ok(vault.status())).toMatchObject({ locked: true, hasPassword: true });
     await o.fails(vault.signDigest(pkInfo.address, digest), 'LOCKED');
-    await o.fails(vault.withWallet(pkInfo.address, () => 1), 'LOCKED');
+    await o.fails(
+      vault.withWallet(pkInfo.address, () => 1),
+      'LOCKED',
+    );
     await o.fails(vault.create(), 'LOCKED');
     await o.fails(vault.importPrivateKey(Wallet.createRandom().privateKey), 'LOCKED');
     await o.fails(vault.exportKeystore(ks.address, EXPORT_PASSWORD, EXPORT_PASSWORD), 'LOCKED');

@@ -205,7 +205,8 @@ export class Vault {
       throw new VaultError('INVALID_DIGEST', 'A digest must be 0x followed by 64 hex digits.');
     }
     // Signers are keyed by checksummed address, which is what the app passes: no need to checksum it again.
-    const signer = this.#signers.get(address) ?? this.#signers.get(this.#normalize(address)) ?? (await this.#loadSigner(address));
+    const signer =
+      this.#signers.get(address) ?? this.#signers.get(this.#normalize(address)) ?? (await this.#loadSigner(address));
     return signer.sign(digest as Hex);
   }
 
@@ -319,11 +320,7 @@ export class Vault {
 
   #throttled(until: number): VaultError {
     const seconds = Math.ceil((until - this.#clock.now()) / 1000);
-    return new VaultError(
-      'THROTTLED',
-      `Too many wrong passwords: try again in ${seconds} s.`,
-      until,
-    );
+    return new VaultError('THROTTLED', `Too many wrong passwords: try again in ${seconds} s.`, until);
   }
 
   #passwordRequired(): VaultError {
@@ -449,7 +446,10 @@ export class Vault {
       material = { address: '', privateKey: '' };
     }
     if (material.address !== info.address) {
-      throw new VaultError('KEYCHAIN_ENTRY_MISSING', `The stored secret for ${info.address} does not match its address.`);
+      throw new VaultError(
+        'KEYCHAIN_ENTRY_MISSING',
+        `The stored secret for ${info.address} does not match its address.`,
+      );
     }
     return material;
   }

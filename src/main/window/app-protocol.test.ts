@@ -108,6 +108,9 @@ describe('app:// scheme', () => {
   });
 
   it('serves nothing when the renderer folder is missing', () => {
-    expect(resolveAppRequest('app://terminal/index.html', join(base, 'nope'))).toMatchObject({ ok: false, status: 404 });
+    expect(resolveAppRequest('app://terminal/index.html', join(base, 'nope'))).toMatchObject({
+      ok: false,
+      status: 404,
+    });
   });
 });

@@ -136,4 +136,3 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
     });
   };
 }
-

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bridgeEventNames, bridgeEvents, bridgeMethodNames, bridgeMethods, eventChannel, invokeChannel } from '../../shared/bridge';
+import {
+  bridgeEventNames,
+  bridgeEvents,
+  bridgeMethodNames,
+  bridgeMethods,
+  eventChannel,
+  invokeChannel,
+} from '../../shared/bridge';
 import { allowedChannels } from '../../preload/terminal-api';
 
 const FORBIDDEN = /^(privateKey|private_key|mnemonic|phrase|seed|secret|password|keystore)$/i;
@@ -24,7 +31,8 @@ function fieldNames(schema: z.ZodType, seen = new Set<z.ZodType>()): string[] {
       visit(value);
     }
   }
-  for (const key of ['element', 'innerType', 'valueType', 'keyType', 'in', 'out', 'left', 'right', 'rest']) visit(def[key]);
+  for (const key of ['element', 'innerType', 'valueType', 'keyType', 'in', 'out', 'left', 'right', 'rest'])
+    visit(def[key]);
   for (const key of ['options', 'items']) {
     const list = def[key];
     if (Array.isArray(list)) list.forEach(visit);
@@ -41,17 +49,21 @@ describe('bridge surface', () => {
 
   it('no method name offers to sign arbitrary data or reveal a key', () => {
     for (const name of bridgeMethodNames) {
-      expect(name).not.toMatch(/sign(Digest|Data|Bytes|Message|Typed|Raw)|(export|get|reveal|show|read)(PrivateKey|Mnemonic|Phrase|Secret|Seed)/i);
+      expect(name).not.toMatch(
+        /sign(Digest|Data|Bytes|Message|Typed|Raw)|(export|get|reveal|show|read)(PrivateKey|Mnemonic|Phrase|Secret|Seed)/i,
+      );
     }
   });
 
   it('no result or event schema has a field that could carry a secret', () => {
     const offenders: string[] = [];
     for (const name of bridgeMethodNames) {
-      for (const field of fieldNames(bridgeMethods[name].result)) if (FORBIDDEN.test(field)) offenders.push(`${name}: ${field}`);
+      for (const field of fieldNames(bridgeMethods[name].result))
+        if (FORBIDDEN.test(field)) offenders.push(`${name}: ${field}`);
     }
     for (const name of bridgeEventNames) {
-      for (const field of fieldNames(bridgeEvents[name].payload)) if (FORBIDDEN.test(field)) offenders.push(`event ${name}: ${field}`);
+      for (const field of fieldNames(bridgeEvents[name].payload))
+        if (FORBIDDEN.test(field)) offenders.push(`event ${name}: ${field}`);
     }
     expect(offenders).toEqual([]);
   });

@@ -16,7 +16,9 @@ export interface CreateWindowInput {
 
 export async function createMainWindow(input: CreateWindowInput): Promise<BrowserWindow> {
   const devTools = devToolsAllowed(input.entry);
-  const window = new BrowserWindow(mainWindowOptions({ preloadPath: input.preloadPath, devTools, iconPath: input.iconPath }));
+  const window = new BrowserWindow(
+    mainWindowOptions({ preloadPath: input.preloadPath, devTools, iconPath: input.iconPath }),
+  );
   window.once('ready-to-show', () => window.show());
   const onUserInput = input.onUserInput;
   if (onUserInput) {

@@ -123,7 +123,8 @@ describe('navigation and window policies', () => {
   });
 
   it('installs the permission handlers and the CSP header on the session', () => {
-    let onHeaders: ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: unknown) => void) => void) | undefined;
+    let onHeaders:
+      ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: unknown) => void) => void) | undefined;
     const session = {
       setPermissionRequestHandler: vi.fn(),
       setPermissionCheckHandler: vi.fn(),
@@ -133,7 +134,7 @@ describe('navigation and window policies', () => {
     expect(session.setPermissionRequestHandler).toHaveBeenCalledWith(denyPermissionRequest);
     expect(session.setPermissionCheckHandler).toHaveBeenCalledWith(denyPermissionCheck);
     const callback = vi.fn();
-    onHeaders?.({ responseHeaders: { 'Content-Security-Policy': ["default-src *"] } }, callback);
+    onHeaders?.({ responseHeaders: { 'Content-Security-Policy': ['default-src *'] } }, callback);
     expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'Content-Security-Policy': [PRODUCTION_CSP] } });
   });
 });
@@ -149,16 +150,28 @@ describe('app entry and sender trust', () => {
   });
 
   it('serves app://terminal under `npm start` too (unpackaged, no dev server)', () => {
-    expect(resolveAppEntry({ rendererDir, devServerUrl: undefined, isPackaged: false }).url.href).toBe('app://terminal/index.html');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: undefined, isPackaged: false }).url.href).toBe(
+      'app://terminal/index.html',
+    );
     expect(resolveAppEntry({ rendererDir, devServerUrl: '', isPackaged: false }).kind).toBe('app');
   });
 
   it('uses the dev server only when unpackaged and on loopback http', () => {
-    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173/', isPackaged: false }).kind).toBe('dev');
-    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://127.0.0.1:5173/', isPackaged: false }).kind).toBe('dev');
-    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://evil.example:5173/', isPackaged: false }).kind).toBe('app');
-    expect(resolveAppEntry({ rendererDir, devServerUrl: 'https://localhost:5173/', isPackaged: false }).kind).toBe('app');
-    expect(resolveAppEntry({ rendererDir, devServerUrl: 'file:///tmp/index.html', isPackaged: false }).kind).toBe('app');
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://localhost:5173/', isPackaged: false }).kind).toBe(
+      'dev',
+    );
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://127.0.0.1:5173/', isPackaged: false }).kind).toBe(
+      'dev',
+    );
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'http://evil.example:5173/', isPackaged: false }).kind).toBe(
+      'app',
+    );
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'https://localhost:5173/', isPackaged: false }).kind).toBe(
+      'app',
+    );
+    expect(resolveAppEntry({ rendererDir, devServerUrl: 'file:///tmp/index.html', isPackaged: false }).kind).toBe(
+      'app',
+    );
   });
 
   it('trusts only the top-level frame showing our page on app://terminal', () => {
@@ -189,7 +202,10 @@ describe('app entry and sender trust', () => {
 describe('application menu', () => {
   type Item = { role?: string; label?: string; submenu?: unknown };
   const roles = (items: readonly Item[]): string[] =>
-    items.flatMap((item) => [...(item.role ? [item.role] : []), ...(Array.isArray(item.submenu) ? roles(item.submenu as Item[]) : [])]);
+    items.flatMap((item) => [
+      ...(item.role ? [item.role] : []),
+      ...(Array.isArray(item.submenu) ? roles(item.submenu as Item[]) : []),
+    ]);
 
   for (const platform of ['linux', 'win32', 'darwin'] as const) {
     it(`on ${platform}: quit, the edit commands text fields need, the window menu, and nothing to debug with`, () => {

@@ -4,7 +4,10 @@ import { bridgeClient, errorMessage } from './terminal';
 
 export type Attempt<T> = { ok: true; value: T } | { ok: false; message: string };
 
-export async function attempt<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<Attempt<BridgeResult<M>>> {
+export async function attempt<M extends BridgeMethod>(
+  method: M,
+  ...args: BridgeArgs<M>
+): Promise<Attempt<BridgeResult<M>>> {
   const client = bridgeClient();
   if (!client) return { ok: false, message: 'Not connected to the app core.' };
   try {

@@ -13,7 +13,10 @@ export function exchangeTime(): number {
 }
 
 /** Exchange time, ticking with `now` (every second): for countdowns. */
-export const exchangeNow: Readable<number> = derived([now, connectionView], ([$now, $c]) => $now + ($c?.clockOffsetMs ?? 0));
+export const exchangeNow: Readable<number> = derived(
+  [now, connectionView],
+  ([$now, $c]) => $now + ($c?.clockOffsetMs ?? 0),
+);
 
 /**
  * Calls `onReached` at the exchange-clock instant `at` (at once when already past), with a timer set

@@ -4,8 +4,22 @@
  * src/shared/protocol's (display.ts, units.ts), so a price reads the same in main's dialogs and the window.
  */
 import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from '../../shared/protocol/constants';
-import { displayContracts, displayOracle, displayPrice, displaySignedUsd, displaySize, displayUsd, roundedDecimal } from '../../shared/protocol/display';
-import { CENTS_SUFFIX, canonicalDecimal, formatPrice as exactCents, formatSize as exactSize, parsePrice } from '../../shared/protocol/units';
+import {
+  displayContracts,
+  displayOracle,
+  displayPrice,
+  displaySignedUsd,
+  displaySize,
+  displayUsd,
+  roundedDecimal,
+} from '../../shared/protocol/display';
+import {
+  CENTS_SUFFIX,
+  canonicalDecimal,
+  formatPrice as exactCents,
+  formatSize as exactSize,
+  parsePrice,
+} from '../../shared/protocol/units';
 
 type Amount = string | bigint | null | undefined;
 
@@ -70,14 +84,18 @@ export function formatOracle(price: Amount): string {
 }
 
 /** Oracle minus strike as money and percent of strike: "+$12.40 (+0.02%)", with ▲/▼ for colour-blind users. */
-export function formatDistance(oracle: string | null, strike: string): { text: string; direction: 'up' | 'down' | 'flat' } {
+export function formatDistance(
+  oracle: string | null,
+  strike: string,
+): { text: string; direction: 'up' | 'down' | 'flat' } {
   if (oracle === null) return { text: '—', direction: 'flat' };
   const diff = BigInt(oracle) - BigInt(strike);
   const strikeValue = BigInt(strike);
   const direction = diff > 0n ? 'up' : diff < 0n ? 'down' : 'flat';
   const arrow = direction === 'up' ? '▲' : direction === 'down' ? '▼' : '·';
   const money = formatOracle(diff < 0n ? -diff : diff);
-  const percent = strikeValue === 0n ? '' : ` ${roundedDecimal(((diff < 0n ? -diff : diff) * 1_000_000n) / strikeValue, 4, 2)}%`;
+  const percent =
+    strikeValue === 0n ? '' : ` ${roundedDecimal(((diff < 0n ? -diff : diff) * 1_000_000n) / strikeValue, 4, 2)}%`;
   return { text: `${arrow} ${money}${percent}`, direction };
 }
 
@@ -124,7 +142,11 @@ export function formatAge(ms: number | null, now: number): string {
  * "BTC 1m #3": the market as a trader names it, for every row, notice and claim. Symbol and
  * timeframe from the market list; an asset missing from it shows the start of its id.
  */
-export function marketLabel(markets: readonly { assetId: string; symbol: string; timeframe: string }[], assetId: string, epoch: string): string {
+export function marketLabel(
+  markets: readonly { assetId: string; symbol: string; timeframe: string }[],
+  assetId: string,
+  epoch: string,
+): string {
   const m = markets.find((x) => x.assetId === assetId);
   return m ? `${m.symbol} ${m.timeframe} #${epoch}` : `${assetId.slice(0, 8)}… #${epoch}`;
 }

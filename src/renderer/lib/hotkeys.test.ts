@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HOTKEYS } from '../../shared/settings-schema';
-import { LastOrderCanceller, comboFromEvent, isTypingTarget, joinTimeInForce, leavesField, matchHotkey } from './hotkeys';
+import {
+  LastOrderCanceller,
+  comboFromEvent,
+  isTypingTarget,
+  joinTimeInForce,
+  leavesField,
+  matchHotkey,
+} from './hotkeys';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {}) => ({
+const key = (
+  k: string,
+  mods: Partial<{ ctrlKey: boolean; altKey: boolean; shiftKey: boolean; metaKey: boolean }> = {},
+) => ({
   key: k,
   ctrlKey: false,
   altKey: false,
@@ -45,7 +55,7 @@ describe('hotkeys', () => {
     expect(matchHotkey(DEFAULT_HOTKEYS, key('Escape'), { tagName: 'DIV' })).toBe('cancelAllInMarket');
   });
 
-  it('joins with the ticket\'s resting time in force: post-only stays post-only, IOC/FOK join as GTC', () => {
+  it("joins with the ticket's resting time in force: post-only stays post-only, IOC/FOK join as GTC", () => {
     expect(joinTimeInForce('ALO')).toBe('ALO');
     expect(joinTimeInForce('GTC')).toBe('GTC');
     expect(joinTimeInForce('IOC')).toBe('GTC');

@@ -52,7 +52,14 @@ export function matchHotkey(
  * is not also the "cancel all" hotkey.
  */
 export function leavesField(event: KeyLike, target: TargetLike | null): boolean {
-  return event.key === 'Escape' && !event.ctrlKey && !event.altKey && !event.shiftKey && !event.metaKey && isTypingTarget(target);
+  return (
+    event.key === 'Escape' &&
+    !event.ctrlKey &&
+    !event.altKey &&
+    !event.shiftKey &&
+    !event.metaKey &&
+    isTypingTarget(target)
+  );
 }
 
 /**
@@ -84,7 +91,8 @@ export class LastOrderCanceller {
     for (const id of this.#pending) if (!open.has(id)) this.#pending.delete(id);
     let newest: T | null = null;
     for (const o of orders) {
-      if (o.assetId !== market.assetId || o.epoch !== market.epoch || this.#pending.has(o.orderId.toLowerCase())) continue;
+      if (o.assetId !== market.assetId || o.epoch !== market.epoch || this.#pending.has(o.orderId.toLowerCase()))
+        continue;
       if (!newest || o.placedAt > newest.placedAt) newest = o;
     }
     if (newest) this.#pending.add(newest.orderId.toLowerCase());

@@ -14,7 +14,8 @@ function recorder(): { ctx: LadderContext; calls: Call[] } {
     textBaseline: 'alphabetic',
     clearRect: (...a: number[]) => calls.push(['clearRect', ...a]),
     fillRect: (...a: number[]) => calls.push(['fillRect', ctx.fillStyle, ...a]),
-    fillText: (text: string, x: number, y: number) => calls.push(['fillText', text, x, y, ctx.fillStyle, ctx.font, ctx.textAlign, ctx.textBaseline]),
+    fillText: (text: string, x: number, y: number) =>
+      calls.push(['fillText', text, x, y, ctx.fillStyle, ctx.font, ctx.textAlign, ctx.textBaseline]),
     save: () => calls.push(['save']),
     restore: () => calls.push(['restore']),
     beginPath: () => calls.push(['beginPath']),
@@ -40,13 +41,33 @@ const geometry: LadderGeometry = {
   bidBar: 'upSoft',
   askBar: 'downSoft',
 };
-const level = (price: bigint, size: bigint) => ({ price: price.toString(), size: size.toString(), orderCount: 1, ownSize: '0' });
-const book = (bids: [bigint, bigint][], asks: [bigint, bigint][]) => ({ bids: bids.map(([p, s]) => level(p, s)), asks: asks.map(([p, s]) => level(p, s)), last: null });
-const max = (rows: readonly LadderRow[]) => rows.reduce((m, r) => (r.cumBid > m ? r.cumBid : r.cumAsk > m ? r.cumAsk : m), 0n);
+const level = (price: bigint, size: bigint) => ({
+  price: price.toString(),
+  size: size.toString(),
+  orderCount: 1,
+  ownSize: '0',
+});
+const book = (bids: [bigint, bigint][], asks: [bigint, bigint][]) => ({
+  bids: bids.map(([p, s]) => level(p, s)),
+  asks: asks.map(([p, s]) => level(p, s)),
+  last: null,
+});
+const max = (rows: readonly LadderRow[]) =>
+  rows.reduce((m, r) => (r.cumBid > m ? r.cumBid : r.cumAsk > m ? r.cumAsk : m), 0n);
 
 describe('LadderPainter', () => {
   it('draws each size right-aligned in its column, centred on its row, with the column colour, under a clip', () => {
-    const rows = ladderRows(book([[499_000n, 2_000_000n], [498_000n, 3_000_000n]], [[501_000n, 1_500_000n]]), PRICES, 1);
+    const rows = ladderRows(
+      book(
+        [
+          [499_000n, 2_000_000n],
+          [498_000n, 3_000_000n],
+        ],
+        [[501_000n, 1_500_000n]],
+      ),
+      PRICES,
+      1,
+    );
     const { ctx, calls } = recorder();
     expect(new LadderPainter(ctx).paint(rows, max(rows), geometry)).toBe(5);
     expect(calls[0]).toEqual(['clearRect', 0, 0, 600, 104]);
@@ -69,7 +90,17 @@ describe('LadderPainter', () => {
   });
 
   it('scales the depth bars to the deepest visible size: bids from the right of their cell, asks from the left', () => {
-    const rows = ladderRows(book([[499_000n, 2_000_000n], [498_000n, 2_000_000n]], [[501_000n, 1_000_000n]]), PRICES, 1);
+    const rows = ladderRows(
+      book(
+        [
+          [499_000n, 2_000_000n],
+          [498_000n, 2_000_000n],
+        ],
+        [[501_000n, 1_000_000n]],
+      ),
+      PRICES,
+      1,
+    );
     const { ctx, calls } = recorder();
     new LadderPainter(ctx).paint(rows, max(rows), geometry);
     const bars = calls.filter((c) => c[0] === 'fillRect');
@@ -89,14 +120,40 @@ describe('LadderPainter', () => {
 
     // 50.1¢ ask 2 → 1 with a new bid of 1 at 50.0¢: the 50.1 and 50.0 rows change, and the bids' 3
     // becomes the deepest, so every bar is rescaled.
-    const second = reuseRows(ladderRows(book([[500_000n, 1_000_000n], [499_000n, 2_000_000n]], [[501_000n, 2_000_000n]]), PRICES, 1), first);
+    const second = reuseRows(
+      ladderRows(
+        book(
+          [
+            [500_000n, 1_000_000n],
+            [499_000n, 2_000_000n],
+          ],
+          [[501_000n, 2_000_000n]],
+        ),
+        PRICES,
+        1,
+      ),
+      first,
+    );
     calls.length = 0;
     expect(painter.paint(second, max(second), geometry)).toBe(5);
     expect(calls[0]).toEqual(['clearRect', 0, 0, 600, 104]);
 
     // Same deepest size, the ask at 50.1¢ shrinks: the 50.2 and 50.1 bands (ask, depth) alone are
     // cleared and drawn.
-    const third = reuseRows(ladderRows(book([[500_000n, 1_000_000n], [499_000n, 2_000_000n]], [[501_000n, 1_500_000n]]), PRICES, 1), second);
+    const third = reuseRows(
+      ladderRows(
+        book(
+          [
+            [500_000n, 1_000_000n],
+            [499_000n, 2_000_000n],
+          ],
+          [[501_000n, 1_500_000n]],
+        ),
+        PRICES,
+        1,
+      ),
+      second,
+    );
     expect(max(third)).toBe(max(second));
     calls.length = 0;
     expect(painter.paint(third, max(third), geometry)).toBe(2);

@@ -9,7 +9,21 @@ import { formatSize } from './format';
 import { barPercent, type LadderRow } from './ladder';
 
 /** The part of a 2D context the painter uses (a recording fake in unit tests). */
-export type LadderContext = Pick<CanvasRenderingContext2D, 'clearRect' | 'fillRect' | 'fillText' | 'save' | 'restore' | 'beginPath' | 'rect' | 'clip' | 'fillStyle' | 'font' | 'textAlign' | 'textBaseline'>;
+export type LadderContext = Pick<
+  CanvasRenderingContext2D,
+  | 'clearRect'
+  | 'fillRect'
+  | 'fillText'
+  | 'save'
+  | 'restore'
+  | 'beginPath'
+  | 'rect'
+  | 'clip'
+  | 'fillStyle'
+  | 'font'
+  | 'textAlign'
+  | 'textBaseline'
+>;
 
 /** A column's cells, in CSS pixels from the canvas's left edge. */
 export interface LadderColumn {
@@ -105,7 +119,8 @@ export class LadderPainter {
       ctx.fillStyle = col.color;
       for (const i of dirty) {
         const text = sizeText(rows[i]![field]);
-        if (text !== '') ctx.fillText(text, col.x + col.width - col.padRight, g.rows[i]!.top + g.cellTop + g.cellHeight / 2);
+        if (text !== '')
+          ctx.fillText(text, col.x + col.width - col.padRight, g.rows[i]!.top + g.cellTop + g.cellHeight / 2);
       }
       ctx.restore();
     }
@@ -133,7 +148,12 @@ export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): L
   const column = (el: HTMLElement): LadderColumn => {
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    return { x: r.left - origin.left, width: r.width, padRight: parseFloat(style.paddingRight) || 0, color: style.color };
+    return {
+      x: r.left - origin.left,
+      width: r.width,
+      padRight: parseFloat(style.paddingRight) || 0,
+      color: style.color,
+    };
   };
   const firstRect = first.getBoundingClientRect();
   const bidRect = cells.bid.getBoundingClientRect();

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BookLevel } from '../../shared/bridge';
-import { barPercent, cumulativeDepth, groupLevels, ladderCentre, ladderCursor, ladderPrices, ladderRows, moveLadderCursor, nextCentre, reuseRows, snapToStep } from './ladder';
+import {
+  barPercent,
+  cumulativeDepth,
+  groupLevels,
+  ladderCentre,
+  ladderCursor,
+  ladderPrices,
+  ladderRows,
+  moveLadderCursor,
+  nextCentre,
+  reuseRows,
+  snapToStep,
+} from './ladder';
 
 const level = (price: number, size: number, own = 0): BookLevel => ({
   price: String(price),
@@ -74,8 +86,14 @@ describe('keyboard cursor', () => {
     expect(ladderCursor(null, [])).toBeNull();
     expect(ladderCursor({ price: 510_000n, side: 'sell' }, prices)).toEqual({ price: 510_000n, side: 'sell' });
     expect(ladderCursor(null, prices, { bid: 498_000n, ask: 503_000n })).toEqual({ price: 498_000n, side: 'buy' });
-    expect(ladderCursor({ price: 900_000n, side: 'sell' }, prices, { bid: 498_000n, ask: 503_000n })).toEqual({ price: 503_000n, side: 'sell' });
-    expect(ladderCursor({ price: 900_000n, side: 'buy' }, prices, { bid: 100_000n, ask: null })).toEqual({ price: 500_000n, side: 'buy' });
+    expect(ladderCursor({ price: 900_000n, side: 'sell' }, prices, { bid: 498_000n, ask: 503_000n })).toEqual({
+      price: 503_000n,
+      side: 'sell',
+    });
+    expect(ladderCursor({ price: 900_000n, side: 'buy' }, prices, { bid: 100_000n, ask: null })).toEqual({
+      price: 500_000n,
+      side: 'buy',
+    });
   });
 
   it('moves by row, page and side and stops at the edges', () => {
@@ -88,8 +106,14 @@ describe('keyboard cursor', () => {
     expect(moveLadderCursor(c, prices, 'PageDown')).toEqual({ price: 490_000n, side: 'buy' });
     expect(moveLadderCursor(c, prices, 'Home')).toEqual({ price: 515_000n, side: 'buy' });
     expect(moveLadderCursor(c, prices, 'End')).toEqual({ price: 485_000n, side: 'buy' });
-    expect(moveLadderCursor({ price: 515_000n, side: 'buy' }, prices, 'ArrowUp')).toEqual({ price: 515_000n, side: 'buy' });
-    expect(moveLadderCursor({ price: 485_000n, side: 'sell' }, prices, 'PageDown')).toEqual({ price: 485_000n, side: 'sell' });
+    expect(moveLadderCursor({ price: 515_000n, side: 'buy' }, prices, 'ArrowUp')).toEqual({
+      price: 515_000n,
+      side: 'buy',
+    });
+    expect(moveLadderCursor({ price: 485_000n, side: 'sell' }, prices, 'PageDown')).toEqual({
+      price: 485_000n,
+      side: 'sell',
+    });
     expect(moveLadderCursor(c, prices, 'Enter')).toBeNull();
     expect(moveLadderCursor(c, prices, 'b')).toBeNull();
   });
@@ -104,7 +128,11 @@ describe('ladder depth', () => {
         fc.constantFrom(1, 5, 10),
         fc.integer({ min: 1, max: 999 }),
         (rawBids, rawAsks, ticks, centreTicks) => {
-          const b = { bids: rawBids.map(([p, s]) => level(p * 1000, s)), asks: rawAsks.map(([p, s]) => level(p * 1000, s)), last: null };
+          const b = {
+            bids: rawBids.map(([p, s]) => level(p * 1000, s)),
+            asks: rawAsks.map(([p, s]) => level(p * 1000, s)),
+            last: null,
+          };
           const step = BigInt(ticks) * 1000n;
           const prices = ladderPrices(snapToStep(BigInt(centreTicks) * 1000n, step), step, 31);
           const rows = ladderRows(b, prices, ticks);

@@ -27,7 +27,11 @@ export interface LadderRow {
  * Buckets levels into groups of `step` protocol units. Bids round down and asks round up, so a
  * grouped row never shows a better price than the book really offers.
  */
-export function groupLevels(levels: readonly BookLevel[], step: bigint, side: 'bid' | 'ask'): Map<bigint, GroupedLevel> {
+export function groupLevels(
+  levels: readonly BookLevel[],
+  step: bigint,
+  side: 'bid' | 'ask',
+): Map<bigint, GroupedLevel> {
   const grouped = new Map<bigint, GroupedLevel>();
   for (const level of levels) {
     const price = BigInt(level.price);
@@ -43,7 +47,7 @@ export function groupLevels(levels: readonly BookLevel[], step: bigint, side: 'b
 
 /** Cumulative depth per price: bids summed from the highest price down, asks from the lowest up. */
 export function cumulativeDepth(grouped: Map<bigint, GroupedLevel>, side: 'bid' | 'ask'): Map<bigint, bigint> {
-  const prices = [...grouped.keys()].sort((a, b) => (a === b ? 0 : (a < b) === (side === 'ask') ? -1 : 1));
+  const prices = [...grouped.keys()].sort((a, b) => (a === b ? 0 : a < b === (side === 'ask') ? -1 : 1));
   const depth = new Map<bigint, bigint>();
   let running = 0n;
   for (const price of prices) {
@@ -95,7 +99,11 @@ export function ladderPrices(centre: bigint, step: bigint, count: number): bigin
  * bid at or above its price and every ask at or below it, rows with no level of their own
  * included. One sweep per side: a book update costs O(levels + rows), run once per shown frame.
  */
-export function ladderRows(book: Pick<BookView, 'bids' | 'asks' | 'last'> | null, prices: readonly bigint[], ticksPerRow: number): LadderRow[] {
+export function ladderRows(
+  book: Pick<BookView, 'bids' | 'asks' | 'last'> | null,
+  prices: readonly bigint[],
+  ticksPerRow: number,
+): LadderRow[] {
   const step = BigInt(ticksPerRow) * PRICE_TICK;
   const bids = groupLevels(book?.bids ?? [], step, 'bid');
   const asks = groupLevels(book?.asks ?? [], step, 'ask');
@@ -172,7 +180,13 @@ export function barPercent(size: bigint, max: bigint): number {
  * The centre the ladder should show next. It never moves while the pointer is over it; otherwise
  * it follows the market only once the best prices leave the middle half of the window.
  */
-export function nextCentre(current: bigint | null, target: bigint, step: bigint, rows: number, pointerInside: boolean): bigint | null {
+export function nextCentre(
+  current: bigint | null,
+  target: bigint,
+  step: bigint,
+  rows: number,
+  pointerInside: boolean,
+): bigint | null {
   if (pointerInside) return current;
   if (current === null) return target;
   const quarter = BigInt(Math.floor(rows / 4)) * step;
@@ -213,16 +227,28 @@ export function ladderCursor(
  */
 export function moveLadderCursor(cursor: LadderCursor, prices: readonly bigint[], key: string): LadderCursor | null {
   const index = prices.indexOf(cursor.price);
-  const at = (i: number): LadderCursor => ({ price: prices[Math.max(0, Math.min(prices.length - 1, i))]!, side: cursor.side });
+  const at = (i: number): LadderCursor => ({
+    price: prices[Math.max(0, Math.min(prices.length - 1, i))]!,
+    side: cursor.side,
+  });
   switch (key) {
-    case 'ArrowUp': return at(index - 1);
-    case 'ArrowDown': return at(index + 1);
-    case 'PageUp': return at(index - LADDER_PAGE_ROWS);
-    case 'PageDown': return at(index + LADDER_PAGE_ROWS);
-    case 'Home': return at(0);
-    case 'End': return at(prices.length - 1);
-    case 'ArrowLeft': return { price: cursor.price, side: 'buy' };
-    case 'ArrowRight': return { price: cursor.price, side: 'sell' };
-    default: return null;
+    case 'ArrowUp':
+      return at(index - 1);
+    case 'ArrowDown':
+      return at(index + 1);
+    case 'PageUp':
+      return at(index - LADDER_PAGE_ROWS);
+    case 'PageDown':
+      return at(index + LADDER_PAGE_ROWS);
+    case 'Home':
+      return at(0);
+    case 'End':
+      return at(prices.length - 1);
+    case 'ArrowLeft':
+      return { price: cursor.price, side: 'buy' };
+    case 'ArrowRight':
+      return { price: cursor.price, side: 'sell' };
+    default:
+      return null;
   }
 }

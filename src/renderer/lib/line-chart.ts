@@ -23,7 +23,10 @@ export function chartColours(): ChartColours {
 
 /** Recolours the chart's text and grid; each chart recolours its own series. */
 export function themeChart(chart: IChartApi | null, c: ChartColours): void {
-  chart?.applyOptions({ layout: { textColor: c.text }, grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } } });
+  chart?.applyOptions({
+    layout: { textColor: c.text },
+    grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
+  });
 }
 
 export interface MountedChart {
@@ -41,7 +44,13 @@ export function mountChart(container: HTMLElement): MountedChart {
   const chart = createChart(container, {
     width: container.clientWidth,
     height: container.clientHeight,
-    layout: { background: { color: 'transparent' }, textColor: c.text, fontFamily: getComputedStyle(document.body).fontFamily, fontSize: 11, attributionLogo: false },
+    layout: {
+      background: { color: 'transparent' },
+      textColor: c.text,
+      fontFamily: getComputedStyle(document.body).fontFamily,
+      fontSize: 11,
+      attributionLogo: false,
+    },
     grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
     timeScale: { timeVisible: true, secondsVisible: true, borderVisible: false },
     rightPriceScale: { borderVisible: false },

@@ -1,6 +1,15 @@
 import { get } from 'svelte/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentNotice, dismissNotice, markNoticesRead, noticeLog, NOTICE_LIFETIME_MS, NOTICE_LOG_LIMIT, pushNotice, unreadNotices } from './notices';
+import {
+  currentNotice,
+  dismissNotice,
+  markNoticesRead,
+  noticeLog,
+  NOTICE_LIFETIME_MS,
+  NOTICE_LOG_LIMIT,
+  pushNotice,
+  unreadNotices,
+} from './notices';
 
 describe('notices', () => {
   beforeEach(() => {

@@ -15,7 +15,12 @@ export interface Toast {
 }
 
 /** How long a notice stays in the strip: routine news briefly, problems until read. */
-export const NOTICE_LIFETIME_MS: Readonly<Record<Toast['level'], number>> = { info: 4000, success: 5000, warning: 12000, error: 20000 };
+export const NOTICE_LIFETIME_MS: Readonly<Record<Toast['level'], number>> = {
+  info: 4000,
+  success: 5000,
+  warning: 12000,
+  error: 20000,
+};
 export const NOTICE_LOG_LIMIT = 200;
 
 /** Every notice, newest first, bounded. */
@@ -29,7 +34,10 @@ let nextId = 1;
 let timer: ReturnType<typeof setTimeout> | null = null;
 
 export function pushNotice(level: Toast['level'], message: string, status?: string): void {
-  const toast: Toast = status === undefined ? { id: nextId++, level, message, at: Date.now() } : { id: nextId++, level, message, status, at: Date.now() };
+  const toast: Toast =
+    status === undefined
+      ? { id: nextId++, level, message, at: Date.now() }
+      : { id: nextId++, level, message, status, at: Date.now() };
   noticeLog.update((log) => [toast, ...log].slice(0, NOTICE_LOG_LIMIT));
   unreadNotices.update((n) => n + 1);
   currentNotice.set(toast);

@@ -71,7 +71,10 @@ export async function call<M extends BridgeMethod>(method: M, ...args: BridgeArg
 export const loadErrors = writable<Partial<Record<BridgeMethod, string>>>({});
 
 /** Like call, but records a failure for the screen instead of raising a notice (background loads). */
-export async function quietly<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<BridgeResult<M> | null> {
+export async function quietly<M extends BridgeMethod>(
+  method: M,
+  ...args: BridgeArgs<M>
+): Promise<BridgeResult<M> | null> {
   try {
     const value = client ? await client.call(method, ...args) : null;
     loadErrors.update((e) => (e[method] === undefined ? e : { ...e, [method]: undefined }));

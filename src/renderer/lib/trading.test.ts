@@ -17,7 +17,9 @@ describe('order entry gate', () => {
   it('allows trading only on a live book, and says why not', () => {
     expect(bookBlockReason(book('live'))).toBeNull();
     expect(bookBlockReason(null)).toBe('Waiting for the order book.');
-    expect(bookBlockReason(book('stale', 'no update for 12s'))).toBe('Book stale: no update for 12s. Order entry is paused.');
+    expect(bookBlockReason(book('stale', 'no update for 12s'))).toBe(
+      'Book stale: no update for 12s. Order entry is paused.',
+    );
     expect(bookBlockReason(book('resyncing'))).toMatch(/^Book resyncing: no recent updates/);
     expect(bookBlockReason(book('down', 'socket closed'))).toMatch(/^Book down: socket closed/);
   });

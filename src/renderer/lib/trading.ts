@@ -3,7 +3,16 @@
  * sends one intent through the bridge and reports what the core answered as a notice (notice-text.ts).
  */
 import { writable } from 'svelte/store';
-import type { BookView, CloseResult, MarketRef, OpenOrderView, OrderTicket, SideName, SignAs, TimeInForceName } from '../../shared/bridge';
+import type {
+  BookView,
+  CloseResult,
+  MarketRef,
+  OpenOrderView,
+  OrderTicket,
+  SideName,
+  SignAs,
+  TimeInForceName,
+} from '../../shared/bridge';
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
 import { call, marketName } from './terminal';
@@ -17,7 +26,13 @@ export interface TicketDraft {
   signAs: SignAs;
 }
 
-export const ticket = writable<TicketDraft>({ side: 'buy', price: '', size: '1', timeInForce: 'GTC', signAs: 'master' });
+export const ticket = writable<TicketDraft>({
+  side: 'buy',
+  price: '',
+  size: '1',
+  timeInForce: 'GTC',
+  signAs: 'master',
+});
 export const sending = writable(false);
 
 export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
@@ -46,9 +61,18 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
 
 /** Cancels one order; true when the exchange cancelled it. */
 export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
-  const result = await call('orders.cancel', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, signAs: order.signedBy });
+  const result = await call('orders.cancel', {
+    assetId: order.assetId,
+    epoch: order.epoch,
+    orderId: order.orderId,
+    signAs: order.signedBy,
+  });
   if (!result) return false;
-  pushNotice(levelForStatus(result.status), `${marketName(order.assetId, order.epoch)}: ${cancelText(result)}`, result.status);
+  pushNotice(
+    levelForStatus(result.status),
+    `${marketName(order.assetId, order.epoch)}: ${cancelText(result)}`,
+    result.status,
+  );
   return result.status === 'CANCELLED';
 }
 
@@ -56,24 +80,43 @@ export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
   if (!result) return;
   const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
-  pushNotice(none ? 'info' : levelForStatus(result.status), `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : cancelText(result)}`, result.status);
+  pushNotice(
+    none ? 'info' : levelForStatus(result.status),
+    `${marketName(market.assetId, market.epoch)}: ${none ? 'no open orders to cancel' : cancelText(result)}`,
+    result.status,
+  );
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
-  const result = await call('orders.replace', { assetId: order.assetId, epoch: order.epoch, orderId: order.orderId, price, size, signAs: order.signedBy });
+  const result = await call('orders.replace', {
+    assetId: order.assetId,
+    epoch: order.epoch,
+    orderId: order.orderId,
+    price,
+    size,
+    signAs: order.signedBy,
+  });
   if (!result) return false;
   const ok = result.status === 'SUCCESS';
-  pushNotice(ok ? 'success' : 'error', `${marketName(order.assetId, order.epoch)}: ${replaceText(result)}`, result.status);
+  pushNotice(
+    ok ? 'success' : 'error',
+    `${marketName(order.assetId, order.epoch)}: ${replaceText(result)}`,
+    result.status,
+  );
   return ok;
 }
 
 /** Level of a close's notice: closed is good news, anything left open a warning, a refusal an error. */
 export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 'warning' | 'error' {
   switch (status) {
-    case 'CLOSED': return 'success';
-    case 'NOTHING_TO_CLOSE': return 'info';
-    case 'REJECTED': return 'error';
-    default: return 'warning';
+    case 'CLOSED':
+      return 'success';
+    case 'NOTHING_TO_CLOSE':
+      return 'info';
+    case 'REJECTED':
+      return 'error';
+    default:
+      return 'warning';
   }
 }
 
@@ -85,7 +128,8 @@ export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 
  */
 export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
-  if (result) pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
+  if (result)
+    pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
   return result;
 }
 

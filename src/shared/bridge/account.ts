@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { address, bytes32, decimalString, marketRef, sideName, signedDecimalString, timeInForceName, unixMs } from './primitives';
+import {
+  address,
+  bytes32,
+  decimalString,
+  marketRef,
+  sideName,
+  signedDecimalString,
+  timeInForceName,
+  unixMs,
+} from './primitives';
 
 /** Which keys the terminal is trading with: a master account and, optionally, its agent. */
 export const accountSelection = z

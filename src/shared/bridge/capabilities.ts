@@ -102,7 +102,9 @@ export const methodCapabilities = {
 
 /** The class of a method; undefined only for a name that is not a bridge method. */
 export function capabilityOf(method: string): Capability | undefined {
-  return Object.hasOwn(methodCapabilities, method) ? (methodCapabilities as Record<string, Capability>)[method] : undefined;
+  return Object.hasOwn(methodCapabilities, method)
+    ? (methodCapabilities as Record<string, Capability>)[method]
+    : undefined;
 }
 
 /** Methods whose effect needs the user's answer in a dialog owned by main. */

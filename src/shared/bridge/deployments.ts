@@ -47,10 +47,16 @@ export const inspectedMarket = z.object({
 /** Pasted text: main decodes it and says why when it is not an asset id. */
 const pastedAssetId = z.string().max(200);
 export const marketLookup = z.object({ deploymentId, assetId: pastedAssetId }).strict();
-export const marketAdd = z.object({ deploymentId, assetId: pastedAssetId, symbol: z.string().trim().min(1).max(32) }).strict();
-export const marketRename = z.object({ deploymentId, assetId: decimalString, symbol: z.string().trim().min(1).max(32) }).strict();
+export const marketAdd = z
+  .object({ deploymentId, assetId: pastedAssetId, symbol: z.string().trim().min(1).max(32) })
+  .strict();
+export const marketRename = z
+  .object({ deploymentId, assetId: decimalString, symbol: z.string().trim().min(1).max(32) })
+  .strict();
 export const marketRemove = z.object({ deploymentId, assetId: decimalString }).strict();
-export const marketMove = z.object({ deploymentId, assetId: decimalString, to: z.number().int().min(0).max(199) }).strict();
+export const marketMove = z
+  .object({ deploymentId, assetId: decimalString, to: z.number().int().min(0).max(199) })
+  .strict();
 export const configuredMarket = z.object({ assetId: decimalString, symbol: z.string() });
 
 export type DeploymentDraftArgs = z.infer<typeof deploymentDraft>;

@@ -11,8 +11,17 @@ export const feedHealth = z.object({
   resyncs: z.number().int().nonnegative(),
 });
 
-const spenders = z.object({ depositLedger: address.nullable(), settlementToken: address.nullable(), permit2: address.nullable() });
-const domainFacts = z.object({ chainId: decimalString, verifyingContract: address, domainName: z.string(), spenders: spenders.optional() });
+const spenders = z.object({
+  depositLedger: address.nullable(),
+  settlementToken: address.nullable(),
+  permit2: address.nullable(),
+});
+const domainFacts = z.object({
+  chainId: decimalString,
+  verifyingContract: address,
+  domainName: z.string(),
+  spenders: spenders.optional(),
+});
 
 export const pinState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unpinned') }),

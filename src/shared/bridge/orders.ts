@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { bytes32, decimalString, humanString, marketRef, sideName, signAs, signedDecimalString, timeInForceName, typedField } from './primitives';
+import {
+  bytes32,
+  decimalString,
+  humanString,
+  marketRef,
+  sideName,
+  signAs,
+  signedDecimalString,
+  timeInForceName,
+  typedField,
+} from './primitives';
 
 /** An order ticket exactly as the user filled it in: price in cents and size as typed. */
 export const orderTicket = z

@@ -18,9 +18,9 @@ const fieldsOf = (f: Record<string, string>): AssetIdFields =>
 
 describe('asset id vectors', () => {
   it('layout matches the fixture', () => {
-    expect(ASSET_ID_LAYOUT.map(([field, offset, width]) => ({ field, offset: Number(offset), width: Number(width) }))).toEqual(
-      vectors.assetIds.layoutLsbFirst,
-    );
+    expect(
+      ASSET_ID_LAYOUT.map(([field, offset, width]) => ({ field, offset: Number(offset), width: Number(width) })),
+    ).toEqual(vectors.assetIds.layoutLsbFirst);
   });
   it.each(vectors.assetIds.cases.map((c) => [c.name, c] as const))('%s', (_n, c) => {
     const fields = fieldsOf(c.fields);
@@ -32,13 +32,23 @@ describe('asset id vectors', () => {
   });
   it('the worked example of docs/protocol/units.md#asset-ids', () => {
     const f = unpackAssetId(261336857817713630688382311349658711122006440411137n);
-    expect(f).toEqual({ id: 1n, marketType: 1n, startTime: 1770101819n, periodLength: 1106026906n, strike: 3_000_000_000n, range: 0n, reserved: 0n });
+    expect(f).toEqual({
+      id: 1n,
+      marketType: 1n,
+      startTime: 1770101819n,
+      periodLength: 1106026906n,
+      strike: 3_000_000_000n,
+      range: 0n,
+      reserved: 0n,
+    });
   });
 });
 
 describe('asset id properties', () => {
   const arb = fc.record(
-    Object.fromEntries(ASSET_ID_LAYOUT.map(([name, , width]) => [name, fc.bigInt({ min: 0n, max: (1n << width) - 1n })])),
+    Object.fromEntries(
+      ASSET_ID_LAYOUT.map(([name, , width]) => [name, fc.bigInt({ min: 0n, max: (1n << width) - 1n })]),
+    ),
   ) as unknown as fc.Arbitrary<AssetIdFields>;
   it('unpack(pack(f)) == f', () => {
     fc.assert(
@@ -54,7 +64,9 @@ describe('asset id properties', () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ProtocolValidationError);
-      expect((e as ProtocolValidationError).issues).toEqual([expect.objectContaining({ path: '$.strike', code: 'integer_out_of_range' })]);
+      expect((e as ProtocolValidationError).issues).toEqual([
+        expect.objectContaining({ path: '$.strike', code: 'integer_out_of_range' }),
+      ]);
     }
     expect(() => unpackAssetId(1n << 256n)).toThrow(ProtocolValidationError);
   });
@@ -70,7 +82,8 @@ describe('timeframes', () => {
     expect(parseTimeframe('1w')).toBe(604_800n);
     expect(parseTimeframe('1M')).toBe(2_592_000n);
     expect(parseTimeframe('1y')).toBe(31_536_000n);
-    for (const bad of ['0m', '15', 'm', '1.5h', '-1h', '15 m', '01m', '1x']) expect(() => parseTimeframe(bad), bad).toThrow(UnitsError);
+    for (const bad of ['0m', '15', 'm', '1.5h', '-1h', '15 m', '01m', '1x'])
+      expect(() => parseTimeframe(bad), bad).toThrow(UnitsError);
   });
   it('formats with the largest exact unit', () => {
     expect(formatTimeframe(900n)).toBe('15m');

@@ -38,7 +38,11 @@ export function packAssetId(fields: Omit<AssetIdFields, 'reserved'> & { reserved
     if (typeof v !== 'bigint') {
       issues.push({ code: 'invalid_type', path: `$.${name}`, message: `Asset id field ${name} must be a bigint.` });
     } else if (v < 0n || v > max) {
-      issues.push({ code: 'integer_out_of_range', path: `$.${name}`, message: `Asset id field ${name} must be between 0 and ${max}.` });
+      issues.push({
+        code: 'integer_out_of_range',
+        path: `$.${name}`,
+        message: `Asset id field ${name} must be between 0 and ${max}.`,
+      });
     } else {
       out |= v << offset;
     }
@@ -49,7 +53,9 @@ export function packAssetId(fields: Omit<AssetIdFields, 'reserved'> & { reserved
 
 export function unpackAssetId(assetId: bigint): AssetIdFields {
   if (typeof assetId !== 'bigint' || assetId < 0n || assetId > MAX_ASSET_ID) {
-    throw new ProtocolValidationError([{ code: 'integer_out_of_range', path: '$.assetId', message: 'An asset id must be a uint256 bigint.' }]);
+    throw new ProtocolValidationError([
+      { code: 'integer_out_of_range', path: '$.assetId', message: 'An asset id must be a uint256 bigint.' },
+    ]);
   }
   const out = {} as AssetIdFields;
   for (const [name, offset, width] of ASSET_ID_LAYOUT) out[name] = (assetId >> offset) & ((1n << width) - 1n);
@@ -82,7 +88,10 @@ const FORMAT_ORDER = ['y', 'M', 'w', 'd', 'h', 'm', 's'] as const;
 export function parseTimeframe(s: string): bigint {
   const m = typeof s === 'string' ? TIMEFRAME_RE.exec(s) : null;
   if (!m) {
-    throw new UnitsError('INVALID_TIMEFRAME', 'A timeframe is a positive whole number followed by one of s, m, h, H, d, w, M, y (e.g. "15m").');
+    throw new UnitsError(
+      'INVALID_TIMEFRAME',
+      'A timeframe is a positive whole number followed by one of s, m, h, H, d, w, M, y (e.g. "15m").',
+    );
   }
   return BigInt(m[1]!) * TIMEFRAME_UNITS[m[2] as keyof typeof TIMEFRAME_UNITS];
 }

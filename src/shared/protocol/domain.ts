@@ -78,4 +78,3 @@ export function domainSeparatorBytes(domain: ExchangeDomain): Uint8Array {
 export function domainSeparator(domain: ExchangeDomain): Hex {
   return bytesToHex(domainSeparatorBytes(domain));
 }
-

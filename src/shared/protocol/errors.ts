@@ -36,11 +36,7 @@ export function validationError(code: ValidationIssueCode, path: string, message
 }
 
 export type UnitsErrorCode =
-  | 'INVALID_PRICE'
-  | 'INVALID_SIZE'
-  | 'INVALID_AMOUNT'
-  | 'INVALID_TIMEFRAME'
-  | 'INVALID_UNITS_VALUE';
+  'INVALID_PRICE' | 'INVALID_SIZE' | 'INVALID_AMOUNT' | 'INVALID_TIMEFRAME' | 'INVALID_UNITS_VALUE';
 
 /** A human decimal (or protocol integer given for display) that the unit rules of docs/protocol/units.md reject. */
 export class UnitsError extends Error {

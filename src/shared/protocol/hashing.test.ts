@@ -26,7 +26,8 @@ import {
 /** What a stock encoder needs: hashed-bytes fields replaced by their keccak, skipped fields removed. */
 function ethersValue(p: PrimaryType, action: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of hashedFields(p)) out[f.member ?? f.key] = f.enc === 'keccak' ? keccak256(action[f.key] as string) : action[f.key];
+  for (const f of hashedFields(p))
+    out[f.member ?? f.key] = f.enc === 'keccak' ? keccak256(action[f.key] as string) : action[f.key];
   return out;
 }
 
@@ -79,7 +80,7 @@ describe.each(PRIMARY_TYPES)('%s hashing', (p) => {
           expect(structHash(p, other)).toBe(structHash(p, a));
         }
         if ('typ' in a) {
-          expect(() => structHash(p, { ...a, typ: (a.typ) + 1n })).toThrow(ProtocolValidationError);
+          expect(() => structHash(p, { ...a, typ: a.typ + 1n })).toThrow(ProtocolValidationError);
         }
       }),
       { numRuns: 30 },
@@ -103,7 +104,11 @@ describe('domain sensitivity', () => {
 
   it('caches frozen domains without mixing them up, and sees mutation of unfrozen ones', () => {
     const a = makeExchangeDomain({ chainId: 1n, verifyingContract: '0x0000000000000000000000000000000000000001' });
-    const b = makeExchangeDomain({ chainId: 1n, verifyingContract: '0x0000000000000000000000000000000000000001', name: 'Other' });
+    const b = makeExchangeDomain({
+      chainId: 1n,
+      verifyingContract: '0x0000000000000000000000000000000000000001',
+      name: 'Other',
+    });
     expect(Object.isFrozen(a)).toBe(true);
     expect(domainSeparator(a)).not.toBe(domainSeparator(b));
     expect(domainSeparator(a)).toBe(TypedDataEncoder.hashDomain(a));

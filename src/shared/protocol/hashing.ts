@@ -5,7 +5,15 @@ import { domainSeparatorBytes, type ExchangeDomain } from './domain';
 import { validationError } from './errors';
 import { bytesToHex, type Hex } from './hex';
 import { keccak_256, keccakUtf8 } from './keccak';
-import { STRUCTS, PRIMARY_TYPES, hashedFields, typeString, type HashInputOf, type PrimaryType, type StructDef } from './structs';
+import {
+  STRUCTS,
+  PRIMARY_TYPES,
+  hashedFields,
+  typeString,
+  type HashInputOf,
+  type PrimaryType,
+  type StructDef,
+} from './structs';
 import { checkUint, writeAddress, writeBool, writeBytes32, writeKeccakOfBytes, writeUint } from './words';
 
 type Writer = (buf: Uint8Array, off: number, v: unknown, path: string) => void;
@@ -62,7 +70,8 @@ export function typehash(primaryType: PrimaryType): Hex {
 export function structHashBytes<P extends PrimaryType>(primaryType: P, action: HashInputOf<P>): Uint8Array {
   const c = COMPILED[primaryType];
   if (c === undefined) throw validationError('invalid_value', '$', `Unknown primary type "${String(primaryType)}".`);
-  if (typeof action !== 'object' || action === null) throw validationError('invalid_type', '$', 'Expected an action object.');
+  if (typeof action !== 'object' || action === null)
+    throw validationError('invalid_type', '$', 'Expected an action object.');
   const obj = action as Record<string, unknown>;
   if (c.typ !== undefined && obj['typ'] !== c.typ) {
     throw validationError('invalid_value', '$.typ', `typ must be ${c.typ} for ${primaryType}.`);
@@ -92,7 +101,11 @@ export function eip712Digest(separator: Uint8Array, structHashValue: Uint8Array)
   return keccak_256(DIGEST_BUF);
 }
 
-export function hashActionBytes<P extends PrimaryType>(primaryType: P, action: HashInputOf<P>, domain: ExchangeDomain): Uint8Array {
+export function hashActionBytes<P extends PrimaryType>(
+  primaryType: P,
+  action: HashInputOf<P>,
+  domain: ExchangeDomain,
+): Uint8Array {
   const sh = structHashBytes(primaryType, action);
   return eip712Digest(domainSeparatorBytes(domain), sh);
 }

@@ -40,7 +40,11 @@ export class NonceManager {
   #now(): number {
     const t = Math.floor(this.#clock());
     if (!Number.isFinite(t) || t < 0 || t > MAX_TS_MS) {
-      throw validationError('integer_out_of_range', '$.clock', 'The clock must return milliseconds between 0 and 2^48 - 1.');
+      throw validationError(
+        'integer_out_of_range',
+        '$.clock',
+        'The clock must return milliseconds between 0 and 2^48 - 1.',
+      );
     }
     return t;
   }

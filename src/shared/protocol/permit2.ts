@@ -19,7 +19,8 @@ export interface PermitTransferFrom {
 export const PERMIT2_DOMAIN_TYPE_STRING = 'EIP712Domain(string name,uint256 chainId,address verifyingContract)';
 export const TOKEN_PERMISSIONS_TYPE_STRING = 'TokenPermissions(address token,uint256 amount)';
 export const PERMIT_TRANSFER_FROM_TYPE_STRING =
-  'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)' + TOKEN_PERMISSIONS_TYPE_STRING;
+  'PermitTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline)' +
+  TOKEN_PERMISSIONS_TYPE_STRING;
 
 const DOMAIN_TYPEHASH = keccakUtf8(PERMIT2_DOMAIN_TYPE_STRING);
 const TOKEN_PERMISSIONS_TYPEHASH = keccakUtf8(TOKEN_PERMISSIONS_TYPE_STRING);

@@ -4,7 +4,12 @@ import { hashActionBytes } from './hashing';
 import { bytesToHex, type Hex } from './hex';
 import { recoverDigestSigner } from './signing';
 import type { ActionOf, CancelReplaceOrder, FillOrder, HashInputOf, PrimaryType } from './structs';
-import { REQUEST_KINDS, type CancelReplaceSignedRequest, type SimpleRequestKind, type SimpleSignedRequest } from './wire';
+import {
+  REQUEST_KINDS,
+  type CancelReplaceSignedRequest,
+  type SimpleRequestKind,
+  type SimpleSignedRequest,
+} from './wire';
 import { STRUCTS } from './structs';
 
 /** Anything that signs a 32-byte digest: a DigestSigner, or a vault-held key behind an interface. */
@@ -17,7 +22,12 @@ export interface SignedDigest {
   signature: Hex;
 }
 
-export function signAction<P extends PrimaryType>(primaryType: P, action: HashInputOf<P>, domain: ExchangeDomain, key: DigestSigningKey): SignedDigest {
+export function signAction<P extends PrimaryType>(
+  primaryType: P,
+  action: HashInputOf<P>,
+  domain: ExchangeDomain,
+  key: DigestSigningKey,
+): SignedDigest {
   const digest = hashActionBytes(primaryType, action, domain);
   return { orderHash: bytesToHex(digest), signature: bytesToHex(key.signBytes(digest)) };
 }
@@ -31,7 +41,12 @@ export function signRequest<K extends SimpleRequestKind>(
 ): SimpleSignedRequest<K> {
   const p = REQUEST_KINDS[kind].primaryType;
   const { orderHash, signature } = signAction(p, action as never, domain, key);
-  return { [STRUCTS[p].jsonKey]: action, chainId: domain.chainId, orderHash, signature } as unknown as SimpleSignedRequest<K>;
+  return {
+    [STRUCTS[p].jsonKey]: action,
+    chainId: domain.chainId,
+    orderHash,
+    signature,
+  } as unknown as SimpleSignedRequest<K>;
 }
 
 /**

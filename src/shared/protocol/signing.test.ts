@@ -2,9 +2,20 @@ import { SigningKey, Wallet, keccak256, toUtf8Bytes } from 'ethers';
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { DigestSigner, SECP256K1_N, SigningError, bytesToHex, privateKeyToAddress, recoverDigestSigner, signDigest, toChecksumAddress } from './index';
+import {
+  DigestSigner,
+  SECP256K1_N,
+  SigningError,
+  bytesToHex,
+  privateKeyToAddress,
+  recoverDigestSigner,
+  signDigest,
+  toChecksumAddress,
+} from './index';
 
-const keyArb = fc.bigInt({ min: 1n, max: SECP256K1_N - 1n }).map((k): `0x${string}` => `0x${k.toString(16).padStart(64, '0')}`);
+const keyArb = fc
+  .bigInt({ min: 1n, max: SECP256K1_N - 1n })
+  .map((k): `0x${string}` => `0x${k.toString(16).padStart(64, '0')}`);
 const digestArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => bytesToHex(b));
 
 describe('signDigest', () => {
@@ -45,7 +56,8 @@ describe('signDigest', () => {
     const d = `0x${'33'.repeat(32)}` as const;
     const sig = signDigest(d, k);
     const s = BigInt(`0x${sig.slice(66, 130)}`);
-    const highS = `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${sig.endsWith('1b') ? '1c' : '1b'}` as `0x${string}`;
+    const highS =
+      `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${sig.endsWith('1b') ? '1c' : '1b'}` as `0x${string}`;
     expect(() => recoverDigestSigner(d, highS)).toThrow(SigningError);
     expect(() => recoverDigestSigner(d, `${sig.slice(0, 130)}1d` as `0x${string}`)).toThrow(SigningError);
     expect(() => recoverDigestSigner(d, '0x1234')).toThrow(SigningError);
@@ -66,7 +78,13 @@ describe('DigestSigner', () => {
   it('never exposes the key through toString, JSON, inspect or enumeration', () => {
     const s = new DigestSigner(key);
     const raw = key.slice(2);
-    const seen = [String(s), JSON.stringify(s), inspect(s, { showHidden: true, depth: 5 }), JSON.stringify(Object.entries(s)), Object.getOwnPropertyNames(s).join()];
+    const seen = [
+      String(s),
+      JSON.stringify(s),
+      inspect(s, { showHidden: true, depth: 5 }),
+      JSON.stringify(Object.entries(s)),
+      Object.getOwnPropertyNames(s).join(),
+    ];
     for (const text of seen) {
       expect(text.toLowerCase()).not.toContain(raw);
       expect(text).not.toContain('90,90,90'); // bytes 0x5a as a list
@@ -91,6 +109,8 @@ describe('DigestSigner', () => {
 
 describe('toChecksumAddress', () => {
   it('matches EIP-55', () => {
-    expect(toChecksumAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3')).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3');
+    expect(toChecksumAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3')).toBe(
+      '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    );
   });
 });

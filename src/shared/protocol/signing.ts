@@ -16,7 +16,8 @@ const HALF_N = N >> 1n;
 function keyBytes(privateKey: Hex | Uint8Array): Uint8Array {
   let out: Uint8Array;
   if (privateKey instanceof Uint8Array) {
-    if (privateKey.length !== 32) throw new SigningError('INVALID_PRIVATE_KEY', 'A private key must be exactly 32 bytes.');
+    if (privateKey.length !== 32)
+      throw new SigningError('INVALID_PRIVATE_KEY', 'A private key must be exactly 32 bytes.');
     out = privateKey.slice();
   } else {
     if (typeof privateKey !== 'string' || !KEY_RE.test(privateKey)) {
@@ -76,7 +77,10 @@ let engine: SigningEngine = nobleSigningEngine;
 const SELF_TEST: readonly { key: Uint8Array; digest: Uint8Array }[] = [
   { key: keyFromBigint(1n), digest: new Uint8Array(32) },
   { key: keyFromBigint(N - 1n), digest: new Uint8Array(32).fill(0xff) },
-  { key: keccak_256(utf8ToBytes('signing engine self-test key')), digest: keccak_256(utf8ToBytes('signing engine self-test digest')) },
+  {
+    key: keccak_256(utf8ToBytes('signing engine self-test key')),
+    digest: keccak_256(utf8ToBytes('signing engine self-test digest')),
+  },
 ];
 
 function keyFromBigint(k: bigint): Uint8Array {
@@ -99,7 +103,10 @@ export function useSigningEngine(next: SigningEngine): void {
       got = 'a thrown error';
     }
     if (got !== want) {
-      throw new SigningError('ENGINE_MISMATCH', `The ${next.name} signing engine does not sign the self-test vectors like noble; it was not installed.`);
+      throw new SigningError(
+        'ENGINE_MISMATCH',
+        `The ${next.name} signing engine does not sign the self-test vectors like noble; it was not installed.`,
+      );
     }
   }
   engine = next;
@@ -179,7 +186,8 @@ export function recoverDigestSigner(digest: Hex | Uint8Array, signature: Hex | U
   try {
     const parsed = secp256k1.Signature.fromBytes(rec, 'recovered');
     if (parsed.r === 0n || parsed.s === 0n) throw new Error('zero');
-    if (parsed.s > HALF_N) throw new SigningError('INVALID_SIGNATURE', 'Signature s is not in the lower half of the curve order.');
+    if (parsed.s > HALF_N)
+      throw new SigningError('INVALID_SIGNATURE', 'Signature s is not in the lower half of the curve order.');
     const point = parsed.recoverPublicKey(digestBytes(digest));
     return publicKeyToAddress(point.toBytes(false));
   } catch (e) {

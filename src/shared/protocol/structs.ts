@@ -3,7 +3,8 @@
 import type { Address, Hex } from './hex';
 
 /** Solidity types that appear in the protocol's structs; `bytes` only for unhashed extras. */
-export type SolType = 'uint8' | 'uint24' | 'uint32' | 'uint64' | 'uint128' | 'uint256' | 'bool' | 'address' | 'bytes32' | 'bytes';
+export type SolType =
+  'uint8' | 'uint24' | 'uint32' | 'uint64' | 'uint128' | 'uint256' | 'bool' | 'address' | 'bytes32' | 'bytes';
 
 export interface FieldDef {
   /** Key in the JSON/TypeScript action object. */

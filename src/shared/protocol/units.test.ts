@@ -24,14 +24,20 @@ import {
 const parsers = { price: parsePrice, size: parseSize } as const;
 
 describe('fixture decimal conversions', () => {
-  it.each(vectors.decimalConversions.accepted.map((c) => [c.kind, c.human, c] as const))('accepts %s "%s"', (_k, _h, c) => {
-    const parse = parsers[c.kind as keyof typeof parsers];
-    expect(parse(c.human)).toBe(BigInt(c.protocol));
-  });
-  it.each(vectors.decimalConversions.rejected.map((c) => [c.kind, c.human, c] as const))('rejects %s "%s"', (_k, _h, c) => {
-    const parse = parsers[c.kind as keyof typeof parsers];
-    expect(() => parse(c.human)).toThrow(UnitsError);
-  });
+  it.each(vectors.decimalConversions.accepted.map((c) => [c.kind, c.human, c] as const))(
+    'accepts %s "%s"',
+    (_k, _h, c) => {
+      const parse = parsers[c.kind as keyof typeof parsers];
+      expect(parse(c.human)).toBe(BigInt(c.protocol));
+    },
+  );
+  it.each(vectors.decimalConversions.rejected.map((c) => [c.kind, c.human, c] as const))(
+    'rejects %s "%s"',
+    (_k, _h, c) => {
+      const parse = parsers[c.kind as keyof typeof parsers];
+      expect(() => parse(c.human)).toThrow(UnitsError);
+    },
+  );
 });
 
 describe('docs/protocol/units.md examples', () => {
@@ -50,14 +56,16 @@ describe('docs/protocol/units.md examples', () => {
     expect(parseSize('0.01')).toBe(10_000n);
     expect(parseSize('100.25')).toBe(100_250_000n);
     expect(parseSize('1000000000.00')).toBe(10n ** 15n);
-    for (const bad of ['0.001', '0', '1000000000.01', '00.5', '1.', 'NaN', '1,5']) expect(() => parseSize(bad), bad).toThrow(UnitsError);
+    for (const bad of ['0.001', '0', '1000000000.01', '00.5', '1.', 'NaN', '1,5'])
+      expect(() => parseSize(bad), bad).toThrow(UnitsError);
   });
 
   it('amount', () => {
     expect(parseAmount('100')).toBe(100_000_000n);
     expect(parseAmount('100.25')).toBe(100_250_000n);
     expect(parseAmount('0.01')).toBe(10_000n);
-    for (const bad of ['0', '0.00', '01', '1.001', '-1', '1000000000.01']) expect(() => parseAmount(bad), bad).toThrow(UnitsError);
+    for (const bad of ['0', '0.00', '01', '1.001', '-1', '1000000000.01'])
+      expect(() => parseAmount(bad), bad).toThrow(UnitsError);
     expect(() => parseAmount(100 as unknown as string)).toThrow(UnitsError);
   });
 
@@ -68,7 +76,9 @@ describe('docs/protocol/units.md examples', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(UnitsError);
       expect((e as UnitsError).code).toBe('INVALID_PRICE');
-      expect((e as UnitsError).message).toContain('Price must be between 0.1 and 99.9 cents with at most one decimal place.');
+      expect((e as UnitsError).message).toContain(
+        'Price must be between 0.1 and 99.9 cents with at most one decimal place.',
+      );
     }
     expect(() => parseSize('x')).toThrow(/at most two decimal places/);
   });

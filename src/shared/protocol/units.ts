@@ -113,7 +113,8 @@ function ceilDiv(a: bigint, b: bigint): bigint {
 }
 
 function checkMarginInputs(size: bigint, price: bigint): void {
-  if (typeof size !== 'bigint' || size < 0n) throw new UnitsError('INVALID_SIZE', 'Size must be a non-negative bigint.');
+  if (typeof size !== 'bigint' || size < 0n)
+    throw new UnitsError('INVALID_SIZE', 'Size must be a non-negative bigint.');
   if (typeof price !== 'bigint' || price < 0n || price > PROTOCOL_SCALE) {
     throw new UnitsError('INVALID_PRICE', 'Price must be a bigint between 0 and 1000000.');
   }

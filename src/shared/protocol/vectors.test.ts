@@ -96,16 +96,19 @@ describe('EIP-712 vectors', () => {
     expect(withRequests.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(withRequests.map((v) => [v.name, v] as const))('request body of %s parses and re-serialises identically', (_n, v) => {
-    const req = (v as { request: { path: string; body: unknown } }).request;
-    const kind = KIND_BY_PATH[req.path];
-    expect(kind).toBeDefined();
-    const parsed = parseSignedRequest(kind!, req.body);
-    expect(JSON.stringify(buildSignedRequest(kind!, parsed))).toBe(JSON.stringify(req.body));
-    expect(parsed.orderHash).toBe(v.digest);
-    expect(parsed.signature).toBe(v.signature);
-    expect(parsed.chainId).toBe(BigInt(v.domain.chainId));
-  });
+  it.each(withRequests.map((v) => [v.name, v] as const))(
+    'request body of %s parses and re-serialises identically',
+    (_n, v) => {
+      const req = (v as { request: { path: string; body: unknown } }).request;
+      const kind = KIND_BY_PATH[req.path];
+      expect(kind).toBeDefined();
+      const parsed = parseSignedRequest(kind!, req.body);
+      expect(JSON.stringify(buildSignedRequest(kind!, parsed))).toBe(JSON.stringify(req.body));
+      expect(parsed.orderHash).toBe(v.digest);
+      expect(parsed.signature).toBe(v.signature);
+      expect(parsed.chainId).toBe(BigInt(v.domain.chainId));
+    },
+  );
 
   it('cancel-replace bodies embed the replacement vector digest and signature', () => {
     for (const v of vectors.eip712.filter((x) => x.primaryType === 'CancelReplaceOrder')) {
@@ -135,7 +138,11 @@ describe('Permit2 vectors (docs/protocol/deposits.md#permit2-deposit)', () => {
   it.each(vectors.permit2.map((v) => [v.name, v] as const))('%s', (_n, v) => {
     expect(v.typeString).toBe(PERMIT_TRANSFER_FROM_TYPE_STRING);
     expect(bytesToHex(keccakUtf8(v.typeString))).toBe(v.typehash);
-    const domain = { name: v.domain.name, chainId: BigInt(v.domain.chainId), verifyingContract: v.domain.verifyingContract as `0x${string}` };
+    const domain = {
+      name: v.domain.name,
+      chainId: BigInt(v.domain.chainId),
+      verifyingContract: v.domain.verifyingContract as `0x${string}`,
+    };
     const message = {
       permitted: { token: v.message.permitted.token as `0x${string}`, amount: BigInt(v.message.permitted.amount) },
       spender: v.message.spender as `0x${string}`,

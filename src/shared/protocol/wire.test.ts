@@ -85,32 +85,63 @@ describe('rejections carry path and code', () => {
     expect(issuesOf(() => parseSignedRequest('orders', { ...body, order: { ...body.order, price: 1 } }))).toEqual([
       expect.objectContaining({ path: '$.order.price', code: 'invalid_type' }),
     ]);
-    expect(issuesOf(() => parseSignedRequest('orders', { ...body, chainId: 31337 }))[0]).toMatchObject({ path: '$.chainId', code: 'invalid_type' });
-    expect(issuesOf(() => parseSignedRequest('orders', { ...body, signature: '0x1234' }))[0]).toMatchObject({ path: '$.signature', code: 'invalid_value' });
-    expect(issuesOf(() => parseSignedRequest('orders', { ...body, x: 1 }))[0]).toMatchObject({ path: '$.x', code: 'unknown_field' });
+    expect(issuesOf(() => parseSignedRequest('orders', { ...body, chainId: 31337 }))[0]).toMatchObject({
+      path: '$.chainId',
+      code: 'invalid_type',
+    });
+    expect(issuesOf(() => parseSignedRequest('orders', { ...body, signature: '0x1234' }))[0]).toMatchObject({
+      path: '$.signature',
+      code: 'invalid_value',
+    });
+    expect(issuesOf(() => parseSignedRequest('orders', { ...body, x: 1 }))[0]).toMatchObject({
+      path: '$.x',
+      code: 'unknown_field',
+    });
     const { order: _o, ...noOrder } = body;
-    expect(issuesOf(() => parseSignedRequest('orders', noOrder))[0]).toMatchObject({ path: '$.order', code: 'missing_field' });
+    expect(issuesOf(() => parseSignedRequest('orders', noOrder))[0]).toMatchObject({
+      path: '$.order',
+      code: 'missing_field',
+    });
     // The action under another kind's key is rejected.
-    expect(issuesOf(() => parseSignedRequest('cancels', body)).map((i) => i.code)).toEqual(expect.arrayContaining(['missing_field', 'unknown_field']));
+    expect(issuesOf(() => parseSignedRequest('cancels', body)).map((i) => i.code)).toEqual(
+      expect.arrayContaining(['missing_field', 'unknown_field']),
+    );
   });
 
   it('raw bytes fields must be even-length hex', () => {
-    const body = vectors.eip712.find((v) => v.primaryType === 'ApproveAgentOrder')!.request!.body as unknown as Record<string, Record<string, unknown>>;
+    const body = vectors.eip712.find((v) => v.primaryType === 'ApproveAgentOrder')!.request!.body as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
     const bad = { ...body, approval: { ...body['approval'], approvalSignature: '0xabc' } };
-    expect(issuesOf(() => parseSignedRequest('agentsApprove', bad))[0]).toMatchObject({ path: '$.approval.approvalSignature', code: 'invalid_value' });
+    expect(issuesOf(() => parseSignedRequest('agentsApprove', bad))[0]).toMatchObject({
+      path: '$.approval.approvalSignature',
+      code: 'invalid_value',
+    });
   });
 
   it('serializeAction refuses out-of-range values', () => {
     const a = parseAction('FillOrder', order);
-    expect(issuesOf(() => serializeAction('FillOrder', { ...a, price: 1n << 24n }))[0]).toMatchObject({ path: '$.price', code: 'integer_out_of_range' });
-    expect(issuesOf(() => serializeAction('FillOrder', { ...a, timeInForce: 9n }))[0]).toMatchObject({ path: '$.timeInForce', code: 'invalid_value' });
+    expect(issuesOf(() => serializeAction('FillOrder', { ...a, price: 1n << 24n }))[0]).toMatchObject({
+      path: '$.price',
+      code: 'integer_out_of_range',
+    });
+    expect(issuesOf(() => serializeAction('FillOrder', { ...a, timeInForce: 9n }))[0]).toMatchObject({
+      path: '$.timeInForce',
+      code: 'invalid_value',
+    });
   });
 });
 
 describe('signed requests end to end', () => {
-  const domain = makeExchangeDomain({ chainId: 31337n, verifyingContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' });
+  const domain = makeExchangeDomain({
+    chainId: 31337n,
+    verifyingContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  });
   const signer = new DigestSigner(vectors.eip712[0]!.privateKey as `0x${string}`);
-  const simpleKinds = (Object.keys(REQUEST_KINDS) as RequestKind[]).filter((k): k is SimpleRequestKind => k !== 'cancelReplace');
+  const simpleKinds = (Object.keys(REQUEST_KINDS) as RequestKind[]).filter(
+    (k): k is SimpleRequestKind => k !== 'cancelReplace',
+  );
 
   it.each(simpleKinds)('%s: sign, build, stringify, parse, verify', (kind) => {
     const p = REQUEST_KINDS[kind].primaryType;
@@ -122,8 +153,19 @@ describe('signed requests end to end', () => {
         expect(back).toEqual(req);
         const action = (back as unknown as Record<string, never>)[STRUCTS[p].jsonKey]!;
         expect(checkSignedAction(p, action, domain, back.orderHash, back.signature, signer.address)).toBe('ok');
-        expect(checkSignedAction(p, action, { ...domain, chainId: 1n }, back.orderHash, back.signature, signer.address)).toBe('hash_mismatch');
-        expect(checkSignedAction(p, action, domain, back.orderHash, back.signature, '0x0000000000000000000000000000000000000001')).toBe('signer_mismatch');
+        expect(
+          checkSignedAction(p, action, { ...domain, chainId: 1n }, back.orderHash, back.signature, signer.address),
+        ).toBe('hash_mismatch');
+        expect(
+          checkSignedAction(
+            p,
+            action,
+            domain,
+            back.orderHash,
+            back.signature,
+            '0x0000000000000000000000000000000000000001',
+          ),
+        ).toBe('signer_mismatch');
       }),
       { numRuns: 10 },
     );
@@ -136,7 +178,15 @@ describe('signed requests end to end', () => {
         const req = signCancelReplaceRequest(outer, rep, domain, signer);
         expect(req.cancelReplace.replacementOrderHash).toBe(hashAction('FillOrder', rep, domain));
         const body = buildSignedRequest('cancelReplace', req);
-        expect(Object.keys(body)).toEqual(['cancelReplace', 'replacement', 'chainId', 'orderHash', 'signature', 'replacementOrderHash', 'replacementSignature']);
+        expect(Object.keys(body)).toEqual([
+          'cancelReplace',
+          'replacement',
+          'chainId',
+          'orderHash',
+          'signature',
+          'replacementOrderHash',
+          'replacementSignature',
+        ]);
         expect(parseSignedRequest('cancelReplace', JSON.parse(JSON.stringify(body)))).toEqual(req);
       }),
       { numRuns: 10 },

@@ -37,27 +37,45 @@ type FieldRule = {
 const problem = (code: ValidationIssueCode, message: string): Problem => ({ code, message });
 const isProblem = (v: unknown): v is Problem => typeof v === 'object' && v !== null;
 
-function uintRule(key: string, type: UintType, exact?: bigint, max: bigint = UINT_MAX[type], maxWhat = `${type} maximum ${UINT_MAX[type]}`): FieldRule {
+function uintRule(
+  key: string,
+  type: UintType,
+  exact?: bigint,
+  max: bigint = UINT_MAX[type],
+  maxWhat = `${type} maximum ${UINT_MAX[type]}`,
+): FieldRule {
   const check = (n: bigint): bigint | Problem => {
-    if (n > max) return problem(exact === undefined && max === UINT_MAX[type] ? 'integer_out_of_range' : 'invalid_value', `"${key}" must be at most ${maxWhat}.`);
-    if (exact !== undefined && n !== exact) return problem('invalid_value', `"${key}" must be ${exact} for this action.`);
+    if (n > max)
+      return problem(
+        exact === undefined && max === UINT_MAX[type] ? 'integer_out_of_range' : 'invalid_value',
+        `"${key}" must be at most ${maxWhat}.`,
+      );
+    if (exact !== undefined && n !== exact)
+      return problem('invalid_value', `"${key}" must be ${exact} for this action.`);
     return n;
   };
   return {
     fromJson(v) {
-      if (typeof v === 'number') return problem('invalid_type', `"${key}" must be a decimal string; JSON numbers are not accepted.`);
+      if (typeof v === 'number')
+        return problem('invalid_type', `"${key}" must be a decimal string; JSON numbers are not accepted.`);
       if (typeof v !== 'string') return problem('invalid_type', `"${key}" must be a decimal string.`);
       if (!DECIMAL_RE.test(v)) {
-        return problem('invalid_decimal_string', `"${key}" must be a canonical unsigned decimal string (digits only, no sign, no leading zeros).`);
+        return problem(
+          'invalid_decimal_string',
+          `"${key}" must be a canonical unsigned decimal string (digits only, no sign, no leading zeros).`,
+        );
       }
-      if (v.length > MAX_DIGITS[type]) return problem('integer_out_of_range', `"${key}" must be at most ${UINT_MAX[type]} (${type}).`);
+      if (v.length > MAX_DIGITS[type])
+        return problem('integer_out_of_range', `"${key}" must be at most ${UINT_MAX[type]} (${type}).`);
       const n = BigInt(v);
-      if (n > UINT_MAX[type]) return problem('integer_out_of_range', `"${key}" must be at most ${UINT_MAX[type]} (${type}).`);
+      if (n > UINT_MAX[type])
+        return problem('integer_out_of_range', `"${key}" must be at most ${UINT_MAX[type]} (${type}).`);
       return check(n);
     },
     toJson(v) {
       if (typeof v !== 'bigint') return problem('invalid_type', `"${key}" must be a bigint.`);
-      if (v < 0n || v > UINT_MAX[type]) return problem('integer_out_of_range', `"${key}" must be between 0 and ${UINT_MAX[type]} (${type}).`);
+      if (v < 0n || v > UINT_MAX[type])
+        return problem('integer_out_of_range', `"${key}" must be between 0 and ${UINT_MAX[type]} (${type}).`);
       const r = check(v);
       return isProblem(r) ? r : v.toString();
     },
@@ -74,7 +92,8 @@ function hexRule(key: string, re: RegExp, what: string): FieldRule {
 }
 
 const boolRule = (key: string): FieldRule => {
-  const one = (v: unknown) => (typeof v === 'boolean' ? v : problem('invalid_type', `"${key}" must be a JSON boolean.`));
+  const one = (v: unknown) =>
+    typeof v === 'boolean' ? v : problem('invalid_type', `"${key}" must be a JSON boolean.`);
   return { fromJson: one, toJson: one };
 };
 
@@ -95,8 +114,16 @@ function ruleFor(f: FieldDef, typ: bigint | undefined): FieldRule {
     default: {
       const width = (f.wire ?? f.type) as UintType;
       if (f.key === 'typ' && typ !== undefined) return uintRule(f.key, width, typ);
-      if (f.key === 'signatureType') return uintRule(f.key, width, undefined, MAX_SIGNATURE_TYPE, `${MAX_SIGNATURE_TYPE} (0 EOA … 4 agent)`);
-      if (f.key === 'timeInForce') return uintRule(f.key, width, undefined, MAX_TIME_IN_FORCE, `${MAX_TIME_IN_FORCE} (0 GTC, 1 FOK, 2 IOC, 3 ALO)`);
+      if (f.key === 'signatureType')
+        return uintRule(f.key, width, undefined, MAX_SIGNATURE_TYPE, `${MAX_SIGNATURE_TYPE} (0 EOA … 4 agent)`);
+      if (f.key === 'timeInForce')
+        return uintRule(
+          f.key,
+          width,
+          undefined,
+          MAX_TIME_IN_FORCE,
+          `${MAX_TIME_IN_FORCE} (0 GTC, 1 FOK, 2 IOC, 3 ALO)`,
+        );
       return uintRule(f.key, width);
     }
   }
@@ -153,7 +180,12 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[], base = '
   const out: ValidationIssue[] = [];
   for (const i of issues) {
     if (i.code === 'unrecognized_keys') {
-      for (const k of i.keys) out.push({ code: 'unknown_field', path: jsonPath(base, [...i.path, k]), message: `Unknown field "${k}" is not allowed.` });
+      for (const k of i.keys)
+        out.push({
+          code: 'unknown_field',
+          path: jsonPath(base, [...i.path, k]),
+          message: `Unknown field "${k}" is not allowed.`,
+        });
     } else if (i.code === 'custom' && typeof i.params?.['code'] === 'string') {
       out.push({ code: i.params['code'] as ValidationIssueCode, path: jsonPath(base, i.path), message: i.message });
     } else if (i.code === 'invalid_type') {
@@ -190,7 +222,12 @@ export function serializeAction<P extends PrimaryType>(primaryType: P, action: A
     else out[key] = r;
   }
   for (const key of Object.keys(src)) {
-    if (!c.keys.includes(key)) (issues ??= []).push({ code: 'unknown_field', path: `${base}.${key}`, message: `Unknown field "${key}" is not allowed.` });
+    if (!c.keys.includes(key))
+      (issues ??= []).push({
+        code: 'unknown_field',
+        path: `${base}.${key}`,
+        message: `Unknown field "${key}" is not allowed.`,
+      });
   }
   if (issues) throw new ProtocolValidationError(issues);
   return out;
@@ -236,7 +273,9 @@ export interface CancelReplaceSignedRequest extends SignedEnvelope {
 }
 
 /** A parsed signed request body: the action under its JSON key, integers as bigint. */
-export type SignedRequest<K extends RequestKind> = K extends SimpleRequestKind ? SimpleSignedRequest<K> : CancelReplaceSignedRequest;
+export type SignedRequest<K extends RequestKind> = K extends SimpleRequestKind
+  ? SimpleSignedRequest<K>
+  : CancelReplaceSignedRequest;
 
 /** A JSON-ready body; JSON.stringify of it is exactly what the reference client sends. */
 export type SignedRequestBody = Record<string, WireAction | string>;
@@ -268,7 +307,10 @@ function bodyLayout(kind: RequestKind): BodyPart[] {
   return [{ key: STRUCTS[p].jsonKey, primaryType: p }, { key: 'chainId' }, { key: 'orderHash' }, { key: 'signature' }];
 }
 
-const LAYOUTS = Object.fromEntries(REQUEST_KIND_NAMES.map((k) => [k, bodyLayout(k)])) as Record<RequestKind, BodyPart[]>;
+const LAYOUTS = Object.fromEntries(REQUEST_KIND_NAMES.map((k) => [k, bodyLayout(k)])) as Record<
+  RequestKind,
+  BodyPart[]
+>;
 
 const REQUEST_SCHEMAS = Object.fromEntries(
   REQUEST_KIND_NAMES.map((k) => [
@@ -281,13 +323,21 @@ const REQUEST_SCHEMAS = Object.fromEntries(
             ? z.unknown().transform((v, ctx) => {
                 // Missing action object: report it as missing_field rather than "expected object".
                 if (v === undefined) {
-                  ctx.addIssue({ code: 'custom', message: `"${part.key}" is required.`, params: { code: 'missing_field' } });
+                  ctx.addIssue({
+                    code: 'custom',
+                    message: `"${part.key}" is required.`,
+                    params: { code: 'missing_field' },
+                  });
                   return z.NEVER;
                 }
                 const r = COMPILED[part.primaryType].schema.safeParse(v);
                 if (!r.success) {
                   for (const issue of toValidationIssues(r.error.issues, `$.${part.key}`)) {
-                    ctx.addIssue({ code: 'custom', message: issue.message, params: { code: issue.code, absPath: issue.path } });
+                    ctx.addIssue({
+                      code: 'custom',
+                      message: issue.message,
+                      params: { code: issue.code, absPath: issue.path },
+                    });
                   }
                   return z.NEVER;
                 }
@@ -308,7 +358,10 @@ export function signedRequestSchema<K extends RequestKind>(kind: K): z.ZodType<S
 /** Parse a POST body (already JSON-decoded) strictly. Throws ProtocolValidationError. */
 export function parseSignedRequest<K extends RequestKind>(kind: K, body: unknown): SignedRequest<K> {
   const schema = REQUEST_SCHEMAS[kind];
-  if (schema === undefined) throw new ProtocolValidationError([{ code: 'invalid_value', path: '$', message: `Unknown request kind "${String(kind)}".` }]);
+  if (schema === undefined)
+    throw new ProtocolValidationError([
+      { code: 'invalid_value', path: '$', message: `Unknown request kind "${String(kind)}".` },
+    ]);
   const r = schema.safeParse(body);
   if (r.success) return r.data as SignedRequest<K>;
   // Nested action issues carry their absolute path already.
@@ -329,7 +382,11 @@ export function buildSignedRequest<K extends RequestKind>(kind: K, request: Sign
     const v = src[part.key];
     if ('primaryType' in part) {
       if (typeof v !== 'object' || v === null) {
-        issues.push({ code: v === undefined ? 'missing_field' : 'invalid_type', path: `$.${part.key}`, message: `"${part.key}" must be an action object.` });
+        issues.push({
+          code: v === undefined ? 'missing_field' : 'invalid_type',
+          path: `$.${part.key}`,
+          message: `"${part.key}" must be an action object.`,
+        });
         continue;
       }
       try {
@@ -339,14 +396,16 @@ export function buildSignedRequest<K extends RequestKind>(kind: K, request: Sign
         else throw e;
       }
     } else {
-      const r = v === undefined ? problem('missing_field', `"${part.key}" is required.`) : envelopeRules[part.key].toJson(v);
+      const r =
+        v === undefined ? problem('missing_field', `"${part.key}" is required.`) : envelopeRules[part.key].toJson(v);
       if (isProblem(r)) issues.push({ code: r.code, path: `$.${part.key}`, message: r.message });
       else out[part.key] = r as string;
     }
   }
   const allowed = new Set(LAYOUTS[kind].map((p) => p.key));
   for (const key of Object.keys(src)) {
-    if (!allowed.has(key)) issues.push({ code: 'unknown_field', path: `$.${key}`, message: `Unknown field "${key}" is not allowed.` });
+    if (!allowed.has(key))
+      issues.push({ code: 'unknown_field', path: `$.${key}`, message: `Unknown field "${key}" is not allowed.` });
   }
   if (issues.length > 0) throw new ProtocolValidationError(issues);
   return out;

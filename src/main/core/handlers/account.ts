@@ -3,7 +3,6 @@ import type { AccountSelection } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { accountViewOf } from '../session/account-view';
 import type { TradingHost } from '../session/host';
 
 function checkKeys(ctx: CoreContext, s: AccountSelection): void {
@@ -12,12 +11,14 @@ function checkKeys(ctx: CoreContext, s: AccountSelection): void {
     ['master', s.master],
     ['agent', s.agent],
   ] as const) {
-    if (address && !keys.includes(address.toLowerCase())) throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
+    if (address && !keys.includes(address.toLowerCase()))
+      throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
   }
   if (s.master && s.agent && s.master.toLowerCase() === s.agent.toLowerCase()) {
     throw new BridgeFailure('account.agent_is_master', 'The agent must be a different key from the master account.');
   }
-  if (s.tradeAs === 'agent' && !s.agent) throw new BridgeFailure('account.no_agent', 'Choose an agent key before trading as the agent.');
+  if (s.tradeAs === 'agent' && !s.agent)
+    throw new BridgeFailure('account.no_agent', 'Choose an agent key before trading as the agent.');
 }
 
 export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'account'> {
@@ -30,25 +31,34 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
       } catch (error) {
         // Kept for when the exchange answers (the session applies it on connect); the view says why it is empty.
         session.keepSelection(selection);
-        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+        return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
       }
       try {
         await session.select(selection);
-        return accountViewOf(session);
+        return session.desk.view();
       } catch (error) {
-        return accountViewOf(session, error instanceof Error ? error.message : 'The account could not be read.');
+        return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
       }
     },
     'account.get': async () => {
       const session = await trading.connected();
       await session.refreshAccount();
-      return accountViewOf(session);
+      return session.desk.view();
     },
     'account.exportFills': async () => {
       const session = trading.session();
-      const view = accountViewOf(session);
+      const view = session.desk.view();
       const rows = view.fills.map((f) =>
-        [new Date(f.at).toISOString(), f.assetId, f.epoch, f.orderId, f.side, formatPrice(BigInt(f.price)), formatSize(BigInt(f.size)), f.liquidity].join(','),
+        [
+          new Date(f.at).toISOString(),
+          f.assetId,
+          f.epoch,
+          f.orderId,
+          f.side,
+          formatPrice(BigInt(f.price)),
+          formatSize(BigInt(f.size)),
+          f.liquidity,
+        ].join(','),
       );
       const content = ['time,assetId,epoch,orderId,side,priceCents,contracts,liquidity', ...rows].join('\n') + '\n';
       const master = view.selection.master?.slice(2, 10).toLowerCase() ?? 'account';

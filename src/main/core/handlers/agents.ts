@@ -44,7 +44,11 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const session = await trading.connected();
       const master = masterOf(session);
       const key = ctx.vault.list().find((k) => k.address.toLowerCase() === agent.toLowerCase());
-      if (!key) throw new BridgeFailure('keys.not_found', `The agent ${agent} is not a key in this vault: create or import it first.`);
+      if (!key)
+        throw new BridgeFailure(
+          'keys.not_found',
+          `The agent ${agent} is not a key in this vault: create or import it first.`,
+        );
       if (key.address.toLowerCase() === master.toLowerCase()) {
         throw new BridgeFailure('agents.agent_is_master', 'The agent must be a different key from the master account.');
       }
@@ -67,9 +71,13 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         }),
       );
       if (!yes) return { confirmed: false };
-      assertSameFacts(facts, signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId));
+      assertSameFacts(
+        facts,
+        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId),
+      );
       const r = await session.client(master).approveAgent({ agent: key.address as Address });
-      if (r.status !== 'SUCCESS') throw new BridgeFailure('agents.approval_failed', 'The exchange did not accept the agent approval; try again.');
+      if (r.status !== 'SUCCESS')
+        throw new BridgeFailure('agents.approval_failed', 'The exchange did not accept the agent approval; try again.');
       await session.select({ ...session.selection, agent: key.address });
       return { confirmed: true, value: await statusOf(session, master) };
     },
@@ -77,10 +85,19 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
     'agents.revoke': async () => {
       const session = await trading.connected();
       const master = masterOf(session);
-      const yes = await confirm('Revoke agent', `Stop the agent of ${master} from trading for it?`, 'The master signs one revocation; the agent key stays in the vault.', 'Revoke agent');
+      const yes = await confirm(
+        'Revoke agent',
+        `Stop the agent of ${master} from trading for it?`,
+        'The master signs one revocation; the agent key stays in the vault.',
+        'Revoke agent',
+      );
       if (!yes) return { confirmed: false };
       const r = await session.client(master).revokeAgent();
-      if (r.status !== 'SUCCESS') throw new BridgeFailure('agents.revoke_failed', 'The exchange did not accept the revocation: there may be no active agent.');
+      if (r.status !== 'SUCCESS')
+        throw new BridgeFailure(
+          'agents.revoke_failed',
+          'The exchange did not accept the revocation: there may be no active agent.',
+        );
       return { confirmed: true, value: await statusOf(session, master) };
     },
   };

@@ -17,8 +17,13 @@ async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
   const out: ClaimableEpoch[] = [];
   for (const m of session.markets) {
     for (const c of await session.epochs.claimable(m.assetId, master)) {
-      session.claimable.set(`${c.assetId}:${c.epoch}`, c.claimable);
-      out.push({ assetId: c.assetId.toString(), epoch: c.epoch.toString(), symbol: m.symbol, amount: c.claimable.toString() });
+      session.desk.claimableSeen(c.assetId, c.epoch, c.claimable);
+      out.push({
+        assetId: c.assetId.toString(),
+        epoch: c.epoch.toString(),
+        symbol: m.symbol,
+        amount: c.claimable.toString(),
+      });
     }
   }
   return out;
@@ -29,7 +34,7 @@ export async function claimOne(session: TradingSession, assetId: bigint, epoch: 
   const symbol = session.market(assetId).symbol;
   const amount = (await session.reader.getClaimable(assetId, epoch, master)).claimable;
   const r = await session.client(master).claim({ assetId, epoch });
-  session.claimable.delete(`${assetId}:${epoch}`);
+  session.desk.claimed(assetId, epoch);
   await session.refreshAccount(epoch, assetId);
   const ok = r.status === 'CLAIMED';
   const name = marketLabel(symbol, assetId, epoch);
@@ -38,7 +43,9 @@ export async function claimOne(session: TradingSession, assetId: bigint, epoch: 
     epoch: epoch.toString(),
     status: r.status,
     amount: ok ? amount.toString() : '0',
-    summary: ok ? `Claimed ${formatDollars(amount)} from ${name}` : `Nothing claimed from ${name}: it is not resolved or holds nothing`,
+    summary: ok
+      ? `Claimed ${formatDollars(amount)} from ${name}`
+      : `Nothing claimed from ${name}: it is not resolved or holds nothing`,
   };
 }
 
@@ -49,7 +56,8 @@ export function claimsHandlers(trading: TradingHost): AreaHandlers<'claims'> {
     'claims.claimAll': async () => {
       const session = await trading.connected();
       const results: ClaimResult[] = [];
-      for (const c of await listClaims(session)) results.push(await claimOne(session, BigInt(c.assetId), BigInt(c.epoch)));
+      for (const c of await listClaims(session))
+        results.push(await claimOne(session, BigInt(c.assetId), BigInt(c.epoch)));
       return results;
     },
   };

@@ -7,19 +7,25 @@ import type { CloseResult, FillView, SignAs } from '../../../shared/bridge';
 import { parsePrice } from '../../../shared/protocol';
 import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
-import { clipToInventory, planClose } from '../session/close-plan';
+import { clipToInventory, planClose } from '../trading-math/close-plan';
 import type { TradingSession } from '../session/session';
 import { confirmOrder, send } from './orders';
 
-
-async function bookOf(session: TradingSession, assetId: bigint, epoch: bigint): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
-  const live = session.books.liveLevels(assetId, epoch);
+async function bookOf(
+  session: TradingSession,
+  assetId: bigint,
+  epoch: bigint,
+): Promise<{ bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] }> {
+  const live = session.board.books.liveLevels(assetId, epoch);
   if (live) return live;
   const snap = await session.reader.getOrderBook(assetId, epoch, { depth: MAX_BOOK_DEPTH });
   return { bids: snap.bids, asks: snap.asks };
 }
 
-function priced(fills: readonly FillView[], sell: boolean): { average: bigint; worst: bigint; atOrBetter: boolean } | null {
+function priced(
+  fills: readonly FillView[],
+  sell: boolean,
+): { average: bigint; worst: bigint; atOrBetter: boolean } | null {
   const size = fills.reduce((s, f) => s + BigInt(f.size), 0n);
   if (size === 0n) return null;
   const value = fills.reduce((s, f) => s + BigInt(f.price) * BigInt(f.size), 0n);
@@ -28,12 +34,31 @@ function priced(fills: readonly FillView[], sell: boolean): { average: bigint; w
   return { average: value / size, worst, atOrBetter: fills.some((f) => f.priceIsLimit === true) };
 }
 
-export async function closePosition(ctx: CoreContext, session: TradingSession, a: bigint, e: bigint, signAs: SignAs): Promise<CloseResult> {
+export async function closePosition(
+  ctx: CoreContext,
+  session: TradingSession,
+  a: bigint,
+  e: bigint,
+  signAs: SignAs,
+): Promise<CloseResult> {
   const slippage = parsePrice(ctx.settings.getSettings().maxSlippageCents);
-  const base = { orderId: null, side: null, requested: '0', filled: '0', averagePrice: null, worstPrice: null, pricesAreLimits: false, bestPrice: null, limitPrice: null, maxSlippage: slippage.toString(), reason: '', positionChanged: false };
+  const base = {
+    orderId: null,
+    side: null,
+    requested: '0',
+    filled: '0',
+    averagePrice: null,
+    worstPrice: null,
+    pricesAreLimits: false,
+    bestPrice: null,
+    limitPrice: null,
+    maxSlippage: slippage.toString(),
+    reason: '',
+    positionChanged: false,
+  };
   await session.refreshAccount(e, a);
   const inventory = session.account?.inventory(a, e) ?? 0n;
-  const own = session.ownLevels(a, e);
+  const own = session.desk.ownLevels(a, e);
   const plan = planClose(inventory, await bookOf(session, a, e), inventory > 0n ? own.bids : own.asks, slippage);
   if (plan.kind === 'nothing') return { ...base, status: 'NOTHING_TO_CLOSE', remaining: '0' };
   if (plan.kind === 'no_liquidity') {
@@ -50,7 +75,13 @@ export async function closePosition(ctx: CoreContext, session: TradingSession, a
   const now = session.account?.inventory(a, e) ?? 0n;
   const size = clipToInventory(plan, now);
   if (size === 0n) return { ...base, status: 'NOTHING_TO_CLOSE', remaining: now.toString(), positionChanged: true };
-  const { result, fills } = await send(session, { assetId: a, epoch: e, ticket: { sell: plan.sell, price: plan.limit, size }, timeInForce: 'IOC', signAs });
+  const { result, fills } = await send(session, {
+    assetId: a,
+    epoch: e,
+    ticket: { sell: plan.sell, price: plan.limit, size },
+    timeInForce: 'IOC',
+    signAs,
+  });
   const left = session.account?.inventory(a, e) ?? 0n;
   const filled = BigInt(result.filled);
   const p = priced(fills, plan.sell);

@@ -11,12 +11,21 @@ const FACTS = {
   domainName: 'Service Exchange',
   spenders: { depositLedger: A(0xd1), settlementToken: A(0x70), permit2: A(0x22) },
 };
-const DRAFT = { name: 'My "exchange"\u202e', httpUrl: 'https://api.example.com/v1', marketWsUrl: 'wss://api.example.com/ws/', oracleWsUrl: 'wss://api.example.com/oracle-ws/', rpcUrl: 'https://rpc.example.com', chainId: '8453' };
+const DRAFT = {
+  name: 'My "exchange"\u202e',
+  httpUrl: 'https://api.example.com/v1',
+  marketWsUrl: 'wss://api.example.com/ws/',
+  oracleWsUrl: 'wss://api.example.com/oracle-ws/',
+  rpcUrl: 'https://rpc.example.com',
+  chainId: '8453',
+};
 
 describe('deployment dialogs', () => {
-  it('asks before contact, naming every host and marking the name as the user\'s text', () => {
+  it("asks before contact, naming every host and marking the name as the user's text", () => {
     const r = contactRequest(DRAFT, null);
-    expect(r.message).toBe('Let the app contact https://api.example.com, wss://api.example.com, https://rpc.example.com for chain 8453?');
+    expect(r.message).toBe(
+      'Let the app contact https://api.example.com, wss://api.example.com, https://rpc.example.com for chain 8453?',
+    );
     // Quotes and direction characters of user text cannot forge a line or pass for the app's words.
     expect(r.detail).toContain("Deployment: “My 'exchange'” (user text: typed in this app, not checked)");
     expect(r.detail).toContain('Nothing is saved yet.');

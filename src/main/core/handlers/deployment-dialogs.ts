@@ -14,7 +14,12 @@ import type { InspectedMarket } from '../markets/market-inspector';
 const TRUST_NOTE = 'This changes what the app trusts. Confirm only if you asked for it.';
 
 function endpointLines(d: Pick<DeploymentDraft, 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl'>): string[] {
-  return [`Exchange API: ${d.httpUrl}`, `Market feed: ${d.marketWsUrl}`, `Oracle feed: ${d.oracleWsUrl}`, `Chain RPC: ${d.rpcUrl}`];
+  return [
+    `Exchange API: ${d.httpUrl}`,
+    `Market feed: ${d.marketWsUrl}`,
+    `Oracle feed: ${d.oracleWsUrl}`,
+    `Chain RPC: ${d.rpcUrl}`,
+  ];
 }
 
 function hostList(d: Pick<DeploymentDraft, 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl'>): string {
@@ -51,7 +56,7 @@ export function contactRequest(draft: DeploymentDraft, editing: Deployment | nul
     detail: [
       ...lines,
       '',
-      'Nothing is saved yet. Next the app reads the exchange\'s chain configuration and signing domain and shows them to you before anything is trusted.',
+      "Nothing is saved yet. Next the app reads the exchange's chain configuration and signing domain and shows them to you before anything is trusted.",
       TRUST_NOTE,
     ].join('\n'),
     confirmLabel: 'Contact these hosts',
@@ -80,7 +85,9 @@ export function firstPinRequest(name: string, host: string, facts: DomainFacts):
 export function changedPinRequest(name: string, pinned: DomainFacts, observed: DomainFacts): ConfirmRequest {
   const before = factLines(pinned);
   const after = factLines(observed);
-  const lines = after.map((line, i) => (line === before[i] ? `${line} (unchanged)` : `${line}\n  was ${before[i]!.replace(/^[^:]+: /, '')}`));
+  const lines = after.map((line, i) =>
+    line === before[i] ? `${line} (unchanged)` : `${line}\n  was ${before[i]!.replace(/^[^:]+: /, '')}`,
+  );
   return {
     title: 'Signing domain changed',
     message: 'The exchange now names a different signing domain or token contracts. Accept the new ones?',
@@ -137,7 +144,14 @@ export function editNameRequest(d: Deployment, name: string): ConfirmRequest {
   return {
     title: 'Rename deployment',
     message: 'Rename this deployment?',
-    detail: ['Action: Rename a deployment (its addresses and pin stay)', `Now: ${userText(d.name)}`, `After: ${userText(name)}`, `Hosts: ${hostList(d)}`, '', TRUST_NOTE].join('\n'),
+    detail: [
+      'Action: Rename a deployment (its addresses and pin stay)',
+      `Now: ${userText(d.name)}`,
+      `After: ${userText(name)}`,
+      `Hosts: ${hostList(d)}`,
+      '',
+      TRUST_NOTE,
+    ].join('\n'),
     confirmLabel: 'Rename',
   };
 }
@@ -157,7 +171,15 @@ export function addMarketRequest(d: Deployment, symbol: string, m: InspectedMark
   return {
     title: 'Add market',
     message: `Add this ${m.timeframe} market to the list, under the name you gave it?`,
-    detail: ['Action: Add a market to a deployment', `Deployment: ${userText(d.name)}`, `Name: ${userText(symbol)}`, ...marketLines(m), '', 'The name is yours: the exchange does not name markets. Orders you send to this market are for exactly this asset id.', TRUST_NOTE].join('\n'),
+    detail: [
+      'Action: Add a market to a deployment',
+      `Deployment: ${userText(d.name)}`,
+      `Name: ${userText(symbol)}`,
+      ...marketLines(m),
+      '',
+      'The name is yours: the exchange does not name markets. Orders you send to this market are for exactly this asset id.',
+      TRUST_NOTE,
+    ].join('\n'),
     confirmLabel: 'Add market',
   };
 }
@@ -166,7 +188,15 @@ export function renameMarketRequest(d: Deployment, assetId: string, from: string
   return {
     title: 'Rename market',
     message: 'Rename this market?',
-    detail: ['Action: Rename a market', `Deployment: ${userText(d.name)}`, `Asset id: ${assetId}`, `Now: ${userText(from)}`, `After: ${userText(to)}`, '', TRUST_NOTE].join('\n'),
+    detail: [
+      'Action: Rename a market',
+      `Deployment: ${userText(d.name)}`,
+      `Asset id: ${assetId}`,
+      `Now: ${userText(from)}`,
+      `After: ${userText(to)}`,
+      '',
+      TRUST_NOTE,
+    ].join('\n'),
     confirmLabel: 'Rename',
   };
 }

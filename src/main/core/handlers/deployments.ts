@@ -7,7 +7,17 @@
  */
 import type { ConfiguredMarket } from '../../../shared/bridge';
 import { ExchangeClient } from '../../../client';
-import { describePinChange, factsOf, NO_DEPLOYMENT, type Deployment, type DomainFacts, type Settings } from '../../settings';
+import {
+  describePinChange,
+  factsOf,
+  isConfirmed,
+  NO_DEPLOYMENT,
+  pinStateOf,
+  selectedDeployment,
+  type Deployment,
+  type DomainFacts,
+  type Settings,
+} from '../../settings';
 import { checkDeploymentDraft, deploymentIdFor, type DeploymentDraft } from '../../settings/endpoint-rules';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
@@ -24,7 +34,6 @@ import {
   renameMarketRequest,
   selectRequest,
 } from './deployment-dialogs';
-import { selectedDeployment, pinStateOf } from './settings';
 
 export interface DeploymentsOptions extends InspectOptions {
   /** Timeout of each read while adding a deployment, ms (default 10 s). */
@@ -43,11 +52,6 @@ function sameFacts(a: DomainFacts, b: DomainFacts): boolean {
   return describePinChange(a, b) === '';
 }
 
-/** Built in (main wrote it) or confirmed by the user in main's dialog: main may contact its hosts. */
-export function isConfirmed(d: Deployment): boolean {
-  return d.builtIn === 'devnet' || d.confirmedAt !== undefined;
-}
-
 function endpointsOf(d: DeploymentDraft): string {
   return JSON.stringify([d.httpUrl, d.marketWsUrl, d.oracleWsUrl, d.rpcUrl, d.chainId]);
 }
@@ -58,12 +62,17 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
 
   const find = (id: string, current: Settings = settings.getSettings()): Deployment => {
     const d = current.deployments.find((x) => x.id === id);
-    if (!d) throw new BridgeFailure('deployments.unknown', 'That deployment does not exist (it may have been removed).');
+    if (!d)
+      throw new BridgeFailure('deployments.unknown', 'That deployment does not exist (it may have been removed).');
     return d;
   };
 
   const notBuiltIn = (d: Deployment, what: string): void => {
-    if (d.builtIn === 'devnet') throw new BridgeFailure('deployments.built_in', `The built-in devnet follows the devnet the app was started with: its ${what} cannot be changed here.`);
+    if (d.builtIn === 'devnet')
+      throw new BridgeFailure(
+        'deployments.built_in',
+        `The built-in devnet follows the devnet the app was started with: its ${what} cannot be changed here.`,
+      );
   };
 
   const replace = (id: string, next: Deployment): Settings => {
@@ -88,20 +97,28 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
   const stamp = (): string => new Date(ctx.now()).toISOString();
   let inspecting = false;
 
-  const marketsOf = (d: Deployment): ConfiguredMarket[] => (d.markets ?? []).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  const marketsOf = (d: Deployment): ConfiguredMarket[] =>
+    (d.markets ?? []).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
 
   /** Market checks contact the deployment: only one the user confirmed. */
   const contactable = (id: string): Deployment => {
     const d = find(id);
     if (!isConfirmed(d)) {
-      throw new BridgeFailure('deployments.unconfirmed', `${d.name} was saved without your confirmation, so the app does not contact it: confirm it in Settings → Deployments first.`);
+      throw new BridgeFailure(
+        'deployments.unconfirmed',
+        `${d.name} was saved without your confirmation, so the app does not contact it: confirm it in Settings → Deployments first.`,
+      );
     }
     return d;
   };
 
   const editableMarkets = (id: string): Deployment => {
     const d = contactable(id);
-    if (d.builtIn === 'devnet') throw new BridgeFailure('deployments.built_in', 'The built-in devnet lists its own markets (from the devnet it was started with); add markets to a deployment you added.');
+    if (d.builtIn === 'devnet')
+      throw new BridgeFailure(
+        'deployments.built_in',
+        'The built-in devnet lists its own markets (from the devnet it was started with); add markets to a deployment you added.',
+      );
     return d;
   };
 
@@ -110,16 +127,28 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const draft = checkDeploymentDraft(args);
       const current = settings.getSettings();
       const twin = current.deployments.find((d) => d.httpUrl === draft.httpUrl && d.chainId === draft.chainId);
-      if (twin) throw new BridgeFailure('deployments.duplicate', `This exchange and chain are already set up as "${twin.name}".`);
-      if (current.deployments.length >= MAX_DEPLOYMENTS) throw new BridgeFailure('deployments.too_many', `The app keeps at most ${MAX_DEPLOYMENTS} deployments: remove one first.`);
+      if (twin)
+        throw new BridgeFailure(
+          'deployments.duplicate',
+          `This exchange and chain are already set up as "${twin.name}".`,
+        );
+      if (current.deployments.length >= MAX_DEPLOYMENTS)
+        throw new BridgeFailure(
+          'deployments.too_many',
+          `The app keeps at most ${MAX_DEPLOYMENTS} deployments: remove one first.`,
+        );
       if (!(await dialogs.confirm(contactRequest(draft, null)))) return { confirmed: false };
       const facts = await observe(draft);
-      if (!(await dialogs.confirm(firstPinRequest(draft.name, hostOf(draft.httpUrl), facts)))) return { confirmed: false };
+      if (!(await dialogs.confirm(firstPinRequest(draft.name, hostOf(draft.httpUrl), facts))))
+        return { confirmed: false };
       const latest = settings.getSettings();
       const id = deploymentIdFor(draft.name, new Set(latest.deployments.map((d) => d.id)));
       // Pin first, so the session that starts for the new selection finds its facts already trusted.
       pinning.acceptPin(id, facts);
-      settings.updateSettings({ deployments: [...latest.deployments, { id, ...draft, confirmedAt: stamp() }], selectedDeploymentId: id });
+      settings.updateSettings({
+        deployments: [...latest.deployments, { id, ...draft, confirmedAt: stamp() }],
+        selectedDeploymentId: id,
+      });
       ctx.logger.info('deployments.added', { id, host: hostOf(draft.httpUrl), chainId: draft.chainId });
       return { confirmed: true, value: { deploymentId: id } };
     },
@@ -138,7 +167,9 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const facts = await observe(draft);
       const pin = pinning.pinFor(id);
       if (!pin || !sameFacts(factsOf(pin), facts)) {
-        const request = pin ? changedPinRequest(draft.name, factsOf(pin), facts) : firstPinRequest(draft.name, hostOf(draft.httpUrl), facts);
+        const request = pin
+          ? changedPinRequest(draft.name, factsOf(pin), facts)
+          : firstPinRequest(draft.name, hostOf(draft.httpUrl), facts);
         if (!(await dialogs.confirm(request))) return { confirmed: false };
         pinning.acceptPin(id, facts);
       }
@@ -154,7 +185,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       // Selecting the selected one again is how a deployment saved without a dialog gets confirmed.
       if (current.selectedDeploymentId === id && !unconfirmed) return { confirmed: true, value: { deploymentId: id } };
       const pin = pinning.pinFor(id);
-      if (!(await dialogs.confirm(selectRequest(d, pin ? factsOf(pin) : null, unconfirmed)))) return { confirmed: false };
+      if (!(await dialogs.confirm(selectRequest(d, pin ? factsOf(pin) : null, unconfirmed))))
+        return { confirmed: false };
       const latest = find(id);
       if (unconfirmed) replace(id, { ...latest, confirmedAt: stamp() });
       settings.updateSettings({ selectedDeploymentId: id });
@@ -179,21 +211,34 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const deployment = selectedDeployment(current);
       const observed = deployment ? current.pendingPinChanges[deployment.id] : undefined;
       if (!deployment || !observed) {
-        throw new BridgeFailure('deployments.no_pending_change', 'The signing domain of this deployment has not changed: there is nothing to accept.');
+        throw new BridgeFailure(
+          'deployments.no_pending_change',
+          'The signing domain of this deployment has not changed: there is nothing to accept.',
+        );
       }
       const pin = current.pins[deployment.id];
-      const request = pin ? changedPinRequest(deployment.name, factsOf(pin), observed) : firstPinRequest(deployment.name, hostOf(deployment.httpUrl), observed);
+      const request = pin
+        ? changedPinRequest(deployment.name, factsOf(pin), observed)
+        : firstPinRequest(deployment.name, hostOf(deployment.httpUrl), observed);
       if (!(await dialogs.confirm(request))) return { confirmed: false };
       // Accept exactly what was shown, and only if it is still what is pending.
       const now = settings.getSettings().pendingPinChanges[deployment.id];
-      if (!now || !sameFacts(now, observed)) throw new BridgeFailure('deployments.pin_moved', 'The deployment changed its answer while the dialog was open; nothing was accepted. Look again.');
+      if (!now || !sameFacts(now, observed))
+        throw new BridgeFailure(
+          'deployments.pin_moved',
+          'The deployment changed its answer while the dialog was open; nothing was accepted. Look again.',
+        );
       pinning.acceptPin(deployment.id, observed);
       return { confirmed: true, value: pinStateOf(settings.getSettings()) };
     },
 
     'deployments.inspectMarket': async ({ deploymentId, assetId }) => {
       // Each check opens a socket to the exchange's oracle: one at a time, however often the window asks.
-      if (inspecting) throw new BridgeFailure('markets.busy', 'Another market check is still running: wait for its answer, then try again.');
+      if (inspecting)
+        throw new BridgeFailure(
+          'markets.busy',
+          'Another market check is still running: wait for its answer, then try again.',
+        );
       inspecting = true;
       try {
         return await inspectMarket(contactable(deploymentId), assetId, options);
@@ -207,13 +252,20 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const decoded = decodeAssetId(assetId);
       const id = decoded.assetId.toString();
       const taken = marketsOf(d).find((m) => m.assetId === id);
-      if (taken) throw new BridgeFailure('markets.duplicate', `This market is already in the list as "${taken.symbol}".`);
-      if (marketsOf(d).length >= MAX_MARKETS) throw new BridgeFailure('markets.too_many', `A deployment lists at most ${MAX_MARKETS} markets.`);
+      if (taken)
+        throw new BridgeFailure('markets.duplicate', `This market is already in the list as "${taken.symbol}".`);
+      if (marketsOf(d).length >= MAX_MARKETS)
+        throw new BridgeFailure('markets.too_many', `A deployment lists at most ${MAX_MARKETS} markets.`);
       const inspected = await inspectMarket(d, id, options);
-      if (!inspected.registered) throw new BridgeFailure('markets.not_registered', `Asset ${id} is not registered at ${hostOf(d.httpUrl)}: it was not added.`);
+      if (!inspected.registered)
+        throw new BridgeFailure(
+          'markets.not_registered',
+          `Asset ${id} is not registered at ${hostOf(d.httpUrl)}: it was not added.`,
+        );
       if (!(await dialogs.confirm(addMarketRequest(d, symbol, inspected)))) return { confirmed: false };
       const latest = editableMarkets(deploymentId);
-      if (marketsOf(latest).some((m) => m.assetId === id)) throw new BridgeFailure('markets.duplicate', 'This market was added meanwhile.');
+      if (marketsOf(latest).some((m) => m.assetId === id))
+        throw new BridgeFailure('markets.duplicate', 'This market was added meanwhile.');
       const markets = [...marketsOf(latest), { assetId: id, symbol }];
       replace(deploymentId, { ...latest, markets });
       return { confirmed: true, value: markets };
@@ -222,7 +274,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
     'deployments.renameMarket': async ({ deploymentId, assetId, symbol }) => {
       const d = editableMarkets(deploymentId);
       const market = marketsOf(d).find((m) => m.assetId === assetId);
-      if (!market) throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
+      if (!market)
+        throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
       if (market.symbol === symbol) return { confirmed: true, value: marketsOf(d) };
       if (!(await dialogs.confirm(renameMarketRequest(d, assetId, market.symbol, symbol)))) return { confirmed: false };
       const latest = editableMarkets(deploymentId);
@@ -234,7 +287,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
     'deployments.removeMarket': ({ deploymentId, assetId }) => {
       const d = editableMarkets(deploymentId);
       const markets = marketsOf(d).filter((m) => m.assetId !== assetId);
-      if (markets.length === marketsOf(d).length) throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
+      if (markets.length === marketsOf(d).length)
+        throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
       replace(deploymentId, { ...d, markets });
       return markets;
     },
@@ -243,7 +297,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
       const d = editableMarkets(deploymentId);
       const markets = marketsOf(d);
       const from = markets.findIndex((m) => m.assetId === assetId);
-      if (from < 0) throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
+      if (from < 0)
+        throw new BridgeFailure('markets.unknown', `Asset ${assetId} is not in the list of this deployment.`);
       const [moved] = markets.splice(from, 1);
       markets.splice(Math.min(to, markets.length), 0, moved!);
       replace(deploymentId, { ...d, markets });

@@ -18,7 +18,11 @@ import type { TradingSession } from '../session/session';
 import { notConnected } from '../session/session';
 import { readWithdrawals } from '../session/withdrawals-reader';
 
-const FAUCET_ABI = ['function faucet()', 'function FAUCET_AMOUNT() view returns (uint256)', 'error FaucetCooldown(uint256 availableAt)'];
+const FAUCET_ABI = [
+  'function faucet()',
+  'function FAUCET_AMOUNT() view returns (uint256)',
+  'error FaucetCooldown(uint256 availableAt)',
+];
 
 function masterOf(session: TradingSession): Address {
   const master = session.selection.master;
@@ -35,7 +39,13 @@ async function balanceOf(session: TradingSession, master: Address): Promise<bigi
 }
 
 /** Polls the exchange balance until it grew by `amount` (the deposit watcher credits after confirmations). */
-async function waitForCredit(session: TradingSession, master: Address, before: bigint, amount: bigint, timeoutMs: number): Promise<boolean> {
+async function waitForCredit(
+  session: TradingSession,
+  master: Address,
+  before: bigint,
+  amount: bigint,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -61,11 +71,21 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       session.assertSigningAllowed();
       const depositId = randomUUID();
       let txHash: Hex | null = null;
-      const progress = (stage: DepositProgress['stage'], confirmations: number, required: number, message: string): void =>
-        ctx.events.emit('deposit', { depositId, stage, confirmations, required, txHash, message });
+      const progress = (
+        stage: DepositProgress['stage'],
+        confirmations: number,
+        required: number,
+        message: string,
+      ): void => ctx.events.emit('deposit', { depositId, stage, confirmations, required, txHash, message });
       const withClient = <T>(fn: (client: DepositClient) => Promise<T>): Promise<T> =>
         ctx.vault.withWallet(master, async (wallet) => {
-          const client = createDepositClient({ rpcUrl: session.deployment.rpcUrl, expectedChainId: facts.chainId, depositLedger, pinned: { settlementToken, permit2 }, wallet });
+          const client = createDepositClient({
+            rpcUrl: session.deployment.rpcUrl,
+            expectedChainId: facts.chainId,
+            depositLedger,
+            pinned: { settlementToken, permit2 },
+            wallet,
+          });
           try {
             return await fn(client);
           } finally {
@@ -100,15 +120,27 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
         throw error;
       }
       void (async () => {
-        const credited = await waitForCredit(session, master, before, units, trading.options.creditTimeoutMs ?? 120_000);
+        const credited = await waitForCredit(
+          session,
+          master,
+          before,
+          units,
+          trading.options.creditTimeoutMs ?? 120_000,
+        );
         if (credited) {
           progress('credited', 1, 1, `${formatDollars(units)} is now on your exchange balance.`);
           await session.refreshAccount();
         } else {
-          ctx.events.emit('notice', { level: 'warning', message: `The deposit ${result.txHash} is on chain but the exchange has not credited it yet.` });
+          ctx.events.emit('notice', {
+            level: 'warning',
+            message: `The deposit ${result.txHash} is on chain but the exchange has not credited it yet.`,
+          });
         }
       })();
-      return { confirmed: true, value: { depositId, index: result.index.toString(), txHash: result.txHash, amount: result.amount.toString() } };
+      return {
+        confirmed: true,
+        value: { depositId, index: result.index.toString(), txHash: result.txHash, amount: result.amount.toString() },
+      };
     },
 
     'funds.withdraw': async ({ amount, receiver }) => {
@@ -118,15 +150,43 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const to = (receiver ?? master) as Address;
       // Withdrawals are always confirmed, whatever the settings say.
       session.assertSigningAllowed();
-      const signing = signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId);
-      const yes = await ctx.dialogs.confirm(withdrawalRequest({ units, receiver: to, master, ledger: session.facts?.contracts.ledger, token: session.facts?.contracts.settlementToken, signing }));
+      const signing = signingFacts(
+        session.deployment,
+        ctx.pinning.pinFor(session.deployment.id),
+        session.facts?.chainId,
+      );
+      const yes = await ctx.dialogs.confirm(
+        withdrawalRequest({
+          units,
+          receiver: to,
+          master,
+          ledger: session.facts?.contracts.ledger,
+          token: session.facts?.contracts.settlementToken,
+          signing,
+        }),
+      );
       if (!yes) return { confirmed: false };
-      assertSameFacts(signing, signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId));
+      assertSameFacts(
+        signing,
+        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId),
+      );
       const r = await session.client(master).withdraw({ amount: units, receiver: to });
       await session.refreshAccount();
-      const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find((w) => w.id.toLowerCase() === r.id.toLowerCase());
-      const view: WithdrawalView = listed ?? { id: r.id, amount: units.toString(), receiver: toChecksumAddress(to), status: r.status, txHash: null, requestedAt: Date.now() };
-      return { confirmed: true, value: r.status === 'WITHDRAWAL_FAILED' ? { ...view, status: 'WITHDRAWAL_FAILED' } : view };
+      const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find(
+        (w) => w.id.toLowerCase() === r.id.toLowerCase(),
+      );
+      const view: WithdrawalView = listed ?? {
+        id: r.id,
+        amount: units.toString(),
+        receiver: toChecksumAddress(to),
+        status: r.status,
+        txHash: null,
+        requestedAt: Date.now(),
+      };
+      return {
+        confirmed: true,
+        value: r.status === 'WITHDRAWAL_FAILED' ? { ...view, status: 'WITHDRAWAL_FAILED' } : view,
+      };
     },
 
     'funds.withdrawals': async () => {
@@ -138,15 +198,23 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       // Refuse before waiting for a connection: the answer does not depend on one.
       const deployment = trading.session().deployment;
       if (deployment.builtIn !== 'devnet') {
-        throw new BridgeFailure('funds.not_devnet', `The faucet exists only on the local devnet; ${deployment.name} has no faucet, so no tokens were minted.`);
+        throw new BridgeFailure(
+          'funds.not_devnet',
+          `The faucet exists only on the local devnet; ${deployment.name} has no faucet, so no tokens were minted.`,
+        );
       }
       const session = await trading.connected();
       const master = masterOf(session);
       // The pinned token: a transaction goes only to a contract the user confirmed.
       const token = session.pinnedSpenders().settlementToken;
-      const provider = new JsonRpcProvider(rpcConnection(session.deployment.rpcUrl), undefined, { staticNetwork: true, batchMaxCount: 1 });
+      const provider = new JsonRpcProvider(rpcConnection(session.deployment.rpcUrl), undefined, {
+        staticNetwork: true,
+        batchMaxCount: 1,
+      });
       try {
-        const minted = (await new Contract(token, FAUCET_ABI, provider).getFunction('FAUCET_AMOUNT').staticCall()) as bigint;
+        const minted = (await new Contract(token, FAUCET_ABI, provider)
+          .getFunction('FAUCET_AMOUNT')
+          .staticCall()) as bigint;
         const yes = await ctx.dialogs.confirm(
           confirmRequest({
             capability: 'moves-value',
@@ -169,11 +237,19 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
             const tx = await sendWithGasMargin(contract.getFunction('faucet'));
             // Polled by hand: tx.wait()'s block listeners outlive it and reject once the provider is destroyed below.
             const receipt = await pollReceipt(provider, tx.hash, { pollMs: 250, deadline: Date.now() + 60_000, sleep });
-            if (!receipt) throw new BridgeFailure('funds.faucet_timeout', 'The faucet transaction was not mined within a minute; try again.');
-            if (receipt.status !== 1) throw new BridgeFailure('funds.faucet_reverted', 'The faucet transaction reverted on chain.');
+            if (!receipt)
+              throw new BridgeFailure(
+                'funds.faucet_timeout',
+                'The faucet transaction was not mined within a minute; try again.',
+              );
+            if (receipt.status !== 1)
+              throw new BridgeFailure('funds.faucet_reverted', 'The faucet transaction reverted on chain.');
           } catch (error) {
             if (error instanceof Error && /FaucetCooldown|execution reverted/.test(error.message)) {
-              throw new BridgeFailure('funds.faucet_cooldown', 'The faucet gives each address tokens once an hour; try again later.');
+              throw new BridgeFailure(
+                'funds.faucet_cooldown',
+                'The faucet gives each address tokens once an hour; try again later.',
+              );
             }
             throw error;
           }

@@ -88,7 +88,9 @@ export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
           confirmLabel: 'Delete key',
           key: info.address,
           keyLabel: info.label,
-          notes: ['The key cannot be recovered unless you have a backup (an exported keystore or its recovery phrase).'],
+          notes: [
+            'The key cannot be recovered unless you have a backup (an exported keystore or its recovery phrase).',
+          ],
         }),
       );
       if (!yes) return { confirmed: false };
@@ -107,7 +109,9 @@ export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
     },
 
     'keys.useDevnetAccount': async ({ address }) => {
-      const account = isDevnetSelected(ctx) ? ctx.devnetAccounts.find((a) => sameAddress(a.address, address)) : undefined;
+      const account = isDevnetSelected(ctx)
+        ? ctx.devnetAccounts.find((a) => sameAddress(a.address, address))
+        : undefined;
       if (!account) throw new BridgeFailure('keys.not_found', `${address} is not one of the devnet's demo accounts.`);
       return keyView(ctx, await vault.importPrivateKey(account.privateKey, { label: account.label }));
     },

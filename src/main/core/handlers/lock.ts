@@ -30,17 +30,27 @@ export function lockHandlers(ctx: CoreContext): AreaHandlers<'lock'> {
           confirmRequest({
             capability: 'changes-trust',
             title: status.hasPassword ? 'Change the app password' : 'Set an app password',
-            action: status.hasPassword ? 'Replace the app password' : 'Protect the keys in the system keychain with an app password',
+            action: status.hasPassword
+              ? 'Replace the app password'
+              : 'Protect the keys in the system keychain with an app password',
             confirmLabel: status.hasPassword ? 'Change password' : 'Set password',
             change: {
               setting: 'App password',
-              from: status.hasPassword ? 'the password you use now' : 'none: the keys in the system keychain sign without one',
+              from: status.hasPassword
+                ? 'the password you use now'
+                : 'none: the keys in the system keychain sign without one',
               to: status.hasPassword ? 'the new password just typed' : 'the password just typed: unlocking needs it',
             },
-            notes: ['Say no unless you typed this password yourself just now: whoever chose it can lock you out of your keys.'],
+            notes: [
+              'Say no unless you typed this password yourself just now: whoever chose it can lock you out of your keys.',
+            ],
           }),
         );
-        if (!yes) throw new BridgeFailure('lock.not_confirmed', 'The app password was not changed: it was not confirmed in the dialog.');
+        if (!yes)
+          throw new BridgeFailure(
+            'lock.not_confirmed',
+            'The app password was not changed: it was not confirmed in the dialog.',
+          );
       }
       await vault.setPassword(password, passwordAgain, currentPassword);
       return lockStatus(ctx);
@@ -55,10 +65,18 @@ export function lockHandlers(ctx: CoreContext): AreaHandlers<'lock'> {
             title: 'Remove the app password',
             action: 'Let the keys sign without the app password',
             confirmLabel: 'Remove password',
-            change: { setting: 'App password', from: 'set: unlocking needs it', to: 'none: the app unlocks without a password and auto-lock has no effect' },
+            change: {
+              setting: 'App password',
+              from: 'set: unlocking needs it',
+              to: 'none: the app unlocks without a password and auto-lock has no effect',
+            },
           }),
         );
-        if (!yes) throw new BridgeFailure('lock.not_confirmed', 'The app password was not removed: it was not confirmed in the dialog.');
+        if (!yes)
+          throw new BridgeFailure(
+            'lock.not_confirmed',
+            'The app password was not removed: it was not confirmed in the dialog.',
+          );
       }
       await vault.removePassword(password);
       return lockStatus(ctx);

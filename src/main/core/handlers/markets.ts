@@ -4,18 +4,18 @@ import type { TradingHost } from '../session/host';
 
 export function marketsHandlers(trading: TradingHost): AreaHandlers<'markets'> {
   return {
-    'markets.list': async () => (await trading.connected()).marketList(),
+    'markets.list': async () => (await trading.connected()).board.marketList(),
     'markets.subscribeBook': async ({ assetId, epoch, depth }) => {
       const session = await trading.connected();
       session.market(BigInt(assetId));
-      return session.books.subscribe(BigInt(assetId), BigInt(epoch), depth);
+      return session.board.books.subscribe(BigInt(assetId), BigInt(epoch), depth);
     },
     'markets.unsubscribeBook': (subscriptionId) => {
-      trading.session().books.unsubscribe(subscriptionId);
+      trading.session().board.books.unsubscribe(subscriptionId);
       return null;
     },
-    'markets.resolvedEpochs': async (assetId) => (await trading.connected()).resolvedEpochs(BigInt(assetId)),
-    'markets.oracleHistory': (symbolId) => trading.session().oracle.list(symbolId),
-    'markets.trades': ({ assetId, epoch }) => trading.session().tape.recent(assetId, epoch),
+    'markets.resolvedEpochs': async (assetId) => (await trading.connected()).board.resolvedEpochs(BigInt(assetId)),
+    'markets.oracleHistory': (symbolId) => trading.session().board.oracleHistory(symbolId),
+    'markets.trades': ({ assetId, epoch }) => trading.session().board.trades(assetId, epoch),
   };
 }

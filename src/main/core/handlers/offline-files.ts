@@ -18,7 +18,8 @@ export function offlineFileHandlers(ctx: CoreContext): Pick<BridgeHandlers, 'off
     'offline.openFile': async () => {
       const text = await ctx.dialogs.openFile({ title: 'Open signed request' });
       if (text === null) return { confirmed: false };
-      if (text.length > MAX_PAYLOAD_CHARS) throw new BridgeFailure('offline.invalid_file', 'That file is too large to be a signed request.');
+      if (text.length > MAX_PAYLOAD_CHARS)
+        throw new BridgeFailure('offline.invalid_file', 'That file is too large to be a signed request.');
       try {
         // Returned as data for offline.describe, which checks it in full.
         return { confirmed: true, value: JSON.parse(text) as unknown };

@@ -57,28 +57,55 @@ const ACTION_KEY: Readonly<Record<PayloadKind, string>> = {
 };
 
 function domainOf(f: DomainFacts): Readonly<ExchangeDomain> {
-  return makeExchangeDomain({ chainId: BigInt(f.chainId), verifyingContract: f.verifyingContract as Address, name: f.domainName });
+  return makeExchangeDomain({
+    chainId: BigInt(f.chainId),
+    verifyingContract: f.verifyingContract as Address,
+    name: f.domainName,
+  });
 }
 
 function sameFacts(a: DomainFacts, b: DomainFacts): boolean {
-  return a.chainId === b.chainId && a.verifyingContract.toLowerCase() === b.verifyingContract.toLowerCase() && a.domainName === b.domainName;
+  return (
+    a.chainId === b.chainId &&
+    a.verifyingContract.toLowerCase() === b.verifyingContract.toLowerCase() &&
+    a.domainName === b.domainName
+  );
 }
 
 function invalid(sentence: string): BridgeFailure {
   return new BridgeFailure('offline.invalid_payload', sentence);
 }
 
-async function build(ctx: SigningContext, action: OfflineAction, ledger: Address | undefined): Promise<SignedAction<PayloadKind>> {
+async function build(
+  ctx: SigningContext,
+  action: OfflineAction,
+  ledger: Address | undefined,
+): Promise<SignedAction<PayloadKind>> {
   switch (action.kind) {
     case 'order':
-      return buildSignedOrder(ctx, { assetId: BigInt(action.assetId), epoch: BigInt(action.epoch), side: action.side, price: action.price, size: action.size, timeInForce: action.timeInForce });
+      return buildSignedOrder(ctx, {
+        assetId: BigInt(action.assetId),
+        epoch: BigInt(action.epoch),
+        side: action.side,
+        price: action.price,
+        size: action.size,
+        timeInForce: action.timeInForce,
+      });
     case 'cancelAll':
       return buildSignedCancelAll(ctx, { assetId: BigInt(action.assetId), epoch: BigInt(action.epoch) });
     case 'claim':
       return buildSignedClaim(ctx, { assetId: BigInt(action.assetId), epoch: BigInt(action.epoch) });
     case 'withdrawal':
-      if (!ledger) throw new BridgeFailure('offline.no_ledger', 'The account ledger of this deployment is not known yet: connect once before signing a withdrawal offline.');
-      return buildSignedWithdrawal(ctx, { amount: action.amount, ledger, ...(action.receiver ? { receiver: action.receiver as Address } : {}) });
+      if (!ledger)
+        throw new BridgeFailure(
+          'offline.no_ledger',
+          'The account ledger of this deployment is not known yet: connect once before signing a withdrawal offline.',
+        );
+      return buildSignedWithdrawal(ctx, {
+        amount: action.amount,
+        ledger,
+        ...(action.receiver ? { receiver: action.receiver as Address } : {}),
+      });
     case 'revokeAgent':
       return buildSignedRevokeAgent(ctx);
   }
@@ -91,14 +118,21 @@ function describeAction(kind: PayloadKind, a: Record<string, unknown>): string[]
   switch (kind) {
     case 'orders': {
       const tif = ['GTC', 'FOK', 'IOC', 'ALO'][Number(big('timeInForce'))] ?? String(a['timeInForce']);
-      return [`${a['side'] ? 'Sell' : 'Buy'} ${formatSize(big('size'))} contracts at ${formatCents(big('price'))} (${tif}) on ${market()}`];
+      return [
+        `${a['side'] ? 'Sell' : 'Buy'} ${formatSize(big('size'))} contracts at ${formatCents(big('price'))} (${tif}) on ${market()}`,
+      ];
     }
     case 'cancels':
-      return a['orderHash'] === ZERO_HASH ? [`Cancel every order on ${market()}`] : [`Cancel order ${String(a['orderHash'])} on ${market()}`];
+      return a['orderHash'] === ZERO_HASH
+        ? [`Cancel every order on ${market()}`]
+        : [`Cancel order ${String(a['orderHash'])} on ${market()}`];
     case 'claim':
       return [`Claim the payout of ${market()}`];
     case 'withdrawals':
-      return [`Withdraw ${formatDollars(big('amount'))} to ${String(a['receiver'])}`, `Account ledger ${String(a['ledger'])}`];
+      return [
+        `Withdraw ${formatDollars(big('amount'))} to ${String(a['receiver'])}`,
+        `Account ledger ${String(a['ledger'])}`,
+      ];
     case 'agentsRevoke':
       return ['Revoke the current agent approval'];
   }
@@ -106,7 +140,8 @@ function describeAction(kind: PayloadKind, a: Record<string, unknown>): string[]
 
 function parsePayload(value: unknown): SignedPayload {
   const r = signedPayload.safeParse(value);
-  if (!r.success) throw invalid('This is not a signed request saved by Exchange Terminal (its envelope does not match).');
+  if (!r.success)
+    throw invalid('This is not a signed request saved by Exchange Terminal (its envelope does not match).');
   return r.data;
 }
 
@@ -134,7 +169,8 @@ function offlineRequest(f: OfflineDialogFacts): ConfirmRequest {
   return confirmRequest({
     capability: 'moves-value',
     title: f.stage === 'sign' ? 'Sign offline' : 'Send a signed request',
-    action: f.stage === 'sign' ? `Sign ${what} for another machine to send` : `Send ${what} signed earlier to the exchange`,
+    action:
+      f.stage === 'sign' ? `Sign ${what} for another machine to send` : `Send ${what} signed earlier to the exchange`,
     confirmLabel: f.stage === 'sign' ? 'Sign' : 'Send',
     ...(f.amount === undefined ? {} : { amount: { units: f.amount } }),
     ...(f.receiver === undefined ? {} : { receiver: f.receiver }),
@@ -142,7 +178,9 @@ function offlineRequest(f: OfflineDialogFacts): ConfirmRequest {
     ...f.signing,
     notes: [
       ...f.lines,
-      f.stage === 'sign' ? 'Whoever holds the signed file can send it to the exchange.' : 'Once sent, the exchange carries it out.',
+      f.stage === 'sign'
+        ? 'Whoever holds the signed file can send it to the exchange.'
+        : 'Once sent, the exchange carries it out.',
     ],
   });
 }
@@ -160,7 +198,10 @@ const KIND_OF: Readonly<Record<OfflineAction['kind'], PayloadKind>> = {
   revokeAgent: 'agentsRevoke',
 };
 
-export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<AreaHandlers<'offline'>, 'offline.sign' | 'offline.describe' | 'offline.submit'> {
+export function offlineHandlers(
+  ctx: CoreContext,
+  trading: TradingHost,
+): Pick<AreaHandlers<'offline'>, 'offline.sign' | 'offline.describe' | 'offline.submit'> {
   const pinnedFacts = (): DomainFacts | null => {
     const id = ctx.settings.getSettings().selectedDeploymentId;
     const pin = ctx.pinning.pinFor(id);
@@ -178,7 +219,11 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
   const signingNow = (): SigningFacts => {
     const current = ctx.settings.getSettings();
     const deployment = current.deployments.find((d) => d.id === current.selectedDeploymentId);
-    if (!deployment) throw new BridgeFailure('offline.no_domain', 'No deployment is selected, so there is no signing domain: choose one first.');
+    if (!deployment)
+      throw new BridgeFailure(
+        'offline.no_domain',
+        'No deployment is selected, so there is no signing domain: choose one first.',
+      );
     ctx.pinning.assertSigningAllowed(deployment.id);
     return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), sessionFacts().chainId);
   };
@@ -194,23 +239,42 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
       if (needsDialog(kind)) {
         const amount = action.kind === 'withdrawal' ? toAmount(action.amount) : undefined;
         if (action.kind === 'withdrawal' && !ledger) {
-          throw new BridgeFailure('offline.no_ledger', 'The account ledger of this deployment is not known yet: connect once before signing a withdrawal offline.');
+          throw new BridgeFailure(
+            'offline.no_ledger',
+            'The account ledger of this deployment is not known yet: connect once before signing a withdrawal offline.',
+          );
         }
-        const lines = action.kind === 'claim' ? [`Claim the payout of asset ${action.assetId} epoch ${action.epoch}.`] : action.kind === 'revokeAgent' ? ['Revoke the current agent approval of this account.'] : [];
+        const lines =
+          action.kind === 'claim'
+            ? [`Claim the payout of asset ${action.assetId} epoch ${action.epoch}.`]
+            : action.kind === 'revokeAgent'
+              ? ['Revoke the current agent approval of this account.']
+              : [];
         const yes = await ctx.dialogs.confirm(
           offlineRequest({
             stage: 'sign',
             kind,
             signer: key.address,
-            ...(amount === undefined ? {} : { amount, receiver: action.kind === 'withdrawal' ? (action.receiver ?? key.address) : key.address }),
-            lines: [...lines, ...(action.kind === 'withdrawal' && ledger ? [`The withdrawal names the account ledger ${toChecksumAddress(ledger)}.`] : [])],
+            ...(amount === undefined
+              ? {}
+              : { amount, receiver: action.kind === 'withdrawal' ? (action.receiver ?? key.address) : key.address }),
+            lines: [
+              ...lines,
+              ...(action.kind === 'withdrawal' && ledger
+                ? [`The withdrawal names the account ledger ${toChecksumAddress(ledger)}.`]
+                : []),
+            ],
             signing: facts,
           }),
         );
         if (!yes) return { confirmed: false };
         assertSameFacts(facts, signingNow());
       }
-      const domain: DomainFacts = { chainId: facts.chainId, verifyingContract: facts.verifyingContract, domainName: facts.domainName };
+      const domain: DomainFacts = {
+        chainId: facts.chainId,
+        verifyingContract: facts.verifyingContract,
+        domainName: facts.domainName,
+      };
       const signing: SigningContext = { signer: vaultSigner(ctx.vault, key.address), domain: domainOf(domain) };
       let signed: SignedAction<PayloadKind>;
       try {
@@ -239,7 +303,9 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
       try {
         request = parseSignedRequest(kind, payload.body) as unknown as Record<string, unknown>;
       } catch (error) {
-        throw invalid(`The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`);
+        throw invalid(
+          `The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`,
+        );
       }
       const action = request[ACTION_KEY[kind]] as Record<string, unknown>;
       const primaryType = REQUEST_KINDS[kind].primaryType as PrimaryType;
@@ -247,9 +313,16 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
       const domain = domainOf(payload.domain);
       const digest = hashAction(primaryType, action as never, domain);
       const orderHash = request['orderHash'] as Hex;
-      if (digest.toLowerCase() !== orderHash.toLowerCase()) warnings.push('The orderHash in the file is not the digest of its action over its domain.');
-      if (request['chainId'] !== domain.chainId) warnings.push(`The request names chain ${String(request['chainId'])} but the envelope's domain is chain ${domain.chainId}.`);
-      if (payload.path !== REQUEST_KINDS[kind].path) warnings.push(`The envelope says it goes to ${payload.path}, but a ${kind} request goes to ${REQUEST_KINDS[kind].path}.`);
+      if (digest.toLowerCase() !== orderHash.toLowerCase())
+        warnings.push('The orderHash in the file is not the digest of its action over its domain.');
+      if (request['chainId'] !== domain.chainId)
+        warnings.push(
+          `The request names chain ${String(request['chainId'])} but the envelope's domain is chain ${domain.chainId}.`,
+        );
+      if (payload.path !== REQUEST_KINDS[kind].path)
+        warnings.push(
+          `The envelope says it goes to ${payload.path}, but a ${kind} request goes to ${REQUEST_KINDS[kind].path}.`,
+        );
       let recovered = '';
       try {
         recovered = recoverDigestSigner(digest, request['signature'] as Hex);
@@ -257,12 +330,25 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
         warnings.push('The signature cannot be recovered.');
       }
       const signer = action['signer'] as string;
-      const signatureValid = recovered.toLowerCase() === signer.toLowerCase() && digest.toLowerCase() === orderHash.toLowerCase();
+      const signatureValid =
+        recovered.toLowerCase() === signer.toLowerCase() && digest.toLowerCase() === orderHash.toLowerCase();
       if (!signatureValid) warnings.push('The signature was not made by the signer it names.');
       const pinned = pinnedFacts();
       const matches = pinned ? sameFacts(pinned, payload.domain) : null;
-      if (matches === false) warnings.push('It was signed for a different domain than the selected deployment: the exchange will refuse it.');
-      return { kind, signer, sender: action['sender'] as string, lines: describeAction(kind, action), digest, signatureValid, domainMatchesDeployment: matches, warnings };
+      if (matches === false)
+        warnings.push(
+          'It was signed for a different domain than the selected deployment: the exchange will refuse it.',
+        );
+      return {
+        kind,
+        signer,
+        sender: action['sender'] as string,
+        lines: describeAction(kind, action),
+        digest,
+        signatureValid,
+        domainMatchesDeployment: matches,
+        warnings,
+      };
     },
 
     'offline.submit': async (payload) => {
@@ -270,7 +356,10 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
       const session = await trading.connected();
       const pinned = pinnedFacts();
       if (!pinned || !sameFacts(pinned, checked.domain)) {
-        throw new BridgeFailure('offline.domain_mismatch', `This request was signed for a different domain than ${session.deployment.name}, so the exchange would refuse it.`);
+        throw new BridgeFailure(
+          'offline.domain_mismatch',
+          `This request was signed for a different domain than ${session.deployment.name}, so the exchange would refuse it.`,
+        );
       }
       if (needsDialog(checked.kind)) {
         const facts = signingNow();
@@ -278,7 +367,9 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
         try {
           request = parseSignedRequest(checked.kind, checked.body) as unknown as Record<string, unknown>;
         } catch (error) {
-          throw invalid(`The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`);
+          throw invalid(
+            `The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`,
+          );
         }
         const action = request[ACTION_KEY[checked.kind]] as Record<string, unknown>;
         const withdrawal = checked.kind === 'withdrawals';
@@ -294,10 +385,16 @@ export function offlineHandlers(ctx: CoreContext, trading: TradingHost): Pick<Ar
         );
         if (!yes) return { confirmed: false };
       }
-      const client = new ExchangeClient({ baseUrl: session.deployment.httpUrl, deployment: () => session.signingContext() });
+      const client = new ExchangeClient({
+        baseUrl: session.deployment.httpUrl,
+        deployment: () => session.signingContext(),
+      });
       const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
       await session.refreshAccount();
-      return { confirmed: true, value: { status: r.status, summary: `${REQUEST_KINDS[checked.kind].path} answered ${r.status}` } };
+      return {
+        confirmed: true,
+        value: { status: r.status, summary: `${REQUEST_KINDS[checked.kind].path} answered ${r.status}` },
+      };
     },
   };
 }

@@ -1,40 +1,34 @@
 /** orders.*: quote, place, cancel, cancel all, replace and flatten, signed by the master or its agent. */
 import type { CancelResult, FillView, OrderResult, OrderTicket, SignAs, TimeInForceName } from '../../../shared/bridge';
 import { formatCents, formatDollars, formatSize, type Hex } from '../../../shared/protocol';
-import type { CancelOutcome, ExchangeClient, NewOrderResponse, OrderOutcome } from '../../../client';
+import type { CancelOutcome, NewOrderResponse, OrderOutcome } from '../../../client';
 import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
-import { parseTicket, quoteOf, type ParsedTicket } from '../session/order-math';
-import { shortfallOf, type Shortfall } from '../session/order-funds';
+import { parseTicket, quoteOf, type ParsedTicket } from '../trading-math/order-math';
+import { shortfallOf, type Shortfall } from '../trading-math/order-funds';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
-
-/** The client that signs, and the master it acts for when it is the agent (docs/protocol/agents.md#agent-actions). */
-export interface Actor {
-  client: ExchangeClient;
-  master: Hex | undefined;
-  signedBy: SignAs;
-}
-
-export function actorFor(session: TradingSession, signAs: SignAs): Actor {
-  const { master, agent } = session.selection;
-  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to trade with first.');
-  if (signAs === 'master') return { client: session.client(master), master: undefined, signedBy: 'master' };
-  if (!agent) throw new BridgeFailure('account.no_agent', 'No agent key is selected for this account: approve one or sign as the master.');
-  return { client: session.client(agent), master: master as Hex, signedBy: 'agent' };
-}
 
 function sideWord(sell: boolean): string {
   return sell ? 'Sell' : 'Buy';
 }
 
-export async function confirmOrder(ctx: CoreContext, session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket, tif: TimeInForceName): Promise<void> {
+export async function confirmOrder(
+  ctx: CoreContext,
+  session: TradingSession,
+  assetId: bigint,
+  epoch: bigint,
+  t: ParsedTicket,
+  tif: TimeInForceName,
+): Promise<void> {
   if (!ctx.settings.getSettings().confirmations.orders) return;
   const symbol = session.market(assetId).symbol;
   const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
-  const closes = q.closing ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. ` : '';
+  const closes = q.closing
+    ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. `
+    : '';
   const yes = await ctx.dialogs.confirm({
     title: 'Place order',
     message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatCents(t.price)} (${tif}, epoch ${epoch})?`,
@@ -92,17 +86,38 @@ async function sendOrder(session: TradingSession, p: Placement): Promise<OrderRe
 
 /** Signs and sends one order; returns its result and the taker fills recorded for it. */
 export async function send(session: TradingSession, p: Placement): Promise<{ result: OrderResult; fills: FillView[] }> {
-  const actor = actorFor(session, p.signAs);
-  const input = { assetId: p.assetId, epoch: p.epoch, side: p.ticket.sell ? ('sell' as const) : ('buy' as const), price: p.ticket.price, size: p.ticket.size, timeInForce: p.timeInForce };
-  const outcome = actor.master ? await actor.client.placeAgentOrder({ ...input, master: actor.master }) : await actor.client.placeOrder(input);
+  const actor = session.actor(p.signAs);
+  const input = {
+    assetId: p.assetId,
+    epoch: p.epoch,
+    side: p.ticket.sell ? ('sell' as const) : ('buy' as const),
+    price: p.ticket.price,
+    size: p.ticket.size,
+    timeInForce: p.timeInForce,
+  };
+  const outcome = actor.master
+    ? await actor.client.placeAgentOrder({ ...input, master: actor.master })
+    : await actor.client.placeOrder(input);
   const response = outcome.delivery === 'answered' ? outcome.response : duplicateResponse(outcome, p.ticket.size);
-  session.account?.trackOrder(outcome.orderHash);
-  session.placed.set(outcome.orderHash.toLowerCase(), { size: p.ticket.size, timeInForce: p.timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
-  session.history.placed({ ...input, orderId: outcome.orderHash, signedBy: actor.signedBy, status: response.status, filled: response.filled, reason: historyReason(response, p.timeInForce) });
+  session.desk.orderSent({
+    ...input,
+    orderId: outcome.orderHash,
+    signedBy: actor.signedBy,
+    status: response.status,
+    filled: response.filled,
+    reason: historyReason(response, p.timeInForce),
+  });
   // At the prices it traded at where the deployment reports them, else at its limit, flagged.
   const fills =
     response.filled > 0n
-      ? await session.recordTakerFills({ assetId: p.assetId, epoch: p.epoch, orderId: outcome.orderHash, side: input.side, limit: p.ticket.price, filled: response.filled })
+      ? await session.desk.recordTakerFills({
+          assetId: p.assetId,
+          epoch: p.epoch,
+          orderId: outcome.orderHash,
+          side: input.side,
+          limit: p.ticket.price,
+          filled: response.filled,
+        })
       : [];
   await session.refreshAccount();
   return { result: resultOf(response, p.ticket, fills), fills };
@@ -133,8 +148,14 @@ function shortfallNow(trading: TradingHost, assetId: bigint, epoch: bigint, t: P
  * Refuses, before any dialog or signature, an order whose collateral the free balance does not
  * cover. A stale balance never refuses: it is read again first.
  */
-async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: bigint, t: ParsedTicket): Promise<void> {
-  const check = (): Shortfall | null => shortfallOf(t, session.account?.balance?.balance ?? null, session.account?.inventory(assetId, epoch) ?? 0n);
+async function refuseUncovered(
+  session: TradingSession,
+  assetId: bigint,
+  epoch: bigint,
+  t: ParsedTicket,
+): Promise<void> {
+  const check = (): Shortfall | null =>
+    shortfallOf(t, session.account?.balance?.balance ?? null, session.account?.inventory(assetId, epoch) ?? 0n);
   if (!check()) return;
   await session.refreshAccount(epoch, assetId);
   const short = check();
@@ -148,12 +169,15 @@ async function refuseUncovered(session: TradingSession, assetId: bigint, epoch: 
 /** Why an order ended without filling, in words, for the order history. */
 function historyReason(r: NewOrderResponse, tif: TimeInForceName): string {
   if (r.status === 'REJECTED') return rejectReasonSentence(r.reason);
-  if (r.status === 'CANCELLED') return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
+  if (r.status === 'CANCELLED')
+    return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
   return '';
 }
 
 function cancelResultOf(outcome: CancelOutcome): CancelResult {
-  return outcome.delivery === 'answered' ? { status: outcome.response.status, orderIds: outcome.response.orderIds } : { status: 'CANCELLED', orderIds: [] };
+  return outcome.delivery === 'answered'
+    ? { status: outcome.response.status, orderIds: outcome.response.orderIds }
+    : { status: 'CANCELLED', orderIds: [] };
 }
 
 export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'orders'> {
@@ -181,23 +205,28 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
 
     'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {
       const session = await trading.connected();
-      const actor = actorFor(session, signAs);
+      const actor = session.actor(signAs);
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch), orderHash: orderId as Hex };
-      const outcome = actor.master ? await actor.client.cancelAgentOrder({ ...input, master: actor.master }) : await actor.client.cancelOrder(input);
+      const outcome = actor.master
+        ? await actor.client.cancelAgentOrder({ ...input, master: actor.master })
+        : await actor.client.cancelOrder(input);
       await session.refreshAccount();
       const result = cancelResultOf(outcome);
-      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds.length > 0 ? result.orderIds : [orderId]);
+      if (result.status === 'CANCELLED')
+        session.desk.ordersCancelled(result.orderIds.length > 0 ? result.orderIds : [orderId]);
       return result;
     },
 
     'orders.cancelAll': async ({ assetId, epoch, signAs }) => {
       const session = await trading.connected();
-      const actor = actorFor(session, signAs);
+      const actor = session.actor(signAs);
       const input = { assetId: BigInt(assetId), epoch: BigInt(epoch) };
-      const outcome = actor.master ? await actor.client.cancelAllAgent({ ...input, master: actor.master }) : await actor.client.cancelAll(input);
+      const outcome = actor.master
+        ? await actor.client.cancelAllAgent({ ...input, master: actor.master })
+        : await actor.client.cancelAll(input);
       await session.refreshAccount();
       const result = cancelResultOf(outcome);
-      if (result.status === 'CANCELLED') session.history.cancelled(result.orderIds, 'cancelled with cancel all');
+      if (result.status === 'CANCELLED') session.desk.ordersCancelled(result.orderIds, 'cancelled with cancel all');
       return result;
     },
 
@@ -208,11 +237,20 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const resting = session.account?.restingOrders(a, e);
       const sell = resting?.sells.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
       const buy = resting?.buys.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
-      if (!sell && !buy) throw new BridgeFailure('orders.not_found', 'That order is no longer open, so there is nothing to replace.');
+      if (!sell && !buy)
+        throw new BridgeFailure('orders.not_found', 'That order is no longer open, so there is nothing to replace.');
       const t = parseTicket({ side: sell ? 'sell' : 'buy', price, size });
-      const timeInForce = session.placed.get(orderId.toLowerCase())?.timeInForce ?? 'GTC';
-      const actor = actorFor(session, signAs);
-      const input = { assetId: a, epoch: e, cancelOrderHash: orderId as Hex, side: sell ? ('sell' as const) : ('buy' as const), price: t.price, size: t.size, timeInForce };
+      const timeInForce = session.desk.timeInForceOf(orderId);
+      const actor = session.actor(signAs);
+      const input = {
+        assetId: a,
+        epoch: e,
+        cancelOrderHash: orderId as Hex,
+        side: sell ? ('sell' as const) : ('buy' as const),
+        price: t.price,
+        size: t.size,
+        timeInForce,
+      };
       const outcome = actor.master
         ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
         : await actor.client.cancelReplaceOrder(input);
@@ -222,20 +260,38 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       // A replacement that crossed the book filled as taker, like any new order.
       const fills =
         r.replacement && r.replacement.filled > 0n
-          ? await session.recordTakerFills({ assetId: a, epoch: e, orderId: r.replacement.orderId, side: input.side, limit: t.price, filled: r.replacement.filled })
+          ? await session.desk.recordTakerFills({
+              assetId: a,
+              epoch: e,
+              orderId: r.replacement.orderId,
+              side: input.side,
+              limit: t.price,
+              filled: r.replacement.filled,
+            })
           : [];
       const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
-      if (r.status !== 'CANCEL_FAILED') session.history.cancelled([orderId], 'replaced by an edit');
+      if (r.status !== 'CANCEL_FAILED') session.desk.ordersCancelled([orderId], 'replaced by an edit');
       if (replacement) {
-        session.history.placed({ assetId: a, epoch: e, orderId: replacement.orderId, side: input.side, price: t.price, size: t.size, timeInForce, signedBy: actor.signedBy, status: replacement.status, filled: BigInt(replacement.filled), reason: replacement.status === 'REJECTED' ? rejectReasonSentence(replacement.reason) : '' });
-        session.account?.trackOrder(replacement.orderId as Hex);
-        session.placed.set(replacement.orderId.toLowerCase(), { size: t.size, timeInForce, placedAt: Date.now(), signedBy: actor.signedBy });
+        session.desk.orderSent({
+          assetId: a,
+          epoch: e,
+          orderId: replacement.orderId as Hex,
+          side: input.side,
+          price: t.price,
+          size: t.size,
+          timeInForce,
+          signedBy: actor.signedBy,
+          status: replacement.status,
+          filled: BigInt(replacement.filled),
+          reason: replacement.status === 'REJECTED' ? rejectReasonSentence(replacement.reason) : '',
+        });
       }
       return { status: r.status, replacement, duplicate: false };
     },
 
-    'orders.history': () => trading.session().history.list(),
+    'orders.history': () => trading.session().desk.history(),
 
-    'orders.flatten': async ({ assetId, epoch, signAs }) => closePosition(ctx, await trading.connected(), BigInt(assetId), BigInt(epoch), signAs),
+    'orders.flatten': async ({ assetId, epoch, signAs }) =>
+      closePosition(ctx, await trading.connected(), BigInt(assetId), BigInt(epoch), signAs),
   };
 }

@@ -10,10 +10,14 @@ import type { CoreContext } from '../context';
 
 /** Top-level settings the window may not change with settings.update, and where they are changed instead. */
 const PROTECTED: Readonly<Record<string, string>> = {
-  confirmations: 'turn confirmations on or off with settings.setConfirmation, which asks you in a dialog of the app before turning one off',
-  autoLockMinutes: 'change auto-lock with settings.setAutoLock, which asks you in a dialog of the app before making it longer or turning it off',
-  deployments: 'deployments are added, edited and removed only through the deployments methods, which ask you in a dialog of the app',
-  selectedDeploymentId: 'a deployment is selected only through the deployments methods, which ask you in a dialog of the app',
+  confirmations:
+    'turn confirmations on or off with settings.setConfirmation, which asks you in a dialog of the app before turning one off',
+  autoLockMinutes:
+    'change auto-lock with settings.setAutoLock, which asks you in a dialog of the app before making it longer or turning it off',
+  deployments:
+    'deployments are added, edited and removed only through the deployments methods, which ask you in a dialog of the app',
+  selectedDeploymentId:
+    'a deployment is selected only through the deployments methods, which ask you in a dialog of the app',
   pins: 'pins are written only by the app after you confirm them in its own dialog',
   pendingPinChanges: 'pins are written only by the app after you confirm them in its own dialog',
   version: 'the version belongs to the settings migrations',
@@ -24,7 +28,10 @@ export function windowPatch(patch: Record<string, unknown>): Record<string, unkn
   for (const key of Object.keys(patch)) {
     const where = PROTECTED[key];
     if (where !== undefined) {
-      throw new BridgeFailure('settings.protected', `Setting not saved: ${key} cannot be changed with settings.update; ${where}. Nothing was changed.`);
+      throw new BridgeFailure(
+        'settings.protected',
+        `Setting not saved: ${key} cannot be changed with settings.update; ${where}. Nothing was changed.`,
+      );
     }
   }
   return patch;
@@ -41,9 +48,14 @@ function weakensAutoLock(from: number, to: number): boolean {
   return from !== 0 && to > from;
 }
 
-export function protectionHandlers(ctx: CoreContext): Pick<AreaHandlers<'settings'>, 'settings.setConfirmation' | 'settings.setAutoLock'> {
+export function protectionHandlers(
+  ctx: CoreContext,
+): Pick<AreaHandlers<'settings'>, 'settings.setConfirmation' | 'settings.setAutoLock'> {
   const { settings, dialogs } = ctx;
-  const save = (patch: Partial<Settings>): { confirmed: true; value: Settings } => ({ confirmed: true, value: settings.updateSettings(patch) });
+  const save = (patch: Partial<Settings>): { confirmed: true; value: Settings } => ({
+    confirmed: true,
+    value: settings.updateSettings(patch),
+  });
 
   return {
     'settings.setConfirmation': async ({ name, on }) => {
@@ -61,7 +73,9 @@ export function protectionHandlers(ctx: CoreContext): Pick<AreaHandlers<'setting
               from: 'on: each order, edit and flatten waits for your yes in a dialog of the app',
               to: 'off: orders, cancels, edits, flattens and claims go out on one keystroke',
             },
-            notes: ['Withdrawals, agent approvals, key export and on-chain transactions stay confirmed whatever this says.'],
+            notes: [
+              'Withdrawals, agent approvals, key export and on-chain transactions stay confirmed whatever this says.',
+            ],
           }),
         );
         if (!yes) return { confirmed: false };
@@ -78,7 +92,11 @@ export function protectionHandlers(ctx: CoreContext): Pick<AreaHandlers<'setting
             title: minutes === 0 ? 'Turn off auto-lock' : 'Lock later',
             action: minutes === 0 ? 'Never lock the app by itself' : 'Wait longer before locking the app',
             confirmLabel: minutes === 0 ? 'Turn off auto-lock' : `Lock after ${minutes} minutes`,
-            change: { setting: 'Auto-lock', from: `the app ${autoLockText(from)}`, to: `the app ${autoLockText(minutes)}` },
+            change: {
+              setting: 'Auto-lock',
+              from: `the app ${autoLockText(from)}`,
+              to: `the app ${autoLockText(minutes)}`,
+            },
             notes: ['While the app is unlocked, anyone at this computer can trade and sign with your keys.'],
           }),
         );

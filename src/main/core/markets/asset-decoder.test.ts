@@ -27,9 +27,17 @@ describe('decodeAssetId', () => {
     expect(d.timeframe).toBe('5m');
   });
 
-  it('decodes the protocol document\'s worked example', () => {
+  it("decodes the protocol document's worked example", () => {
     const d = decodeAssetId('261336857817713630688382311349658711122006440411137');
-    expect(d.fields).toMatchObject({ id: 1n, marketType: 1n, startTime: 1770101819n, periodLength: 1106026906n, strike: 3_000_000_000n, range: 0n, reserved: 0n });
+    expect(d.fields).toMatchObject({
+      id: 1n,
+      marketType: 1n,
+      startTime: 1770101819n,
+      periodLength: 1106026906n,
+      strike: 3_000_000_000n,
+      range: 0n,
+      reserved: 0n,
+    });
   });
 
   it('refuses what cannot be an up/down asset id, with a sentence', () => {
@@ -40,7 +48,9 @@ describe('decodeAssetId', () => {
     expect(refusal('1'.repeat(79))).toMatch(/decimal digits only/);
     expect(refusal('9'.repeat(78))).toMatch(/larger than any asset id/);
     expect(refusal(`0${packAssetId(FIELDS)}`)).toMatch(/leading zeros/);
-    expect(refusal(packAssetId({ ...FIELDS, marketType: 2n }).toString())).toMatch(/market type 2; the app trades up\/down markets \(type 1\) only/);
+    expect(refusal(packAssetId({ ...FIELDS, marketType: 2n }).toString())).toMatch(
+      /market type 2; the app trades up\/down markets \(type 1\) only/,
+    );
     expect(refusal(packAssetId({ ...FIELDS, periodLength: 0n }).toString())).toMatch(/no period length/);
     expect(refusal(packAssetId({ ...FIELDS, id: 0n }).toString())).toMatch(/symbol id 0/);
     expect(refusal(packAssetId({ ...FIELDS, reserved: 1n }).toString())).toMatch(/reserved field/);

@@ -44,13 +44,26 @@ export async function checkOracle(oracleWsUrl: string, symbolId: bigint, waitMs:
     staleAfterMs: waitMs * 4,
     onError: (e: ExchangeError) => {
       // The feed refuses symbols it does not carry with an error frame.
-      if (/not available|unknown|not found/i.test(e.message)) settle({ kind: 'none', reason: `The oracle feed does not carry symbol ${symbolId}.` });
+      if (/not available|unknown|not found/i.test(e.message))
+        settle({ kind: 'none', reason: `The oracle feed does not carry symbol ${symbolId}.` });
     },
   });
-  const timer = setTimeout(() => settle({ kind: 'none', reason: `The oracle feed sent no price for symbol ${symbolId} within ${Math.round(waitMs / 1000)} s.` }), waitMs);
+  const timer = setTimeout(
+    () =>
+      settle({
+        kind: 'none',
+        reason: `The oracle feed sent no price for symbol ${symbolId} within ${Math.round(waitMs / 1000)} s.`,
+      }),
+    waitMs,
+  );
   try {
-    const sub = feed.subscribe(symbolId, { onPrice: (p) => settle({ kind: 'price', price: p.price.toString(), at: p.tsMs }), onStale: () => {} });
-    sub.ready.catch(() => settle({ kind: 'none', reason: `The oracle feed did not accept a subscription to symbol ${symbolId}.` }));
+    const sub = feed.subscribe(symbolId, {
+      onPrice: (p) => settle({ kind: 'price', price: p.price.toString(), at: p.tsMs }),
+      onStale: () => {},
+    });
+    sub.ready.catch(() =>
+      settle({ kind: 'none', reason: `The oracle feed did not accept a subscription to symbol ${symbolId}.` }),
+    );
     return await result;
   } finally {
     clearTimeout(timer);
@@ -58,7 +71,11 @@ export async function checkOracle(oracleWsUrl: string, symbolId: bigint, waitMs:
   }
 }
 
-export async function inspectMarket(deployment: Deployment, text: string, options: InspectOptions = {}): Promise<InspectedMarket> {
+export async function inspectMarket(
+  deployment: Deployment,
+  text: string,
+  options: InspectOptions = {},
+): Promise<InspectedMarket> {
   const decoded = decodeAssetId(text);
   const f = decoded.fields;
   const reader = new ExchangeClient({ baseUrl: deployment.httpUrl, timeoutMs: 10_000 });
@@ -74,7 +91,10 @@ export async function inspectMarket(deployment: Deployment, text: string, option
     }
   } catch (error) {
     if (!(error instanceof ExchangeHttpError && error.status === 404)) {
-      throw new BridgeFailure('markets.unreachable', `Could not ask ${new URL(deployment.httpUrl).host} about this asset id; nothing was added.`);
+      throw new BridgeFailure(
+        'markets.unreachable',
+        `Could not ask ${new URL(deployment.httpUrl).host} about this asset id; nothing was added.`,
+      );
     }
   } finally {
     reader.http.close();

@@ -1,27 +1,62 @@
 /** The selected account as the window sees it: balances, positions with P&L, open orders and own fills. */
-import type { AccountView, OpenOrderView, PositionView } from '../../../shared/bridge';
-import type { TradingSession } from './session';
-import { averagePrice, markPrice, unrealisedPnl } from './position-math';
+import type {
+  AccountSelection,
+  AccountView,
+  FillView,
+  OpenOrderView,
+  PositionView,
+  SignAs,
+  TimeInForceName,
+} from '../../../shared/bridge';
+import type { AccountState } from '../../../client';
+import { averagePrice, markPrice, unrealisedPnl } from '../trading-math/position-math';
+import type { MarketEntry } from './market-directory';
+
+/** What we know of an order we placed that the exchange's resting-order list does not say. */
+export interface PlacedFacts {
+  size: bigint;
+  timeInForce: TimeInForceName;
+  placedAt: number;
+  signedBy: SignAs;
+}
+
+/** What the view is made of: the account desk's state and the market board's quotes. */
+export interface AccountViewSource {
+  readonly account: AccountState | null;
+  readonly selection: AccountSelection;
+  readonly walletTokenBalance: bigint | null;
+  readonly markets: readonly MarketEntry[];
+  readonly takerFills: readonly FillView[];
+  currentEpoch(assetId: bigint): bigint | undefined;
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null };
+  claimable(assetId: bigint, epoch: bigint): bigint;
+  placed(orderId: string): PlacedFacts | undefined;
+  fillTime(orderId: string, seqId: bigint): number | undefined;
+}
 
 const toMs = (ts: number): number => (ts < 100_000_000_000 ? ts * 1000 : ts);
 
-export function accountViewOf(session: TradingSession, error: string | null = null): AccountView {
-  const account = session.account;
-  const base = { selection: session.selection, walletTokenBalance: session.walletTokenBalance?.toString() ?? null, error };
+export function accountViewOf(source: AccountViewSource, error: string | null = null): AccountView {
+  const account = source.account;
+  const base = {
+    selection: source.selection,
+    walletTokenBalance: source.walletTokenBalance?.toString() ?? null,
+    error,
+  };
   if (!account) return { ...base, balance: null, positions: [], openOrders: [], fills: [] };
   const balance = account.balance;
   const positions: PositionView[] = [];
   for (const p of account.positions.values()) {
     if (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n)) continue;
-    const symbol = session.markets.find((m) => m.assetId === p.assetId)?.symbol ?? p.assetId.toString();
-    const current = session.epochs.current(p.assetId);
+    const symbol = source.markets.find((m) => m.assetId === p.assetId)?.symbol ?? p.assetId.toString();
+    const current = source.currentEpoch(p.assetId);
     const resolved = current !== undefined && p.epoch < current;
     const short = p.inventory < 0n;
     const contracts = short ? -p.inventory : p.inventory;
     // Collateral is never negative; the magnitude keeps a stray flag from turning the average around.
     const margin = p.margin < 0n ? -p.margin : p.margin;
     const avg = averagePrice(contracts, margin, short);
-    const top = session.topOfBook(p.assetId, p.epoch);
+    const top = source.topOfBook(p.assetId, p.epoch);
     const mark = resolved ? null : markPrice(top.bid, top.ask);
     positions.push({
       assetId: p.assetId.toString(),
@@ -36,7 +71,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
       // Each contract of the winning side pays 10^6 units, i.e. its size (docs/protocol/units.md#margin).
       payoutIfRight: contracts.toString(),
       resolved,
-      claimable: (session.claimable.get(`${p.assetId}:${p.epoch}`) ?? 0n).toString(),
+      claimable: source.claimable(p.assetId, p.epoch).toString(),
     });
   }
   const openOrders: OpenOrderView[] = [];
@@ -46,7 +81,7 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
       [orders.sells, 'sell'],
     ] as const) {
       for (const o of list) {
-        const placed = session.placed.get(o.id.toLowerCase());
+        const placed = source.placed(o.id);
         openOrders.push({
           assetId: orders.assetId.toString(),
           epoch: orders.epoch.toString(),
@@ -70,13 +105,15 @@ export function accountViewOf(session: TradingSession, error: string | null = nu
     price: f.fillPrice.toString(),
     size: f.fill.toString(),
     liquidity: 'maker' as const,
-    at: session.fillTimes.get(`${f.orderId}:${f.seqId}`) ?? 0,
+    at: source.fillTime(f.orderId, f.seqId) ?? 0,
   }));
   return {
     ...base,
-    balance: balance ? { available: balance.balance.toString(), locked: balance.pending.toString(), updatedAt: toMs(balance.ts) } : null,
+    balance: balance
+      ? { available: balance.balance.toString(), locked: balance.pending.toString(), updatedAt: toMs(balance.ts) }
+      : null,
     positions,
     openOrders,
-    fills: [...makerFills, ...session.takerFills].sort((a, b) => a.at - b.at),
+    fills: [...makerFills, ...source.takerFills].sort((a, b) => a.at - b.at),
   };
 }

@@ -12,7 +12,13 @@ function rig(over: Partial<AutoClaimOptions> & { amounts?: bigint[]; results?: (
     claimable: () => Promise.resolve(amounts.length > 1 ? amounts.shift()! : amounts[0]!),
     claim: (a, e) => {
       claims.push(`${a}:${e}`);
-      const next = results.shift() ?? { assetId: a.toString(), epoch: e.toString(), status: 'CLAIMED', amount: '3000000', summary: `Claimed $3.00 from BTC 1m #${e}` };
+      const next = results.shift() ?? {
+        assetId: a.toString(),
+        epoch: e.toString(),
+        status: 'CLAIMED',
+        amount: '3000000',
+        summary: `Claimed $3.00 from BTC 1m #${e}`,
+      };
       return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
     },
     notify: (_level, message) => notices.push(message),
@@ -43,9 +49,17 @@ describe('AutoClaimer', () => {
     expect(notices).toHaveLength(1);
   });
   it('retries a failed claim a bounded number of times, then says so once', async () => {
-    const { claimer, claims, notices } = rig({ results: [new Error('the exchange did not answer'), new Error('the exchange did not answer'), new Error('the exchange did not answer')] });
+    const { claimer, claims, notices } = rig({
+      results: [
+        new Error('the exchange did not answer'),
+        new Error('the exchange did not answer'),
+        new Error('the exchange did not answer'),
+      ],
+    });
     await claimer.onResolved(7n, 5n);
     expect(claims).toHaveLength(3);
-    expect(notices).toEqual(['Auto-claim gave up after 3 tries: the exchange did not answer. Claim it on the Funds screen.']);
+    expect(notices).toEqual([
+      'Auto-claim gave up after 3 tries: the exchange did not answer. Claim it on the Funds screen.',
+    ]);
   });
 });

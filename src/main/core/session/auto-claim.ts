@@ -51,7 +51,11 @@ export class AutoClaimer {
           lastError = error instanceof Error ? error.message : 'the claim failed';
         }
       }
-      if (lastError) this.#o.notify('warning', `Auto-claim gave up after ${attempts} tries: ${lastError}. Claim it on the Funds screen.`);
+      if (lastError)
+        this.#o.notify(
+          'warning',
+          `Auto-claim gave up after ${attempts} tries: ${lastError}. Claim it on the Funds screen.`,
+        );
     } finally {
       this.#busy.delete(key);
     }

@@ -39,7 +39,10 @@ export class BookSubscriptions {
 
   async subscribe(assetId: bigint, epoch: bigint, depth: number): Promise<{ subscriptionId: string; book: BookView }> {
     if (this.#subs.size >= MAX_SUBSCRIPTIONS) {
-      throw new BridgeFailure('markets.too_many_books', `At most ${MAX_SUBSCRIPTIONS} books can stream at once; close one first.`);
+      throw new BridgeFailure(
+        'markets.too_many_books',
+        `At most ${MAX_SUBSCRIPTIONS} books can stream at once; close one first.`,
+      );
     }
     const subscriptionId = randomUUID();
     const coalescer = createCoalescer<null>(() => {
@@ -61,7 +64,11 @@ export class BookSubscriptions {
 
   unsubscribe(subscriptionId: string): void {
     const sub = this.#subs.get(subscriptionId);
-    if (!sub) throw new BridgeFailure('markets.unknown_subscription', 'That book is not streaming (it may have been closed already).');
+    if (!sub)
+      throw new BridgeFailure(
+        'markets.unknown_subscription',
+        'That book is not streaming (it may have been closed already).',
+      );
     this.#close(subscriptionId, sub);
   }
 
@@ -74,7 +81,10 @@ export class BookSubscriptions {
    * The whole live book of a market when one of our subscriptions streams it in sync, else null
    * (the caller falls back to a fresh snapshot). Levels best first, protocol integers.
    */
-  liveLevels(assetId: bigint, epoch: bigint): { bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] } | null {
+  liveLevels(
+    assetId: bigint,
+    epoch: bigint,
+  ): { bids: { price: bigint; size: bigint }[]; asks: { price: bigint; size: bigint }[] } | null {
     for (const sub of this.#subs.values()) {
       const { store } = sub.sync;
       if (store.assetId !== assetId || store.epoch !== epoch || sub.sync.health().state !== 'live') continue;
@@ -95,7 +105,8 @@ export class BookSubscriptions {
 
   /** Whether the window streams this market's book (it then wants its trades too). */
   watching(assetId: bigint, epoch: bigint): boolean {
-    for (const sub of this.#subs.values()) if (sub.sync.store.assetId === assetId && sub.sync.store.epoch === epoch) return true;
+    for (const sub of this.#subs.values())
+      if (sub.sync.store.assetId === assetId && sub.sync.store.epoch === epoch) return true;
     return false;
   }
 

@@ -37,7 +37,11 @@ export function chainMismatch(where: string, served: bigint, configured: string)
  * default name where the deployment does not serve it). Throws a coded sentence on a chain mismatch,
  * a chain the exchange does not serve, or two different exchange contracts.
  */
-export async function readDeploymentFacts(reader: ExchangeReader, baseUrl: string, chainId: string): Promise<ObservedDeployment> {
+export async function readDeploymentFacts(
+  reader: ExchangeReader,
+  baseUrl: string,
+  chainId: string,
+): Promise<ObservedDeployment> {
   const host = hostOf(baseUrl);
   const configured = BigInt(chainId);
   let config: ExchangeConfig;
@@ -45,7 +49,10 @@ export async function readDeploymentFacts(reader: ExchangeReader, baseUrl: strin
     config = await reader.getExchangeConfig(configured);
   } catch (error) {
     if (error instanceof ExchangeHttpError && error.status === 404) {
-      throw new BridgeFailure('deployments.chain_not_served', `The exchange at ${host} does not serve chain ${chainId} (it answered 404 for its configuration): nothing was pinned.`);
+      throw new BridgeFailure(
+        'deployments.chain_not_served',
+        `The exchange at ${host} does not serve chain ${chainId} (it answered 404 for its configuration): nothing was pinned.`,
+      );
     }
     throw error;
   }
@@ -53,7 +60,8 @@ export async function readDeploymentFacts(reader: ExchangeReader, baseUrl: strin
   let domainName = config.domainName ?? DEFAULT_DOMAIN_NAME;
   try {
     const domain = await reader.getExchangeDomain(configured);
-    if (domain.chainId !== configured) throw chainMismatch(`The exchange's signing domain at ${host}`, domain.chainId, chainId);
+    if (domain.chainId !== configured)
+      throw chainMismatch(`The exchange's signing domain at ${host}`, domain.chainId, chainId);
     if (domain.verifyingContract.toLowerCase() !== config.contracts.exchange.toLowerCase()) {
       throw new BridgeFailure(
         'deployments.contract_mismatch',
@@ -71,7 +79,11 @@ export async function readDeploymentFacts(reader: ExchangeReader, baseUrl: strin
       chainId,
       verifyingContract: c.exchange,
       domainName: domainName.slice(0, 200),
-      spenders: { depositLedger: c.depositLedger ?? null, settlementToken: c.settlementToken ?? null, permit2: c.permit2 ?? null },
+      spenders: {
+        depositLedger: c.depositLedger ?? null,
+        settlementToken: c.settlementToken ?? null,
+        permit2: c.permit2 ?? null,
+      },
     },
     contracts: c,
   };
@@ -92,12 +104,18 @@ export async function checkRpcChain(rpcUrl: string, chainId: string, timeoutMs =
     try {
       served = BigInt(answer);
     } catch {
-      throw new BridgeFailure('deployments.rpc_unreadable', `The RPC node at ${hostOf(rpcUrl)} answered eth_chainId with something that is not a number.`);
+      throw new BridgeFailure(
+        'deployments.rpc_unreadable',
+        `The RPC node at ${hostOf(rpcUrl)} answered eth_chainId with something that is not a number.`,
+      );
     }
     if (served !== BigInt(chainId)) throw chainMismatch(`The RPC node at ${hostOf(rpcUrl)}`, served, chainId);
   } catch (error) {
     if (error instanceof BridgeFailure) throw error;
-    throw new BridgeFailure('deployments.rpc_unreachable', `The RPC node at ${hostOf(rpcUrl)} did not answer eth_chainId: check the RPC URL.`);
+    throw new BridgeFailure(
+      'deployments.rpc_unreachable',
+      `The RPC node at ${hostOf(rpcUrl)} did not answer eth_chainId: check the RPC URL.`,
+    );
   } finally {
     clearTimeout(timer);
     provider.destroy();
@@ -107,7 +125,12 @@ export async function checkRpcChain(rpcUrl: string, chainId: string, timeoutMs =
 /** A failure to reach or read the exchange, as the sentence the dialog flow shows. */
 export function unreachable(baseUrl: string, error: unknown): BridgeFailure {
   if (error instanceof BridgeFailure) return error;
-  const why = error instanceof ExchangeError ? ` (${error.code === 'TRANSPORT_ERROR' || error.code === 'TIMEOUT' ? 'no answer' : 'an answer that is not an exchange configuration'})` : '';
-  return new BridgeFailure('deployments.unreachable', `Could not read the chain configuration from ${hostOf(baseUrl)}${why}: check the base URL, including its API prefix. Nothing was saved.`);
+  const why =
+    error instanceof ExchangeError
+      ? ` (${error.code === 'TRANSPORT_ERROR' || error.code === 'TIMEOUT' ? 'no answer' : 'an answer that is not an exchange configuration'})`
+      : '';
+  return new BridgeFailure(
+    'deployments.unreachable',
+    `Could not read the chain configuration from ${hostOf(baseUrl)}${why}: check the base URL, including its API prefix. Nothing was saved.`,
+  );
 }
-

@@ -25,7 +25,14 @@ export class FeedHealthTracker {
   }
 
   view(): FeedHealth {
-    return { feed: this.feed, state: this.state, reason: this.reason, latencyMs: this.latencyMs, lastMessageAt: this.lastMessageAt, resyncs: this.resyncs };
+    return {
+      feed: this.feed,
+      state: this.state,
+      reason: this.reason,
+      latencyMs: this.latencyMs,
+      lastMessageAt: this.lastMessageAt,
+      resyncs: this.resyncs,
+    };
   }
 }
 
@@ -43,12 +50,20 @@ export interface SocketView {
  * A silent socket is dropped by its heartbeat within seconds, so 'live' needs an acknowledged
  * subscription on an open socket, and a reconnect says why the last socket went.
  */
-export function socketHealth(tracker: FeedHealthTracker, socket: SocketView, lastMessageAt: number | null, now: number, staleAfterMs: number): void {
+export function socketHealth(
+  tracker: FeedHealthTracker,
+  socket: SocketView,
+  lastMessageAt: number | null,
+  now: number,
+  staleAfterMs: number,
+): void {
   tracker.lastMessageAt = lastMessageAt;
   const why = socket.dropReason === null ? 'reconnecting' : `reconnecting: ${socket.dropReason}`;
   if (socket.state === 'open') {
-    if (!socket.isLive()) tracker.fail('resyncing', socket.dropReason === null ? 'subscribing' : `subscribing after ${socket.dropReason}`);
-    else if (lastMessageAt !== null && now - lastMessageAt > staleAfterMs) tracker.fail('stale', `no message for ${Math.round(staleAfterMs / 1000)} s`);
+    if (!socket.isLive())
+      tracker.fail('resyncing', socket.dropReason === null ? 'subscribing' : `subscribing after ${socket.dropReason}`);
+    else if (lastMessageAt !== null && now - lastMessageAt > staleAfterMs)
+      tracker.fail('stale', `no message for ${Math.round(staleAfterMs / 1000)} s`);
     else {
       tracker.state = 'live';
       tracker.reason = 'ok';

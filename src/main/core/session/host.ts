@@ -3,13 +3,11 @@
  * the selected deployment (or its URLs) change, and carries the account selection across.
  */
 import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
-import type { Deployment, DomainFacts, Settings } from '../../settings';
+import { isConfirmed, selectedDeployment, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
 import { claimOne } from '../handlers/claims';
-import { isConfirmed } from '../handlers/deployments';
-import { selectedDeployment } from '../handlers/settings';
 import { AutoClaimer } from './auto-claim';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
@@ -57,7 +55,11 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
           `${unconfirmed.name} was saved without your confirmation, so the app has not contacted it: confirm it in Settings → Deployments first.`,
         );
       }
-      if (!current) throw new BridgeFailure('connection.no_deployment', 'No exchange deployment is selected, so there is nothing to trade on.');
+      if (!current)
+        throw new BridgeFailure(
+          'connection.no_deployment',
+          'No exchange deployment is selected, so there is nothing to trade on.',
+        );
       return current;
     },
     connected: async () => {
@@ -66,8 +68,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       return s;
     },
     selection: () => current?.selection ?? selection,
-    feeds: () => (current ? current.feedHealth() : []),
-    clockOffsetMs: () => current?.clockOffsetMs() ?? null,
+    feeds: () => (current ? current.health.feedHealth() : []),
+    clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     dispose: () => {
       off();
       current?.stop();
@@ -75,7 +77,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     },
   };
 
-  const emitConnection = (): void => ctx.events.emit('connection', { ...connectionView(ctx, () => host.feeds()), clockOffsetMs: host.clockOffsetMs() });
+  const emitConnection = (): void =>
+    ctx.events.emit('connection', { ...connectionView(ctx, () => host.feeds()), clockOffsetMs: host.clockOffsetMs() });
 
   const start = (): void => {
     if (current) selection = current.selection;
@@ -118,7 +121,11 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       },
     });
     current = session;
-    session.ready.catch((error: unknown) => ctx.logger.error('session.connect_failed', { message: error instanceof Error ? error.message : 'non-error thrown' }));
+    session.ready.catch((error: unknown) =>
+      ctx.logger.error('session.connect_failed', {
+        message: error instanceof Error ? error.message : 'non-error thrown',
+      }),
+    );
   };
 
   let key = sessionKey(ctx.settings.getSettings());
@@ -135,7 +142,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
 
 /** The host of a core built without an exchange connection: every trading method says so. */
 export function disabledTradingHost(): TradingHost {
-  const failure = () => unavailable('Trading is not available: this app core was started without an exchange connection.');
+  const failure = () =>
+    unavailable('Trading is not available: this app core was started without an exchange connection.');
   const fail = (): never => {
     throw failure();
   };

@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEVNET_DEPLOYMENT, type Deployment } from '../../settings/schema';
 import { appMarkets, configuredMarkets, parseDevnetMarkets } from './market-directory';
 
-const remote: Deployment = { ...DEVNET_DEPLOYMENT, id: 'remote', name: 'Remote', builtIn: undefined, markets: [{ assetId: '42', symbol: 'ETH' }] };
+const remote: Deployment = {
+  ...DEVNET_DEPLOYMENT,
+  id: 'remote',
+  name: 'Remote',
+  builtIn: undefined,
+  markets: [{ assetId: '42', symbol: 'ETH' }],
+};
 
 describe('market directory', () => {
   const dirs: string[] = [];
@@ -24,7 +30,9 @@ describe('market directory', () => {
 
   it('falls back to the configured list when the devnet file is missing or malformed', () => {
     const directory = appMarkets('/nonexistent/devnet.json');
-    expect(directory({ ...DEVNET_DEPLOYMENT, markets: [{ assetId: '1', symbol: 'X' }] })).toEqual([{ assetId: 1n, symbol: 'X' }]);
+    expect(directory({ ...DEVNET_DEPLOYMENT, markets: [{ assetId: '1', symbol: 'X' }] })).toEqual([
+      { assetId: 1n, symbol: 'X' },
+    ]);
     expect(appMarkets(null)(DEVNET_DEPLOYMENT)).toEqual([]);
     expect(parseDevnetMarkets('{not json')).toBeNull();
     expect(parseDevnetMarkets(JSON.stringify({ markets: [{ assetId: '01', symbol: 'A' }] }))).toBeNull();

@@ -18,12 +18,17 @@ export interface MarketEntry {
 export type MarketDirectory = (deployment: Deployment) => readonly MarketEntry[];
 
 const devnetFileSchema = z.object({
-  markets: z.array(z.object({ assetId: z.string().regex(/^(0|[1-9][0-9]*)$/), symbol: z.string().min(1).max(32) })).max(200),
+  markets: z
+    .array(z.object({ assetId: z.string().regex(/^(0|[1-9][0-9]*)$/), symbol: z.string().min(1).max(32) }))
+    .max(200),
 });
 
 /** Parses the `markets` list of a devnet.json text; null when it has none. */
 export function parseDevnetMarkets(text: string): MarketEntry[] | null {
-  return parseDevnetJson(text, devnetFileSchema)?.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })) ?? null;
+  return (
+    parseDevnetJson(text, devnetFileSchema)?.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })) ??
+    null
+  );
 }
 
 /** A fixed list for the devnet deployment (tests, and the harness); other deployments list their own. */

@@ -17,7 +17,9 @@ export class OracleHistory {
   list(symbolId: string): OracleTick[] {
     const ring = this.#rings.get(symbolId);
     if (!ring) return [];
-    return ring.ticks.length < this.capacity ? [...ring.ticks] : [...ring.ticks.slice(ring.next), ...ring.ticks.slice(0, ring.next)];
+    return ring.ticks.length < this.capacity
+      ? [...ring.ticks]
+      : [...ring.ticks.slice(ring.next), ...ring.ticks.slice(0, ring.next)];
   }
 
   latest(symbolId: string): OracleTick | null {

@@ -25,7 +25,14 @@ describe('OrderHistory', () => {
     const h = new OrderHistory({ onChange: (e) => seen.push([...e]), now: () => t++ });
     h.placed(order(1));
     h.placed(order(2, { status: 'REJECTED', reason: 'not enough collateral (MARGIN)' }));
-    h.placed(order(3, { status: 'CANCELLED', filled: 1_000_000n, timeInForce: 'IOC', reason: 'the unfilled rest of an IOC order' }));
+    h.placed(
+      order(3, {
+        status: 'CANCELLED',
+        filled: 1_000_000n,
+        timeInForce: 'IOC',
+        reason: 'the unfilled rest of an IOC order',
+      }),
+    );
     h.placed(order(4, { status: 'FILLED', filled: 2_000_000n }));
     expect(h.list().map((e) => [e.orderId, e.outcome, e.filled])).toEqual([
       [id(4), 'filled', '2000000'],

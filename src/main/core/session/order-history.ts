@@ -41,7 +41,13 @@ export class OrderHistory {
   placed(o: PlacedOrder): void {
     const at = this.#now();
     const outcome: OrderHistoryEntry['outcome'] =
-      o.status === 'REJECTED' ? 'rejected' : o.status === 'FILLED' ? 'filled' : o.status === 'CANCELLED' ? 'cancelled' : 'open';
+      o.status === 'REJECTED'
+        ? 'rejected'
+        : o.status === 'FILLED'
+          ? 'filled'
+          : o.status === 'CANCELLED'
+            ? 'cancelled'
+            : 'open';
     const entry: OrderHistoryEntry = {
       assetId: o.assetId.toString(),
       epoch: o.epoch.toString(),
@@ -85,7 +91,12 @@ export class OrderHistory {
     if (!e) return;
     const filled = BigInt(e.filled) + size;
     const done = filled >= BigInt(e.size);
-    this.#entries[i] = { ...e, filled: filled.toString(), outcome: done && e.outcome === 'open' ? 'filled' : e.outcome, updatedAt: this.#now() };
+    this.#entries[i] = {
+      ...e,
+      filled: filled.toString(),
+      outcome: done && e.outcome === 'open' ? 'filled' : e.outcome,
+      updatedAt: this.#now(),
+    };
     this.#onChange(this.#entries);
   }
 

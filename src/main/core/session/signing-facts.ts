@@ -23,16 +23,32 @@ export function chainMismatch(deployment: Deployment, served: string): BridgeFai
 /** The pinned facts, after the checks that apply to every signature. `served` is the chain id the exchange reported, when connected. */
 export function signingFacts(deployment: Deployment, pin: Pin | null, served?: bigint): SigningFacts {
   if (!pin) {
-    throw new BridgeFailure('offline.no_domain', `${deployment.name} has no pinned signing domain yet: connect to it once, and confirm its domain, before signing.`);
+    throw new BridgeFailure(
+      'offline.no_domain',
+      `${deployment.name} has no pinned signing domain yet: connect to it once, and confirm its domain, before signing.`,
+    );
   }
   if (pin.chainId !== deployment.chainId) throw chainMismatch(deployment, pin.chainId);
-  if (served !== undefined && served.toString() !== deployment.chainId) throw chainMismatch(deployment, served.toString());
-  return { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName, deploymentName: deployment.name };
+  if (served !== undefined && served.toString() !== deployment.chainId)
+    throw chainMismatch(deployment, served.toString());
+  return {
+    chainId: pin.chainId,
+    verifyingContract: pin.verifyingContract,
+    domainName: pin.domainName,
+    deploymentName: deployment.name,
+  };
 }
 
 /** After a dialog: the facts the user saw must still be the ones signed under. */
 export function assertSameFacts(shown: SigningFacts, now: SigningFacts): void {
-  if (shown.chainId !== now.chainId || shown.verifyingContract.toLowerCase() !== now.verifyingContract.toLowerCase() || shown.domainName !== now.domainName) {
-    throw new BridgeFailure('deployments.domain_changed', 'The signing domain changed while the dialog was open, so nothing was signed. Check the deployment and try again.');
+  if (
+    shown.chainId !== now.chainId ||
+    shown.verifyingContract.toLowerCase() !== now.verifyingContract.toLowerCase() ||
+    shown.domainName !== now.domainName
+  ) {
+    throw new BridgeFailure(
+      'deployments.domain_changed',
+      'The signing domain changed while the dialog was open, so nothing was signed. Check the deployment and try again.',
+    );
   }
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { TradeTape } from './trade-tape';
 
-const print = (epoch: string, seq: number) => ({ assetId: '7', epoch, price: '500000', size: '1000000', side: 'buy' as const, at: seq, seqId: String(seq) });
+const print = (epoch: string, seq: number) => ({
+  assetId: '7',
+  epoch,
+  price: '500000',
+  size: '1000000',
+  side: 'buy' as const,
+  at: seq,
+  seqId: String(seq),
+});
 
 describe('TradeTape', () => {
   it('keeps each market newest first and bounded', () => {

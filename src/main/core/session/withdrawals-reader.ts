@@ -15,7 +15,10 @@ const withdrawalsSchema = z.object({
       amount: z.string().regex(/^(0|[1-9][0-9]*)$/),
       time: z.number().int().nonnegative(),
       status: z.enum(['PAID', 'QUEUED']),
-      txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).nullable(),
+      txHash: z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{64}$/)
+        .nullable(),
     }),
   ),
 });

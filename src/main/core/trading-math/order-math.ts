@@ -5,7 +5,15 @@
  */
 import type { OrderQuote, OrderTicket } from '../../../shared/bridge';
 import { ORDER_LIMITS } from '../../../shared/bridge/limits';
-import { CENTS_SUFFIX, MAX_PRACTICAL_SIZE, MIN_SIZE, PROTOCOL_SCALE, SIZE_LOT, canonicalDecimal, orderMargin } from '../../../shared/protocol';
+import {
+  CENTS_SUFFIX,
+  MAX_PRACTICAL_SIZE,
+  MIN_SIZE,
+  PROTOCOL_SCALE,
+  SIZE_LOT,
+  canonicalDecimal,
+  orderMargin,
+} from '../../../shared/protocol';
 import { toPrice, toSide, toSize } from '../../../client';
 import { ExchangeValidationError } from '../../../client';
 
@@ -25,13 +33,24 @@ const PRICE_RULE = `Price must be ${ORDER_LIMITS.minPriceCents}¢ to ${ORDER_LIM
 export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
   const priceText = canonicalDecimal(ticket.price, CENTS_SUFFIX);
   const sizeText = canonicalDecimal(ticket.size);
-  if (priceText === '') throw new ExchangeValidationError('PRICE_MISSING', `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`);
-  if (sizeText === '') throw new ExchangeValidationError('SIZE_MISSING', `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`);
+  if (priceText === '')
+    throw new ExchangeValidationError(
+      'PRICE_MISSING',
+      `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`,
+    );
+  if (sizeText === '')
+    throw new ExchangeValidationError(
+      'SIZE_MISSING',
+      `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`,
+    );
   let price: bigint;
   try {
     price = toPrice(priceText);
   } catch {
-    throw new ExchangeValidationError('INVALID_PRICE', `${PRICE_RULE}; "${ticket.price.trim().slice(0, 20)}" is not one.`);
+    throw new ExchangeValidationError(
+      'INVALID_PRICE',
+      `${PRICE_RULE}; "${ticket.price.trim().slice(0, 20)}" is not one.`,
+    );
   }
   let size: bigint | null = null;
   try {
@@ -57,7 +76,13 @@ export function quoteOf(t: ParsedTicket, inventory = 0n): OrderQuote {
   const opening = t.size - closing;
   const cost = orderMargin(t.sell, opening, t.price);
   const payoutIfRight = (opening * PROTOCOL_SCALE) / PROTOCOL_SCALE;
-  const quote: OrderQuote = { price: t.price.toString(), size: t.size.toString(), cost: cost.toString(), payoutIfRight: payoutIfRight.toString(), maxLoss: cost.toString() };
+  const quote: OrderQuote = {
+    price: t.price.toString(),
+    size: t.size.toString(),
+    cost: cost.toString(),
+    payoutIfRight: payoutIfRight.toString(),
+    maxLoss: cost.toString(),
+  };
   if (closing === 0n) return quote;
   const proceeds = (closing * (t.sell ? t.price : PROTOCOL_SCALE - t.price)) / PROTOCOL_SCALE;
   return { ...quote, closing: closing.toString(), proceeds: proceeds.toString() };

@@ -7,7 +7,11 @@ const USD = 1_000_000n;
 describe('shortfallOf', () => {
   it('refuses a buy that costs more than the free balance, with the shortfall', () => {
     // 10 at 62.5¢ costs $6.25; $5 free is $1.25 short.
-    expect(shortfallOf(parseTicket({ side: 'buy', price: '62.5', size: '10' }), 5n * USD, 0n)).toEqual({ need: 6_250_000n, free: 5n * USD, short: 1_250_000n });
+    expect(shortfallOf(parseTicket({ side: 'buy', price: '62.5', size: '10' }), 5n * USD, 0n)).toEqual({
+      need: 6_250_000n,
+      free: 5n * USD,
+      short: 1_250_000n,
+    });
     expect(shortfallOf(parseTicket({ side: 'buy', price: '62.5', size: '10' }), 6_250_000n, 0n)).toBeNull();
   });
   it('a sell costs (1 − price) per contract', () => {

@@ -26,7 +26,8 @@ export interface ClosePlan {
   expectedWorst: bigint | null;
 }
 
-export type ClosePlanResult = { kind: 'nothing' } | { kind: 'no_liquidity'; sell: boolean; size: bigint } | ({ kind: 'plan' } & ClosePlan);
+export type ClosePlanResult =
+  { kind: 'nothing' } | { kind: 'no_liquidity'; sell: boolean; size: bigint } | ({ kind: 'plan' } & ClosePlan);
 
 /**
  * `inventory` is signed (positive long Up). `bids`/`asks` best first. `own` = own resting size by
@@ -47,7 +48,13 @@ export function planClose(
   const first = levels[0];
   if (!first) return { kind: 'no_liquidity', sell, size };
   const best = first.price;
-  const limit = sell ? (best - maxSlippage < MIN_PRICE ? MIN_PRICE : best - maxSlippage) : best + maxSlippage > MAX_PRICE ? MAX_PRICE : best + maxSlippage;
+  const limit = sell
+    ? best - maxSlippage < MIN_PRICE
+      ? MIN_PRICE
+      : best - maxSlippage
+    : best + maxSlippage > MAX_PRICE
+      ? MAX_PRICE
+      : best + maxSlippage;
   let expectedFill = 0n;
   let expectedWorst: bigint | null = null;
   for (const l of levels) {

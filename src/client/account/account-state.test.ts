@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { Address, Hex } from '../../shared/protocol';
+import type { MarketUpdate } from '../feeds/market-feed';
+import type { BookOrders, ExchangePosition } from '../http/schemas';
+import { AccountState, type AccountStateOptions } from './account-state';
+
+const ACCOUNT = '0x00000000000000000000000000000000000000aa' as Address;
+const id = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** A reader that answers every market with `resting` orders and a position of `inventory`. */
+function reader(
+  resting: (epoch: bigint) => Hex[],
+  inventory: (epoch: bigint) => bigint,
+): AccountStateOptions['reader'] {
+  return {
+    getBalance: () => Promise.resolve({ account: ACCOUNT, ts: 1, balance: 0n, pending: 0n }),
+    getBookOrders: (assetId, epoch) =>
+      Promise.resolve({
+        assetId,
+        epoch,
+        seqId: 1n,
+        ts: 1,
+        buys: resting(epoch).map((o) => ({ id: o, size: 1n, price: 1n })),
+        sells: [],
+      } satisfies BookOrders),
+    getPosition: (_account, assetId, epoch) =>
+      Promise.resolve({
+        account: ACCOUNT,
+        assetId,
+        epoch,
+        ts: 1,
+        size: 0n,
+        inventory: inventory(epoch),
+        margin: 0n,
+        realisedPnl: 0n,
+      } satisfies ExchangePosition),
+  };
+}
+
+const trade = (orderId: Hex, epoch: bigint, seqId: bigint): MarketUpdate =>
+  ({
+    type: 'trade',
+    assetId: 7n,
+    epoch,
+    seqId,
+    data: { orderId, side: false, fill: 1n, fillPrice: 1n },
+  }) as unknown as MarketUpdate;
+
+describe('AccountState bounds', () => {
+  it('keeps the newest own fills only', () => {
+    const s = new AccountState({
+      reader: reader(
+        () => [],
+        () => 0n,
+      ),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      fillsKept: 5,
+    });
+    s.trackOrder(id(1));
+    for (let i = 0; i < 12; i++) s.onMarketUpdate(trade(id(1), 1n, BigInt(i)));
+    expect(s.fills).toHaveLength(5);
+    expect(s.fills.map((f) => f.seqId)).toEqual([7n, 8n, 9n, 10n, 11n]);
+  });
+
+  it('remembers at most the newest own order ids, and a resting order is renewed by every read', async () => {
+    const s = new AccountState({
+      reader: reader(
+        () => [id(1)],
+        () => 0n,
+      ),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      ownOrdersKept: 4,
+    });
+    s.trackOrder(id(1));
+    for (let n = 2; n <= 10; n++) {
+      s.trackOrder(id(n));
+      await s.refresh(7n, 1n);
+    }
+    expect(s.isOwnOrder(id(1))).toBe(true); // resting: read again each time
+    expect(s.isOwnOrder(id(2))).toBe(false); // sent long ago, no longer resting
+    expect([7, 8, 9, 10].map((n) => s.isOwnOrder(id(n)))).toEqual([false, true, true, true]); // the newest three and the resting one
+  });
+
+  it('keeps at most `marketsKept` markets of orders and positions', async () => {
+    const s = new AccountState({
+      reader: reader(
+        () => [],
+        () => 1n,
+      ),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      marketsKept: 3,
+    });
+    for (let e = 0n; e < 8n; e++) await s.refresh(7n, e);
+    expect(s.orders.size).toBe(3);
+    expect(s.positions.size).toBe(3);
+    expect(s.position(7n, 7n)?.inventory).toBe(1n);
+    expect(s.position(7n, 4n)).toBeUndefined();
+  });
+
+  it('drops what old epochs hold that shows nothing on roll-over, and keeps held positions and resting orders', async () => {
+    const held = (e: bigint): bigint => (e === 1n ? 5n : 0n);
+    const s = new AccountState({
+      reader: reader((e) => (e === 2n ? [id(9)] : []), held),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+    });
+    for (let e = 0n; e < 6n; e++) await s.refresh(7n, e);
+    await s.refresh(8n, 0n);
+    s.forgetEpochsBefore(7n, 4n);
+    expect([...s.positions.keys()].sort()).toEqual(['7:1', '7:4', '7:5', '8:0']);
+    expect([...s.orders.keys()].sort()).toEqual(['7:2', '7:4', '7:5', '8:0']);
+  });
+});

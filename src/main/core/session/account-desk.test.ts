@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { packAssetId, type Address, type Hex } from '../../../shared/protocol';
+import type { BookOrders, MarketUpdate, ExchangePosition } from '../../../client';
+import type { Logger } from '../../log';
+import { createEventHub } from '../event-hub';
+import { AccountDesk, type AccountDeskOptions } from './account-desk';
+
+const MASTER = '0x00000000000000000000000000000000000000aa' as Address;
+const ASSET = packAssetId({
+  id: 1n,
+  marketType: 1n,
+  startTime: 1_700_000_000n,
+  periodLength: 60n,
+  strike: 0n,
+  range: 0n,
+});
+const id = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+
+const quiet: Logger = {
+  log: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => quiet,
+  filePath: '',
+};
+
+/** A desk over a reader whose book lists `resting` as the account's open orders in the current epoch. */
+function deskWith(resting: () => Hex[], extra: Partial<AccountDeskOptions> = {}): AccountDesk {
+  const reader: AccountDeskOptions['reader'] = {
+    getBalance: () => Promise.resolve({ account: MASTER, ts: 1, balance: 10n ** 12n, pending: 0n }),
+    getBookOrders: (assetId, epoch) =>
+      Promise.resolve({
+        assetId,
+        epoch,
+        seqId: 1n,
+        ts: 1,
+        buys: resting().map((o) => ({ id: o, size: 1_000_000n, price: 400_000n })),
+        sells: [],
+      } satisfies BookOrders),
+    getPosition: (_a, assetId, epoch) =>
+      Promise.resolve({
+        account: MASTER,
+        assetId,
+        epoch,
+        ts: 1,
+        size: 0n,
+        inventory: 0n,
+        margin: 0n,
+        realisedPnl: 0n,
+      } satisfies ExchangePosition),
+    getFills: () => Promise.resolve(null),
+  };
+  return new AccountDesk({
+    reader,
+    markets: [{ assetId: ASSET, symbol: 'BTC' }],
+    events: createEventHub(),
+    logger: quiet,
+    selection: { master: null, agent: null, tradeAs: 'master' },
+    currentEpoch: () => 1n,
+    topOfBook: () => ({ bid: null, ask: null }),
+    settlementToken: () => null,
+    rpc: () => {
+      throw new Error('no chain in this test');
+    },
+    onOwnOrdersChanged: () => {},
+    ...extra,
+  });
+}
+
+const sent = (n: number) =>
+  ({
+    assetId: ASSET,
+    epoch: 1n,
+    orderId: id(n),
+    side: 'buy',
+    price: 400_000n,
+    size: 1_000_000n,
+    timeInForce: 'GTC',
+    signedBy: 'master',
+    status: 'ACCEPTED',
+    filled: 0n,
+    reason: '',
+  }) as const;
+
+describe('AccountDesk bounds', () => {
+  it('remembers the facts of at most `placedKept` orders: orders no longer open go first, the newest stay', async () => {
+    const resting = [id(1)];
+    const desk = deskWith(() => resting, { placedKept: 5 });
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    for (let n = 1; n <= 13; n++) desk.orderSent(sent(n));
+    const kept = Array.from({ length: 13 }, (_, i) => i + 1).filter((n) => desk.placed(id(n)) !== undefined);
+    // Order 1 still rests, so it outlives newer orders that are done.
+    expect(kept).toEqual([1, 10, 11, 12, 13]);
+    expect(desk.timeInForceOf(id(1))).toBe('GTC');
+    expect(desk.view().openOrders.map((o) => o.orderId)).toEqual([id(1)]);
+  });
+
+  it('holds the placed map to its bound even when every order is still open', async () => {
+    const resting: Hex[] = [];
+    const desk = deskWith(() => resting, { placedKept: 3 });
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    for (let n = 1; n <= 6; n++) {
+      resting.push(id(n));
+      desk.orderSent(sent(n));
+      await desk.refresh();
+    }
+    expect([1, 2, 3, 4, 5, 6].filter((n) => desk.placed(id(n)) !== undefined)).toEqual([4, 5, 6]);
+  });
+
+  it('keeps the arrival time of at most `fillTimesKept` maker fills', async () => {
+    const desk = deskWith(() => [], { fillTimesKept: 4 });
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    desk.orderSent(sent(1));
+    for (let i = 0; i < 10; i++) {
+      desk.onMarketUpdate({
+        type: 'trade',
+        assetId: ASSET,
+        epoch: 1n,
+        seqId: BigInt(i),
+        data: { orderId: id(1), side: false, fill: 1n, fillPrice: 1n },
+      } as unknown as MarketUpdate);
+    }
+    const timed = Array.from({ length: 10 }, (_, i) => desk.fillTime(id(1), BigInt(i)) !== undefined);
+    expect(timed).toEqual([false, false, false, false, false, false, true, true, true, true]);
+  });
+
+  it('keeps claimable amounts of a bounded number of epochs, newest', () => {
+    const desk = deskWith(() => []);
+    for (let e = 0n; e < 300n; e++) desk.claimableSeen(ASSET, e, 1n + e);
+    expect(desk.claimable(ASSET, 299n)).toBe(300n);
+    expect(desk.claimable(ASSET, 0n)).toBe(0n);
+    desk.claimed(ASSET, 299n);
+    expect(desk.claimable(ASSET, 299n)).toBe(0n);
+  });
+});

@@ -1,0 +1,254 @@
+/**
+ * The selected account: balances, positions, open orders, fills, the order history and claimable
+ * amounts. Handlers tell it what they did (an order sent, orders cancelled, a claim made); it keeps
+ * what the window shows, each collection bounded (retention.ts), and emits `account` when it changes.
+ */
+import { Contract, type JsonRpcProvider } from 'ethers';
+import type { AccountSelection, AccountView, FillView, OrderHistoryEntry } from '../../../shared/bridge';
+import type { Address, Hex } from '../../../shared/protocol';
+import { AccountState, type ExchangeReader, type MarketUpdate, type OwnFill } from '../../../client';
+import type { Logger } from '../../log';
+import type { EventHub } from '../event-hub';
+import { accountViewOf, type AccountViewSource, type PlacedFacts } from './account-view';
+import type { OwnLevels } from './book-subscriptions';
+import type { MarketEntry } from './market-directory';
+import { OrderHistory, type PlacedOrder } from './order-history';
+import { BoundedMap, CLAIMABLE_KEPT, FILL_TIMES_KEPT, PLACED_ORDERS_KEPT } from './retention';
+import { TakerFills, type TakerOrder } from './taker-fills';
+
+export interface AccountDeskOptions {
+  reader: Pick<ExchangeReader, 'getBalance' | 'getBookOrders' | 'getPosition' | 'getFills'>;
+  markets: readonly MarketEntry[];
+  events: EventHub;
+  logger: Logger;
+  selection: AccountSelection;
+  currentEpoch(assetId: bigint): bigint | undefined;
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null };
+  /** The pinned settlement token, whose wallet balance the view shows; null without a pin. */
+  settlementToken(): string | null;
+  rpc(): JsonRpcProvider;
+  /** Own resting orders changed: the books re-send their own sizes. */
+  onOwnOrdersChanged(): void;
+  placedKept?: number;
+  fillTimesKept?: number;
+}
+
+/** An order the exchange answered: what the open-orders view and the history remember of it. */
+export type SentOrder = Omit<PlacedOrder, 'orderId'> & { orderId: Hex };
+
+export class AccountDesk implements AccountViewSource {
+  selection: AccountSelection;
+  account: AccountState | null = null;
+  walletTokenBalance: bigint | null = null;
+  readonly #o: AccountDeskOptions;
+  readonly #history: OrderHistory;
+  readonly #taker: TakerFills;
+  /** Facts of orders we placed, for the open-orders view; orders no longer open are dropped first. */
+  readonly #placed: BoundedMap<string, PlacedFacts>;
+  /** When each maker fill arrived, by `orderId:seqId`. */
+  readonly #fillTimes: BoundedMap<string, number>;
+  /** Claimable amounts by `asset:epoch`, from the last claims read. */
+  readonly #claimable = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
+  #marksJson = '';
+
+  constructor(opts: AccountDeskOptions) {
+    this.#o = opts;
+    this.selection = opts.selection;
+    this.#history = new OrderHistory({ onChange: (entries) => opts.events.emit('orderHistory', [...entries]) });
+    this.#taker = new TakerFills({ reader: opts.reader, logger: opts.logger });
+    this.#placed = new BoundedMap(opts.placedKept ?? PLACED_ORDERS_KEPT, (id) => !this.#isOpen(id));
+    this.#fillTimes = new BoundedMap(opts.fillTimesKept ?? FILL_TIMES_KEPT);
+  }
+
+  // ---------------------------------------------------------------- the view
+
+  get markets(): readonly MarketEntry[] {
+    return this.#o.markets;
+  }
+
+  get takerFills(): readonly FillView[] {
+    return this.#taker.list();
+  }
+
+  currentEpoch(assetId: bigint): bigint | undefined {
+    return this.#o.currentEpoch(assetId);
+  }
+
+  topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null } {
+    return this.#o.topOfBook(assetId, epoch);
+  }
+
+  claimable(assetId: bigint, epoch: bigint): bigint {
+    return this.#claimable.get(`${assetId}:${epoch}`) ?? 0n;
+  }
+
+  placed(orderId: string): PlacedFacts | undefined {
+    return this.#placed.get(orderId.toLowerCase());
+  }
+
+  fillTime(orderId: string, seqId: bigint): number | undefined {
+    return this.#fillTimes.get(`${orderId}:${seqId}`);
+  }
+
+  view(error: string | null = null): AccountView {
+    return accountViewOf(this, error);
+  }
+
+  history(): OrderHistoryEntry[] {
+    return this.#history.list();
+  }
+
+  ownLevels(assetId: bigint, epoch: bigint): OwnLevels {
+    const bids = new Map<bigint, bigint>();
+    const asks = new Map<bigint, bigint>();
+    const orders = this.account?.restingOrders(assetId, epoch);
+    for (const o of orders?.buys ?? []) bids.set(o.price, (bids.get(o.price) ?? 0n) + o.size);
+    for (const o of orders?.sells ?? []) asks.set(o.price, (asks.get(o.price) ?? 0n) + o.size);
+    return { bids, asks };
+  }
+
+  /** Positions are marked at the top of book: when it moves (or quotes vanish) the account view follows. */
+  emitIfMarksChanged(): void {
+    if (!this.account) return;
+    const view = this.view();
+    const json = JSON.stringify(view.positions.map((p) => [p.assetId, p.epoch, p.markPrice, p.unrealisedPnl]));
+    if (json === this.#marksJson) return;
+    this.#marksJson = json;
+    this.#o.events.emit('account', view);
+  }
+
+  // ---------------------------------------------------------------- what handlers did
+
+  /** An order the exchange answered (or had already processed): tracked for fills, shown, and in the history. */
+  orderSent(o: SentOrder): void {
+    this.account?.trackOrder(o.orderId);
+    this.#placed.set(o.orderId.toLowerCase(), {
+      size: o.size,
+      timeInForce: o.timeInForce,
+      placedAt: Date.now(),
+      signedBy: o.signedBy,
+    });
+    this.#history.placed(o);
+  }
+
+  /** Open orders among `orderIds` are now cancelled (or replaced: see `reason`). */
+  ordersCancelled(orderIds: readonly string[], reason?: string): void {
+    this.#history.cancelled(orderIds, reason);
+  }
+
+  /** The time in force an order of ours was placed with (GTC when we did not place it here). */
+  timeInForceOf(orderId: string): PlacedFacts['timeInForce'] {
+    return this.placed(orderId)?.timeInForce ?? 'GTC';
+  }
+
+  async recordTakerFills(order: TakerOrder): Promise<FillView[]> {
+    const views = await this.#taker.record(this.account?.account, order);
+    for (const v of views) this.#o.events.emit('fill', v);
+    return views;
+  }
+
+  /** What the last claims read said is claimable in one epoch. */
+  claimableSeen(assetId: bigint, epoch: bigint, amount: bigint): void {
+    this.#claimable.set(`${assetId}:${epoch}`, amount);
+  }
+
+  claimed(assetId: bigint, epoch: bigint): void {
+    this.#claimable.delete(`${assetId}:${epoch}`);
+  }
+
+  // ---------------------------------------------------------------- selection and refresh
+
+  /** Remembers the account to trade with while not connected; the session selects it once the exchange answers. */
+  keepSelection(selection: AccountSelection): void {
+    this.selection = selection;
+  }
+
+  async select(selection: AccountSelection): Promise<void> {
+    this.selection = selection;
+    const master = selection.master;
+    if (!master || this.account?.account.toLowerCase() !== master.toLowerCase()) {
+      this.account = null;
+      this.walletTokenBalance = null;
+      this.#taker.clear();
+    }
+    if (!master) return;
+    if (!this.account) {
+      this.account = new AccountState({
+        reader: this.#o.reader,
+        account: master as Address,
+        currentEpoch: () => undefined,
+        onChange: () => {
+          this.#o.onOwnOrdersChanged();
+          this.#o.events.emit('account', this.view());
+        },
+        onFill: (fill) => this.#onOwnFill(fill),
+      });
+    }
+    await this.refresh();
+  }
+
+  /** Re-reads the selected account for every current epoch (or one asset/epoch), plus the wallet's token balance. */
+  async refresh(epoch?: bigint, assetId?: bigint): Promise<void> {
+    const account = this.account;
+    if (!account) return;
+    const targets =
+      epoch !== undefined && assetId !== undefined
+        ? [{ assetId, epoch }]
+        : this.#o.markets.flatMap((m) => {
+            const e = this.#o.currentEpoch(m.assetId);
+            return e === undefined ? [] : [{ assetId: m.assetId, epoch: e }];
+          });
+    await Promise.all([
+      ...targets.map((t) => account.refresh(t.assetId, t.epoch).catch(() => false)),
+      this.#readWalletBalance(account.account),
+      this.#taker.settleLimitPriced(account.account).then((changed) => {
+        if (changed) this.#o.events.emit('account', this.view());
+      }),
+    ]);
+  }
+
+  onMarketUpdate(u: MarketUpdate): void {
+    this.account?.onMarketUpdate(u);
+  }
+
+  /** An asset rolled over: account entries of its epochs before `oldest` that show nothing are dropped. */
+  forgetEpochsBefore(assetId: bigint, oldest: bigint): void {
+    this.account?.forgetEpochsBefore(assetId, oldest);
+  }
+
+  async #readWalletBalance(owner: Address): Promise<void> {
+    const token = this.#o.settlementToken();
+    if (!token) return;
+    try {
+      const erc20 = new Contract(token, ['function balanceOf(address) view returns (uint256)'], this.#o.rpc());
+      this.walletTokenBalance = (await erc20.getFunction('balanceOf').staticCall(owner)) as bigint;
+    } catch {
+      /* the view shows the last known balance */
+    }
+  }
+
+  #onOwnFill(fill: OwnFill): void {
+    const at = Date.now();
+    this.#fillTimes.set(`${fill.orderId}:${fill.seqId}`, at);
+    const view: FillView = {
+      assetId: fill.assetId.toString(),
+      epoch: fill.epoch.toString(),
+      orderId: fill.orderId,
+      side: fill.side ? 'sell' : 'buy',
+      price: fill.fillPrice.toString(),
+      size: fill.fill.toString(),
+      liquidity: 'maker',
+      at,
+    };
+    this.#history.filled(fill.orderId, fill.fill);
+    // A maker fill: the window words its notice (a taker fill is told by its order's result).
+    this.#o.events.emit('fill', view);
+  }
+
+  #isOpen(orderId: string): boolean {
+    for (const orders of this.account?.orders.values() ?? []) {
+      if ([...orders.buys, ...orders.sells].some((o) => o.id.toLowerCase() === orderId)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * The markets of one deployment as the window sees them: the market list with its quotes, streamed
+ * books, the trade tape and last trades, oracle prices, and resolved epochs. It subscribes the
+ * market and oracle feeds and reports each epoch's resolution once the exchange has it.
+ */
+import type { BookView, MarketSummary, OracleTick, ResolvedEpoch, TradePrint } from '../../../shared/bridge';
+import { formatTimeframe, unpackAssetId } from '../../../shared/protocol';
+import type { EpochWatcher, ExchangeReader, MarketFeed, MarketUpdate, OracleFeed, TopOfBook } from '../../../client';
+import type { Deployment } from '../../settings';
+import { BridgeFailure } from '../bridge-runtime';
+import type { EventHub } from '../event-hub';
+import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
+import type { MarketEntry } from './market-directory';
+import { OracleHistory } from './oracle-history';
+import { forgetEpochsBefore } from './retention';
+import { TradeTape } from './trade-tape';
+
+interface LastTrade {
+  price: bigint;
+  at: number;
+  sell: boolean | null;
+}
+
+export interface MarketBoardOptions {
+  deployment: Deployment;
+  markets: readonly MarketEntry[];
+  reader: Pick<ExchangeReader, 'getOrderBook' | 'getTopOfBook' | 'getAsset' | 'getAssetAtEpoch' | 'getResolutionPrice'>;
+  epochs: EpochWatcher;
+  marketFeed: MarketFeed;
+  oracleFeed: OracleFeed;
+  events: EventHub;
+  ownLevels(assetId: bigint, epoch: bigint): OwnLevels;
+  /** The market list changed: the account marks its positions again. */
+  onMarketsChanged(): void;
+}
+
+/** What the feeds tell the rest of the session. */
+export interface FeedHooks {
+  onUpdate(u: MarketUpdate): void;
+  onResyncRequired(): void;
+  onOracle(receivedAt: number): void;
+  onOracleStale(): void;
+}
+
+export class MarketBoard {
+  readonly books: BookSubscriptions;
+  readonly #o: MarketBoardOptions;
+  readonly #oracle = new OracleHistory();
+  readonly #tape = new TradeTape();
+  readonly #tops = new Map<string, TopOfBook>();
+  /** The last trade of each market by `asset:epoch`; epochs a session no longer keeps are dropped on roll-over. */
+  readonly #last = new Map<string, LastTrade>();
+  /** Resolved epochs by `asset:epoch`, dropped like `#last`. */
+  readonly #resolved = new Map<string, ResolvedEpoch>();
+  #marketsJson = '';
+
+  constructor(opts: MarketBoardOptions) {
+    this.#o = opts;
+    this.books = new BookSubscriptions({
+      reader: opts.reader,
+      feed: opts.marketFeed,
+      ownLevels: (a, e) => opts.ownLevels(a, e),
+      last: (a, e) => this.lastTrade(a, e),
+      emit: (subscriptionId, book) => {
+        opts.events.emit('book', { subscriptionId, book });
+        // The market list follows the live book (same numbers as the ladder), not only the poll.
+        this.#emitMarketsIfChanged();
+      },
+      now: () => Date.now(),
+    });
+  }
+
+  get markets(): readonly MarketEntry[] {
+    return this.#o.markets;
+  }
+
+  market(assetId: bigint): MarketEntry {
+    const m = this.#o.markets.find((e) => e.assetId === assetId);
+    if (!m)
+      throw new BridgeFailure(
+        'markets.unknown',
+        `Asset ${assetId} is not one of the markets of ${this.#o.deployment.name}.`,
+      );
+    return m;
+  }
+
+  /** Subscribes every market and its oracle symbol; returns what unsubscribes them. */
+  subscribeFeeds(hooks: FeedHooks): (() => void)[] {
+    const off: (() => void)[] = [];
+    const symbols = new Set<bigint>();
+    for (const m of this.#o.markets) {
+      const sub = this.#o.marketFeed.subscribe(m.assetId, {
+        onUpdate: (u) => {
+          this.#onMarketUpdate(u);
+          hooks.onUpdate(u);
+        },
+        onResyncRequired: () => hooks.onResyncRequired(),
+      });
+      off.push(() => void sub.unsubscribe().catch(() => {}));
+      symbols.add(unpackAssetId(m.assetId).id);
+    }
+    for (const symbolId of symbols) {
+      const sub = this.#o.oracleFeed.subscribe(symbolId, {
+        onPrice: (p) => {
+          hooks.onOracle(p.receivedAt);
+          const tick = { symbolId: p.symbolId.toString(), price: p.price.toString(), at: p.tsMs };
+          this.#oracle.push(tick);
+          this.#o.events.emit('oracle', tick);
+        },
+        onStale: () => hooks.onOracleStale(),
+      });
+      off.push(() => void sub.unsubscribe().catch(() => {}));
+    }
+    return off;
+  }
+
+  oracleHistory(symbolId: string): OracleTick[] {
+    return this.#oracle.list(symbolId);
+  }
+
+  trades(assetId: string, epoch: string): TradePrint[] {
+    return this.#tape.recent(assetId, epoch);
+  }
+
+  async refreshMarkets(): Promise<void> {
+    await Promise.all(
+      this.#o.markets.map(async (m) => {
+        const epoch = this.#o.epochs.current(m.assetId);
+        // A market with a live book needs no poll: its top comes from the book.
+        if (epoch === undefined) return;
+        if (this.books.liveTop(m.assetId, epoch)) {
+          // Dropped so that, should the book go down, an old poll answer is not shown as current.
+          this.#tops.delete(m.assetId.toString());
+          return;
+        }
+        try {
+          this.#tops.set(m.assetId.toString(), await this.#o.reader.getTopOfBook(m.assetId, epoch));
+        } catch {
+          /* the next poll tries again; the list keeps the previous top */
+        }
+      }),
+    );
+    this.#emitMarketsIfChanged();
+  }
+
+  #emitMarketsIfChanged(): void {
+    const list = this.marketList();
+    const json = JSON.stringify(list);
+    if (json === this.#marketsJson) return;
+    this.#marketsJson = json;
+    this.#o.events.emit('markets', list);
+    this.#o.onMarketsChanged();
+  }
+
+  marketList(): MarketSummary[] {
+    const out: MarketSummary[] = [];
+    for (const m of this.#o.markets) {
+      const asset = this.#o.epochs.asset(m.assetId);
+      if (!asset) continue;
+      const f = unpackAssetId(m.assetId);
+      const start = f.startTime + asset.epoch * f.periodLength;
+      const tick = this.#oracle.latest(f.id.toString());
+      const q = this.topOfBook(m.assetId, asset.epoch);
+      out.push({
+        assetId: m.assetId.toString(),
+        symbolId: f.id.toString(),
+        symbol: m.symbol,
+        periodSeconds: Number(f.periodLength),
+        timeframe: formatTimeframe(f.periodLength),
+        epoch: asset.epoch.toString(),
+        epochStart: Number(start) * 1000,
+        expiration: Number(start + f.periodLength) * 1000,
+        strike: asset.strikePrice.toString(),
+        oraclePrice: tick?.price ?? null,
+        oracleAt: tick?.at ?? null,
+        bestBid: q.bid?.toString() ?? null,
+        bestAsk: q.ask?.toString() ?? null,
+        lastPrice: q.last?.toString() ?? null,
+        quoteSource: q.source,
+        resolved: asset.isResolved,
+        ledger: asset.ledger,
+      });
+    }
+    return out;
+  }
+
+  /** Best bid and ask from the live book when one streams this market, else from the last poll. */
+  topOfBook(
+    assetId: bigint,
+    epoch: bigint,
+  ): { bid: bigint | null; ask: bigint | null; last: bigint | null; source: 'book' | 'poll' } {
+    const top = this.#tops.get(assetId.toString());
+    const fits = top !== undefined && top.epoch === epoch;
+    const last = this.#last.get(`${assetId}:${epoch}`)?.price ?? (fits && top.last > 0n ? top.last : null);
+    const live = this.books.liveTop(assetId, epoch);
+    if (live) return { ...live, last, source: 'book' };
+    // An empty side may come as a level priced 0: that is no quote, not a price of 0.
+    const side = (l: TopOfBook['bid'] | undefined): bigint | null => (fits && l && l.price > 0n ? l.price : null);
+    return { bid: side(top?.bid), ask: side(top?.ask), last, source: 'poll' };
+  }
+
+  lastTrade(assetId: bigint, epoch: bigint): BookView['last'] {
+    const l = this.#last.get(`${assetId}:${epoch}`);
+    if (!l) return null;
+    return { price: l.price.toString(), at: l.at, side: l.sell === null ? null : l.sell ? 'sell' : 'buy' };
+  }
+
+  #onMarketUpdate(u: MarketUpdate): void {
+    if (u.type !== 'trade') return;
+    // The trade event carries the resting order's side; the aggressor took the other one.
+    const at = Date.now();
+    this.#last.set(`${u.assetId}:${u.epoch}`, { price: u.data.fillPrice, at, sell: !u.data.side });
+    const print = {
+      assetId: u.assetId.toString(),
+      epoch: u.epoch.toString(),
+      price: u.data.fillPrice.toString(),
+      size: u.data.fill.toString(),
+      side: u.data.side ? ('buy' as const) : ('sell' as const),
+      at,
+      seqId: u.seqId.toString(),
+    };
+    this.#tape.push(print);
+    // Only the markets the window shows: every market's trades would flood the bridge for nothing.
+    if (this.books.watching(u.assetId, u.epoch)) this.#o.events.emit('trade', print);
+  }
+
+  /** An asset rolled over: its last trades and resolutions before `oldest` are dropped. */
+  forgetEpochsBefore(assetId: bigint, oldest: bigint): void {
+    forgetEpochsBefore(this.#last, assetId, oldest);
+    forgetEpochsBefore(this.#resolved, assetId, oldest);
+  }
+
+  /** Resolved epochs of an asset, newest first: what we saw roll over plus the few before the current one. */
+  async resolvedEpochs(assetId: bigint, lookback = 5): Promise<ResolvedEpoch[]> {
+    this.market(assetId);
+    const current = this.#o.epochs.current(assetId) ?? (await this.#o.reader.getAsset(assetId)).epoch;
+    for (let e = current - 1n; e >= 0n && current - e <= BigInt(lookback); e--) {
+      if (!this.#resolved.has(`${assetId}:${e}`)) await this.readResolution(assetId, e);
+    }
+    return [...this.#resolved.values()]
+      .filter((r) => r.assetId === assetId.toString())
+      .sort((a, b) => Number(BigInt(b.epoch) - BigInt(a.epoch)));
+  }
+
+  /**
+   * After a roll-over: looks for `previous`'s resolution a few times (it lands shortly after), and
+   * once found emits it and calls `onResolved`.
+   */
+  async awaitResolution(
+    assetId: bigint,
+    previous: bigint,
+    current: bigint,
+    wait: { sleep(): Promise<void>; stopped(): boolean },
+    onResolved: () => Promise<void>,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < 10 && !wait.stopped(); attempt++) {
+      const r = await this.readResolution(assetId, previous);
+      if (r) {
+        // The window words the notice (as the user's notification settings allow).
+        this.#o.events.emit('resolution', { ...r, currentEpoch: current.toString() });
+        await onResolved();
+        return;
+      }
+      await wait.sleep();
+    }
+  }
+
+  async readResolution(assetId: bigint, epoch: bigint): Promise<ResolvedEpoch | null> {
+    try {
+      const a = await this.#o.reader.getAssetAtEpoch(assetId, epoch);
+      const resolved = a.isResolved ?? a.resolutionPrice > 0n;
+      if (!resolved) return null;
+      const r: ResolvedEpoch = {
+        assetId: assetId.toString(),
+        epoch: epoch.toString(),
+        strike: a.strikePrice.toString(),
+        resolutionPrice: a.resolutionPrice.toString(),
+        // Devnet rule (markets/catalog.ts): Up wins when the resolution price is at or above the strike.
+        upWon: a.resolutionPrice >= a.strikePrice,
+        resolvedAt: await this.#resolvedAt(assetId, epoch, a.expiration),
+        // The exchange publishes no id of the resolution's journal entry or transaction.
+        txId: null,
+      };
+      this.#resolved.set(`${assetId}:${epoch}`, r);
+      return r;
+    } catch {
+      return null;
+    }
+  }
+
+  /** When the exchange resolved the epoch (GET /resolve/:assetId/:epoch `ts`); the epoch's expiry if it does not say. */
+  async #resolvedAt(assetId: bigint, epoch: bigint, expiration: bigint): Promise<number> {
+    const toMs = (t: number): number => (t < 100_000_000_000 ? t * 1000 : t);
+    try {
+      const r = await this.#o.reader.getResolutionPrice(assetId, epoch);
+      if (r.ts > 0) return toMs(r.ts);
+    } catch {
+      /* a deployment without the route: fall back to the expiry */
+    }
+    return toMs(Number(expiration));
+  }
+}
