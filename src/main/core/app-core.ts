@@ -196,7 +196,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       if (!capability)
         return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
       // Locked means nothing is signed or sent: refuse before any dialog asks the user about it.
-      if ((capability === 'trade' || capability === 'moves-value') && vault.status().locked) {
+      if ((capability === 'trade' || capability === 'moves-value') && vault.isLocked()) {
         return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');
       }
       if (!needsMainDialog(capability)) return dispatchBridgeCall(handlers, method, args, onInternalError);
