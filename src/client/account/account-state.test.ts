@@ -115,6 +115,30 @@ describe('AccountState bounds', () => {
   });
 });
 
+describe('AccountState own order ids over time', () => {
+  it('forgets an id not sent again nor seen resting within the grace, and keeps the resting one', async () => {
+    let now = 0;
+    const s = new AccountState({
+      reader: reader(
+        () => [id(1)],
+        () => 0n,
+      ),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      ownOrderGraceMs: 60_000,
+      now: () => now,
+    });
+    s.trackOrder(id(1));
+    s.trackOrder(id(2));
+    now = 50_000;
+    await s.refresh(7n, 1n); // id 1 rests: renewed at 50 s
+    s.trackOrder(id(3));
+    now = 100_000; // id 2 last renewed at 0 s: past the grace; id 1 at 50 s: within
+    s.trackOrder(id(4));
+    expect([1, 2, 3, 4].map((n) => s.isOwnOrder(id(n)))).toEqual([true, false, true, true]);
+  });
+});
+
 describe('AccountState re-reads', () => {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => void unhandled.push(reason);
