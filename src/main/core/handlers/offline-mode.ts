@@ -35,9 +35,7 @@ export function offlineModeHandler(ctx: CoreContext): Pick<AreaHandlers<'setting
                 ? 'off: the app connects to the selected deployment and its chain'
                 : 'off: the app may connect to deployments you add or select',
             },
-            notes: [
-              'On a machine that should never touch the network (an offline signer), keep offline mode on.',
-            ],
+            notes: ['On a machine that should never touch the network (an offline signer), keep offline mode on.'],
           }),
         );
         if (!yes) return { confirmed: false };
