@@ -138,7 +138,11 @@ async function useKeysLockSettingsAndSigning(t: TestCore): Promise<void> {
   yes();
   t.dialogs.answer({ kind: 'saveFile', path: keystore });
   expect(
-    await ok('keys.exportKeystore', { address: created.address, password: 'export pass', passwordAgain: 'export pass' }),
+    await ok('keys.exportKeystore', {
+      address: created.address,
+      password: 'export pass',
+      passwordAgain: 'export pass',
+    }),
   ).toMatchObject({ confirmed: true });
   yes();
   expect(await ok('keys.delete', { address: created.address })).toEqual({ confirmed: true, value: null });

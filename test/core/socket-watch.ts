@@ -30,6 +30,8 @@ type AnyFn = (...args: unknown[]) => unknown;
 
 function describeTarget(args: unknown[]): string {
   const [first, second] = args;
+  // net.Socket.connect is called internally with its normalized [options, callback] array.
+  if (Array.isArray(first)) return describeTarget(first);
   if (typeof first === 'string') return second === undefined ? first : `${first} ${String(second)}`;
   if (typeof first === 'number') return `port ${first}${typeof second === 'string' ? ` on ${second}` : ''}`;
   if (first instanceof URL) return first.href;
