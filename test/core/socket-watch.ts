@@ -28,20 +28,25 @@ export interface SocketWatch {
 
 type AnyFn = (...args: unknown[]) => unknown;
 
+/** A leaf value as text: strings and numbers as they are, anything else by its type. */
+function leaf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : typeof value;
+}
+
 function describeTarget(args: unknown[]): string {
   const [first, second] = args;
   // net.Socket.connect is called internally with its normalized [options, callback] array.
   if (Array.isArray(first)) return describeTarget(first);
-  if (typeof first === 'string') return second === undefined ? first : `${first} ${String(second)}`;
+  if (typeof first === 'string') return typeof second === 'string' ? `${first} ${second}` : first;
   if (typeof first === 'number') return `port ${first}${typeof second === 'string' ? ` on ${second}` : ''}`;
   if (first instanceof URL) return first.href;
   if (typeof first === 'object' && first !== null) {
     const o = first as Record<string, unknown>;
     if (typeof o['url'] === 'string') return o['url'];
     const host = o['host'] ?? o['hostname'] ?? o['path'] ?? '?';
-    return `${String(host)}${o['port'] === undefined ? '' : `:${String(o['port'])}`}`;
+    return `${leaf(host)}${o['port'] === undefined ? '' : `:${leaf(o['port'])}`}`;
   }
-  return String(first);
+  return leaf(first);
 }
 
 function callerStack(): string {
