@@ -46,6 +46,7 @@ import {
   subscribeBookArgs,
 } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
+import { offlineModeMethods } from './bridge/offline-mode';
 import {
   cancelAllArgs,
   cancelArgs,
@@ -69,6 +70,7 @@ export * from './bridge/limits';
 export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
+export * from './bridge/offline-mode';
 export * from './bridge/health';
 export * from './bridge/deployments';
 
@@ -453,6 +455,7 @@ export const bridgeMethods = {
     result: confirmed(z.unknown()),
     summary: 'Read a signed payload from a file the user picks in a dialog owned by main.',
   },
+  ...offlineModeMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */
