@@ -22,7 +22,7 @@ import { createTradingCore, startTradingDevnet } from './trading-devnet';
 const SHORT = 24n; // seconds per BTC epoch: two consecutive ones within the test
 const wait = { timeout: 60_000, interval: 200 };
 const C = 1_000_000n;
-const AGENT_KEY = `0x${'5a'.repeat(32)}`;
+const AGENT_KEY: Hex = `0x${'5a'.repeat(32)}`;
 
 let temp: TempDevnet | undefined;
 let devnet: DevnetHandle;
