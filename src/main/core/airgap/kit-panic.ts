@@ -78,9 +78,7 @@ export async function runPanic(deps: PanicDeps, kitId: string): Promise<PanicRes
     deployment: () => session.signingContext(),
   });
   const submit =
-    deps.submit ??
-    (async (send: KitSend) =>
-      await client.submitSigned(send.action.kind, send.action.body));
+    deps.submit ?? (async (send: KitSend) => await client.submitSigned(send.action.kind, send.action.body));
   const epochs = await currentEpochs(session, kit);
   const outcomes: PanicOutcome[] = [];
   // Markets (and the revocation) still waiting for an entry that is sent or skipped.

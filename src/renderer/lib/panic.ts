@@ -1,0 +1,26 @@
+/** The emergency kit's panic, from the Kit panel's button or its hotkey: main sends, the window reports. */
+import type { PanicResult } from '../../shared/bridge';
+import { pushNotice } from './notices';
+import { call } from './terminal';
+
+/** One notice per kit: what was sent, what was already used, what was kept, and any gap. */
+export function panicText(r: PanicResult): { level: 'success' | 'warning' | 'error'; message: string } {
+  const failed = r.outcomes.filter((o) => o.result === 'failed').length;
+  const sent = r.outcomes.filter((o) => o.result === 'sent').length;
+  const lines = [...r.outcomes.map((o) => o.sentence), ...r.gaps];
+  const head =
+    sent > 0 ? `Panic: ${sent} pre-signed request${sent === 1 ? '' : 's'} sent.` : 'Panic: nothing was sent.';
+  return {
+    level: failed > 0 ? 'error' : r.gaps.length > 0 ? 'warning' : 'success',
+    message: [head, ...lines].join(' '),
+  };
+}
+
+export async function panicNow(kitId: string | null = null): Promise<PanicResult[] | null> {
+  const results = await call('kit.panic', kitId);
+  for (const r of results ?? []) {
+    const t = panicText(r);
+    pushNotice(t.level, t.message);
+  }
+  return results;
+}
