@@ -1,7 +1,16 @@
-/** The emergency kit's panic, from the Kit panel's button or its hotkey: main sends, the window reports. */
-import type { PanicResult } from '../../shared/bridge';
+/** Emergency kits in the window: the list main keeps, and panic from the Kit panel's button or its hotkey. */
+import { writable } from 'svelte/store';
+import type { KitView, PanicResult } from '../../shared/bridge';
 import { pushNotice } from './notices';
 import { call } from './terminal';
+
+/** The kits main keeps, with their used counts; refreshed after anything that changes them. */
+export const keptKits = writable<KitView[]>([]);
+
+export async function refreshKits(): Promise<void> {
+  const list = await call('kit.list');
+  if (list) keptKits.set(list);
+}
 
 /** One notice per kit: what was sent, what was already used, what was kept, and any gap. */
 export function panicText(r: PanicResult): { level: 'success' | 'warning' | 'error'; message: string } {
@@ -22,5 +31,6 @@ export async function panicNow(kitId: string | null = null): Promise<PanicResult
     const t = panicText(r);
     pushNotice(t.level, t.message);
   }
+  await refreshKits();
   return results;
 }
