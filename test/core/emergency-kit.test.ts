@@ -10,10 +10,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { devnetClient } from '../../src/devnet/bot/devnet-client';
-import { type ExchangeClient, ExchangeError, panicPlan, parseEmergencyKit, type EmergencyKit } from '../../src/client';
+import {
+  buildEmergencyKit,
+  keySigner,
+  kitToJson,
+  type ExchangeClient,
+  ExchangeError,
+  panicPlan,
+  parseEmergencyKit,
+  type EmergencyKit,
+} from '../../src/client';
 import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
-import { DigestSigner, unpackAssetId, type Address, type Hex } from '../../src/shared/protocol';
+import { DigestSigner, makeExchangeDomain, unpackAssetId, type Address, type Hex } from '../../src/shared/protocol';
 import type { KitView, PanicResult } from '../../src/shared/bridge';
 import type { TempDevnet } from '../devnet-kit';
 import { coreCalls } from './core-calls';
@@ -22,6 +31,7 @@ import { createTradingCore, startTradingDevnet } from './trading-devnet';
 const SHORT = 24n; // seconds per BTC epoch: two consecutive ones within the test
 const wait = { timeout: 60_000, interval: 200 };
 const C = 1_000_000n;
+const OTHER_EXCHANGE = '0x00000000000000000000000000000000000e0c99' as Address;
 const AGENT_KEY: Hex = `0x${'5a'.repeat(32)}`;
 
 let temp: TempDevnet | undefined;
@@ -171,6 +181,23 @@ describe('the emergency kit on a devnet', () => {
     json.cancels[2]!.nonce = (BigInt(json.cancels[2]!.nonce) + 1n).toString();
     const refused = await watch.err('kit.importText', JSON.stringify(json));
     expect(refused.code).toMatch(/^airgap\./);
+    expect(await watch.ok<KitView[]>('kit.list')).toEqual([]);
+    // Signed by A, whole and valid, but for another exchange contract: not kept.
+    const foreign = await buildEmergencyKit(
+      {
+        signer: keySigner(devnet.accounts[0]!.privateKey),
+        domain: makeExchangeDomain({ chainId: devnet.chainId, verifyingContract: OTHER_EXCHANGE }),
+      },
+      {
+        contracts: { exchange: OTHER_EXCHANGE, ledger: null },
+        markets: [
+          { assetId: BigInt(btcAsset), label: 'BTC', fromEpoch: 0n, toEpoch: 0n, until: new Date().toISOString() },
+        ],
+        perEpoch: 1,
+        revokeAgent: false,
+      },
+    );
+    expect((await watch.err('kit.importText', JSON.stringify(kitToJson(foreign)))).code).toBe('kit.wrong_domain');
     expect(await watch.ok<KitView[]>('kit.list')).toEqual([]);
     watchSide.dialogs.answer({ kind: 'openFile', content: text });
     const taken = await watch.ok<{ confirmed: true; value: KitView }>('kit.openFile');
