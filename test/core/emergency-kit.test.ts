@@ -173,6 +173,14 @@ describe('the emergency kit on a devnet', () => {
     });
     expect(declined.confirmed).toBe(false);
     expect(await key.ok<KitView[]>('kit.list')).toHaveLength(1);
+    // Too large, or a market the deployment does not list: refused before any dialog.
+    const shown = keySide.dialogs.shown.length;
+    const tooLarge = { signer: master, assetIds: [btcAsset], epochs: 288, perEpoch: 8, revokeAgent: false };
+    expect((await key.err('kit.build', tooLarge)).code).toBe('kit.too_large');
+    expect((await key.err('kit.build', { ...tooLarge, assetIds: ['12345'], epochs: 1 })).code).toBe(
+      'kit.unknown_market',
+    );
+    expect(keySide.dialogs.shown.length).toBe(shown);
   });
 
   it('is taken in on the watch side from the file, checked; a changed copy is refused', async () => {

@@ -7,7 +7,13 @@
  */
 import type { KitBuildArgs, KitView } from '../../../shared/bridge';
 import { formatTimeframe, unpackAssetId, type Address } from '../../../shared/protocol';
-import { buildEmergencyKit, type EmergencyKit, type KitMarket, type SigningContext } from '../../../client';
+import {
+  MAX_KIT_ENTRIES,
+  buildEmergencyKit,
+  type EmergencyKit,
+  type KitMarket,
+  type SigningContext,
+} from '../../../client';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';
@@ -108,6 +114,12 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       if (!key) throw new BridgeFailure('keys.not_found', `No key for ${args.signer} is in this vault.`);
       const facts = signingNow();
       const markets = kitMarkets(args);
+      // Refused before the dialog: the user is never asked about a kit that cannot be made.
+      if (markets.length * args.epochs * args.perEpoch > MAX_KIT_ENTRIES)
+        throw new BridgeFailure(
+          'kit.too_large',
+          `That kit would hold more than ${MAX_KIT_ENTRIES} signatures: choose fewer markets, epochs or cancel-alls per epoch.`,
+        );
       const yes = await ctx.dialogs.confirm(
         confirmRequest({
           capability: 'moves-value',
