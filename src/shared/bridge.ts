@@ -47,6 +47,7 @@ import {
 } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
+import { kitMethods } from './bridge/kit';
 import {
   cancelAllArgs,
   cancelArgs,
@@ -71,6 +72,7 @@ export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
 export * from './bridge/offline-mode';
+export * from './bridge/kit';
 export * from './bridge/health';
 export * from './bridge/deployments';
 
@@ -456,6 +458,7 @@ export const bridgeMethods = {
     summary: 'Read a signed payload from a file the user picks in a dialog owned by main.',
   },
   ...offlineModeMethods,
+  ...kitMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */
