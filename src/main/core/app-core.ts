@@ -8,6 +8,9 @@ import { capabilityOf, needsMainDialog } from '../../shared/bridge/capabilities'
 import type { Logger } from '../log';
 import type { DeploymentPinning, Settings, SettingsService } from '../settings';
 import type { Vault } from '../vault';
+import { createMemoryStore, type KeyValueStore } from '../store/key-value-store';
+import { AirgapBook } from './airgap/book';
+import { airgapHandlers } from './handlers/airgap';
 import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
 import type { AppFacts, CoreContext } from './context';
 import type { DevnetAccountEntry } from './devnet-accounts';
@@ -35,6 +38,8 @@ export interface AppCoreDeps {
   readonly app: AppFacts;
   readonly now?: () => number;
   readonly devnetAccounts?: readonly DevnetAccountEntry[];
+  /** Where prepared and received air-gapped requests persist; in memory when absent. */
+  readonly store?: KeyValueStore;
   /** Feed health override; by default the trading session's. */
   readonly feeds?: FeedHealthSource;
   /** Connect to the selected deployment and trade; without it every trading method is unavailable. */
@@ -117,6 +122,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     now: deps.now ?? Date.now,
     devnetAccounts: deps.devnetAccounts ?? [],
     offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
+    airgap: new AirgapBook(deps.store ?? createMemoryStore()),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -124,6 +130,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const handlers = translated({
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
+    ...airgapHandlers(ctx, trading),
     ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),

@@ -3,6 +3,7 @@ import type { OfflineState } from '../../shared/bridge';
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
+import type { AirgapBook } from './airgap/book';
 import type { DevnetAccountEntry } from './devnet-accounts';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
@@ -26,4 +27,6 @@ export interface CoreContext {
   readonly devnetAccounts: readonly DevnetAccountEntry[];
   /** Whether (and why) offline mode is on now: nothing may open a connection while it is (offline-mode.ts). */
   readonly offline: () => OfflineState;
+  /** Air-gapped round trips: requests prepared and received, signing domains pinned for them. */
+  readonly airgap: AirgapBook;
 }

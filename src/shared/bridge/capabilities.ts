@@ -100,6 +100,24 @@ export const methodCapabilities = {
   'offline.submit': 'moves-value',
   'offline.saveFile': 'read',
   'offline.openFile': 'read',
+
+  // A watched address adds no key and lets nothing be signed; drafting signs and sends nothing.
+  'airgap.watchList': 'read',
+  'airgap.watchAdd': 'read',
+  'airgap.watchRemove': 'read',
+  'airgap.prepare': 'read',
+  'airgap.pending': 'read',
+  'airgap.discard': 'read',
+  'airgap.received': 'read',
+  'airgap.envelopeText': 'read',
+  'airgap.saveFile': 'read',
+  'airgap.openFile': 'read',
+  'airgap.receiveText': 'read',
+  'airgap.pinDomain': 'changes-trust',
+  'airgap.sign': 'moves-value',
+  'airgap.submit': 'moves-value',
+  'airgap.alwaysConfirm': 'read',
+  'airgap.setAlwaysConfirm': 'changes-trust',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */
