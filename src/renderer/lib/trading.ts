@@ -2,7 +2,7 @@
  * Trading actions shared by the ticket, the ladder, the order tables and the hotkeys: each
  * sends one intent through the bridge and reports what the core answered as a notice (notice-text.ts).
  */
-import { get, writable } from 'svelte/store';
+import { writable } from 'svelte/store';
 import type {
   BookView,
   CloseResult,
@@ -15,8 +15,8 @@ import type {
 } from '../../shared/bridge';
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
-import { prepareOffline } from './airgap';
-import { account, call, isWatchOnly, marketName } from './terminal';
+import { preparedInstead } from './airgap';
+import { call, marketName } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
 export interface TicketDraft {
@@ -61,18 +61,9 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
 }
 
 /** Cancels one order; true when the exchange cancelled it. */
-/** The selected master when it is watch-only here and the master (not its agent) would sign: then actions are prepared for offline signing. */
-export function offlineMaster(signAs: SignAs): string | null {
-  const master = get(account)?.selection.master ?? null;
-  return signAs === 'master' && isWatchOnly(master) ? master : null;
-}
-
 export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
-  const offline = offlineMaster(order.signedBy);
-  if (offline) {
-    const action = { kind: 'cancel' as const, assetId: order.assetId, epoch: order.epoch, orderHash: order.orderId };
-    return (await prepareOffline(offline, action)) !== null;
-  }
+  const action = { kind: 'cancel' as const, assetId: order.assetId, epoch: order.epoch, orderHash: order.orderId };
+  if (await preparedInstead(order.signedBy, action)) return false;
   const result = await call('orders.cancel', {
     assetId: order.assetId,
     epoch: order.epoch,
@@ -89,6 +80,7 @@ export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
 }
 
 export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {
+  if (await preparedInstead(signAs, { kind: 'cancelAll', assetId: market.assetId, epoch: market.epoch })) return;
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
   if (!result) return;
   const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
@@ -100,21 +92,9 @@ export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
-  const offline = offlineMaster(order.signedBy);
-  if (offline) {
-    const { assetId, epoch, side, timeInForce } = order;
-    const action = {
-      kind: 'cancelReplace' as const,
-      assetId,
-      epoch,
-      cancelOrderHash: order.orderId,
-      side,
-      price,
-      size,
-      timeInForce,
-    };
-    return (await prepareOffline(offline, action)) !== null;
-  }
+  const { assetId, epoch, side, timeInForce } = order;
+  const replacement = { assetId, epoch, cancelOrderHash: order.orderId, side, price, size, timeInForce };
+  if (await preparedInstead(order.signedBy, { kind: 'cancelReplace', ...replacement })) return true;
   const result = await call('orders.replace', {
     assetId: order.assetId,
     epoch: order.epoch,
