@@ -328,3 +328,38 @@ describe('round trips by file text', () => {
     }, wait);
   }, 90_000);
 });
+
+describe('agents of a watch-only master', () => {
+  it('approves an agent held online by a round trip, trades through it, and revokes it by another', async () => {
+    const agent = (await on.ok<{ address: string }>('keys.create', { label: 'hot agent', role: 'agent' })).address;
+    const approval = await signedOffline({ kind: 'approveAgent', agent });
+    expect(approval.movesValue).toBe(true);
+    expect(approval.lines[0]).toContain(agent);
+    const signDialog = signer.dialogs.shown.filter((d) => d.kind === 'confirm').at(-1)!;
+    expect(signDialog.request.detail).toContain(approval.fingerprint);
+    await submit(approval.id, true);
+    await vi.waitFor(async () => {
+      expect(await on.ok('agents.status')).toMatchObject({ agent, status: 'active' });
+    }, wait);
+
+    // The agent key on this machine trades for the watch-only master, as for any master.
+    await on.ok('account.select', { master: alice, agent, tradeAs: 'agent' });
+    online.dialogs.answer({ kind: 'confirm', yes: true }); // the order confirmation, on by default
+    const placed = await on.ok<{ status: string }>('orders.place', {
+      ...eth,
+      side: 'buy',
+      price: '23',
+      size: '1',
+      timeInForce: 'GTC',
+      signAs: 'agent',
+    });
+    expect(placed.status).toBe('ACCEPTED');
+
+    const revocation = await signedOffline({ kind: 'revokeAgent' });
+    await submit(revocation.id, false);
+    await vi.waitFor(async () => {
+      expect(await on.ok('agents.status')).toMatchObject({ status: 'inactive' });
+    }, wait);
+    await on.ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
+  }, 60_000);
+});

@@ -43,7 +43,7 @@ export async function draftAction(
   ctx: CoreContext,
   master: Address,
   action: AirgapAction,
-  known: { ledger: Address | undefined; chainId: bigint | undefined },
+  known: { ledger: Address | undefined; chainId: bigint | undefined; exchangeNowMs: number },
 ): Promise<UnsignedRequest> {
   const domain = pinnedDraftDomain(ctx, known.chainId);
   const draft: DraftContext = {
@@ -89,10 +89,10 @@ export async function draftAction(
         ...(action.receiver ? { receiver: action.receiver as Address } : {}),
       });
     case 'approveAgent':
-      // The approval expires a few minutes from now (its nonce is its expiry): sign and send it soon.
+      // Its nonce is its expiry, a few minutes from now in the exchange's time: sign and send it soon.
       return draftApproveAgent(draft, {
         agent: action.agent as Address,
-        approvalNonce: defaultApprovalNonce(ctx.now()),
+        approvalNonce: defaultApprovalNonce(known.exchangeNowMs),
       });
     case 'revokeAgent':
       return draftRevokeAgent(draft);

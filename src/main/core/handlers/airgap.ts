@@ -89,7 +89,9 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         );
       let request: UnsignedRequest;
       try {
-        request = await draftAction(ctx, master as Address, action, sessionFacts());
+        // The exchange's time (the wall clock corrected by the session's measured offset) dates an agent approval.
+        const exchangeNowMs = Date.now() + (trading.clockOffsetMs() ?? 0);
+        request = await draftAction(ctx, master as Address, action, { ...sessionFacts(), exchangeNowMs });
       } catch (error) {
         if (error instanceof BridgeFailure) throw error;
         try {
@@ -157,11 +159,8 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         if (!yes) return { confirmed: false };
       }
       try {
-        const response = await signUnsignedRequest(
-          request,
-          vaultSigner(ctx.vault, request.signer),
-          () => new Date(ctx.now()),
-        );
+        // The wall clock: an expired agent approval is refused before it is signed.
+        const response = await signUnsignedRequest(request, vaultSigner(ctx.vault, request.signer));
         book.setReceivedResponse(id, response);
       } catch (error) {
         airgapFailure(error);
