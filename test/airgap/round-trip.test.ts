@@ -363,3 +363,30 @@ describe('agents of a watch-only master', () => {
     await on.ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
   }, 60_000);
 });
+
+describe('asking before every offline signature', () => {
+  it('is turned on freely, asks before an order is signed, and is turned off only through main’s dialog', async () => {
+    expect(await off.ok('airgap.setAlwaysConfirm', true)).toBe(true);
+    const prepared = await on.ok<PendingRequestView>('airgap.prepare', {
+      master: alice,
+      action: { kind: 'cancelAll', ...eth },
+    });
+    const { text } = await on.ok<{ text: string }>('airgap.envelopeText', { kind: 'request', id: prepared.id });
+    await off.ok('airgap.receiveText', { text, via: 'file' });
+    signer.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await off.ok('airgap.sign', { id: prepared.id })).toEqual({ confirmed: false });
+    expect((await off.err('airgap.envelopeText', { kind: 'response', id: prepared.id })).code).toBe('airgap.not_found');
+    signer.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await off.ok('airgap.sign', { id: prepared.id })).toMatchObject({
+      confirmed: true,
+      value: { signed: true },
+    });
+
+    signer.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await off.ok('airgap.setAlwaysConfirm', false)).toBe(true);
+    expect(await off.ok('airgap.alwaysConfirm')).toBe(true);
+    signer.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await off.ok('airgap.setAlwaysConfirm', false)).toBe(false);
+    expect(await on.ok('airgap.discard', { id: prepared.id })).toBe(true);
+  });
+});
