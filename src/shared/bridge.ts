@@ -47,19 +47,7 @@ import {
 } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
-import {
-  airgapPrepareArgs,
-  envelopeRef,
-  envelopeTextArgs,
-  envelopeTextResult,
-  inboxResult,
-  pendingRequest,
-  receivedRequest,
-  requestRef,
-  submitResult,
-  watchAddArgs,
-  watchOnlyInfo,
-} from './bridge/airgap';
+import { airgapMethods } from './bridge/airgap';
 import {
   cancelAllArgs,
   cancelArgs,
@@ -471,91 +459,7 @@ export const bridgeMethods = {
   },
   ...offlineModeMethods,
 
-  'airgap.watchList': {
-    args: z.tuple([]),
-    result: list(watchOnlyInfo),
-    summary: 'The watch-only accounts: addresses watched without a key.',
-  },
-  'airgap.watchAdd': {
-    args: z.tuple([watchAddArgs]),
-    result: watchOnlyInfo,
-    summary: 'Watch an account by its address alone; no key is added and nothing can be signed for it here.',
-  },
-  'airgap.watchRemove': {
-    args: z.tuple([address]),
-    result: z.boolean(),
-    summary: 'Stop watching an address.',
-  },
-  'airgap.prepare': {
-    args: z.tuple([airgapPrepareArgs]),
-    result: pendingRequest,
-    summary:
-      'Draft the complete unsigned request of one action of a watch-only account under the pinned domain, and keep it until its response returns.',
-  },
-  'airgap.pending': {
-    args: z.tuple([]),
-    result: list(pendingRequest),
-    summary: 'The requests prepared here, with their fingerprints and how far each has got.',
-  },
-  'airgap.discard': {
-    args: z.tuple([requestRef]),
-    result: z.boolean(),
-    summary: 'Forget a prepared request.',
-  },
-  'airgap.received': {
-    args: z.tuple([]),
-    result: list(receivedRequest),
-    summary: 'The requests opened here for signing, in words, and whether each is signed.',
-  },
-  'airgap.envelopeText': {
-    args: z.tuple([envelopeRef]),
-    result: envelopeTextResult,
-    summary: 'The envelope text of a request prepared here or a response signed here, for a file or QR codes.',
-  },
-  'airgap.saveFile': {
-    args: z.tuple([envelopeRef]),
-    result: confirmed(savedFile),
-    summary:
-      'Save a request prepared here or a response signed here to a file the user picks in a dialog owned by main.',
-  },
-  'airgap.openFile': {
-    args: z.tuple([]),
-    result: confirmed(inboxResult),
-    summary: 'Read a request or a response from a file the user picks in a dialog owned by main, and check it.',
-  },
-  'airgap.receiveText': {
-    args: z.tuple([envelopeTextArgs]),
-    result: inboxResult,
-    summary: 'Read a request or a response from its envelope text (e.g. scanned QR codes) and check it.',
-  },
-  'airgap.pinDomain': {
-    args: z.tuple([requestRef]),
-    result: confirmed(receivedRequest),
-    summary: "Trust a received request's signing domain for offline signing, after a dialog owned by main.",
-  },
-  'airgap.sign': {
-    args: z.tuple([requestRef]),
-    result: confirmed(receivedRequest),
-    summary:
-      'Sign a received request with the vault key of its signer, under a pinned domain only; withdrawals and agent approvals (or all, when chosen) after a dialog owned by main.',
-  },
-  'airgap.submit': {
-    args: z.tuple([requestRef]),
-    result: confirmed(submitResult),
-    summary:
-      'Send a prepared request whose signed response matched it, once; withdrawals and agent approvals after a dialog owned by main.',
-  },
-  'airgap.alwaysConfirm': {
-    args: z.tuple([]),
-    result: z.boolean(),
-    summary: 'Whether every offline signature is confirmed in a dialog owned by main.',
-  },
-  'airgap.setAlwaysConfirm': {
-    args: z.tuple([z.boolean()]),
-    result: z.boolean(),
-    summary:
-      'Confirm every offline signature, or only those that move value (turning it off asks in a dialog owned by main).',
-  },
+  ...airgapMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { confirmed } from './keys';
 import {
   address,
   bytes32,
@@ -110,3 +111,95 @@ export type RequestWords = z.infer<typeof requestWords>;
 export type PendingRequestView = z.infer<typeof pendingRequest>;
 export type ReceivedRequestView = z.infer<typeof receivedRequest>;
 export type InboxResult = z.infer<typeof inboxResult>;
+
+const list = <T extends z.ZodType>(item: T) => z.array(item);
+const savedFile = z.object({ path: z.string() });
+
+/** The airgap.* bridge methods (their capability rows are in capabilities.ts). */
+export const airgapMethods = {
+  'airgap.watchList': {
+    args: z.tuple([]),
+    result: list(watchOnlyInfo),
+    summary: 'The watch-only accounts: addresses watched without a key.',
+  },
+  'airgap.watchAdd': {
+    args: z.tuple([watchAddArgs]),
+    result: watchOnlyInfo,
+    summary: 'Watch an account by its address alone; no key is added and nothing can be signed for it here.',
+  },
+  'airgap.watchRemove': {
+    args: z.tuple([address]),
+    result: z.boolean(),
+    summary: 'Stop watching an address.',
+  },
+  'airgap.prepare': {
+    args: z.tuple([airgapPrepareArgs]),
+    result: pendingRequest,
+    summary:
+      'Draft the complete unsigned request of one action of a watch-only account under the pinned domain, and keep it until its response returns.',
+  },
+  'airgap.pending': {
+    args: z.tuple([]),
+    result: list(pendingRequest),
+    summary: 'The requests prepared here, with their fingerprints and how far each has got.',
+  },
+  'airgap.discard': {
+    args: z.tuple([requestRef]),
+    result: z.boolean(),
+    summary: 'Forget a prepared request.',
+  },
+  'airgap.received': {
+    args: z.tuple([]),
+    result: list(receivedRequest),
+    summary: 'The requests opened here for signing, in words, and whether each is signed.',
+  },
+  'airgap.envelopeText': {
+    args: z.tuple([envelopeRef]),
+    result: envelopeTextResult,
+    summary: 'The envelope text of a request prepared here or a response signed here, for a file or QR codes.',
+  },
+  'airgap.saveFile': {
+    args: z.tuple([envelopeRef]),
+    result: confirmed(savedFile),
+    summary:
+      'Save a request prepared here or a response signed here to a file the user picks in a dialog owned by main.',
+  },
+  'airgap.openFile': {
+    args: z.tuple([]),
+    result: confirmed(inboxResult),
+    summary: 'Read a request or a response from a file the user picks in a dialog owned by main, and check it.',
+  },
+  'airgap.receiveText': {
+    args: z.tuple([envelopeTextArgs]),
+    result: inboxResult,
+    summary: 'Read a request or a response from its envelope text (e.g. scanned QR codes) and check it.',
+  },
+  'airgap.pinDomain': {
+    args: z.tuple([requestRef]),
+    result: confirmed(receivedRequest),
+    summary: "Trust a received request's signing domain for offline signing, after a dialog owned by main.",
+  },
+  'airgap.sign': {
+    args: z.tuple([requestRef]),
+    result: confirmed(receivedRequest),
+    summary:
+      'Sign a received request with the vault key of its signer, under a pinned domain only; withdrawals and agent approvals (or all, when chosen) after a dialog owned by main.',
+  },
+  'airgap.submit': {
+    args: z.tuple([requestRef]),
+    result: confirmed(submitResult),
+    summary:
+      'Send a prepared request whose signed response matched it, once; withdrawals and agent approvals after a dialog owned by main.',
+  },
+  'airgap.alwaysConfirm': {
+    args: z.tuple([]),
+    result: z.boolean(),
+    summary: 'Whether every offline signature is confirmed in a dialog owned by main.',
+  },
+  'airgap.setAlwaysConfirm': {
+    args: z.tuple([z.boolean()]),
+    result: z.boolean(),
+    summary:
+      'Confirm every offline signature, or only those that move value (turning it off asks in a dialog owned by main).',
+  },
+} as const;
