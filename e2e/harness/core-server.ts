@@ -107,6 +107,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     const core = createAppCore({
       vault,
       settings,
+      store,
       pinning: new DeploymentPinning(settings, () => clock.now()),
       dialogs,
       logger,

@@ -90,6 +90,7 @@ export {
   toSide,
   toSize,
   toTimeInForce,
+  defaultApprovalNonce,
   type AmountInput,
   type PriceInput,
   type SideInput,

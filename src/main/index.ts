@@ -76,6 +76,7 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const core = createAppCore({
     vault,
     settings,
+    store,
     pinning: new DeploymentPinning(settings),
     dialogs: electronDialogs(() => mainWindow),
     logger,

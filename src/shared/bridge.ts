@@ -48,6 +48,7 @@ import {
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
+import { airgapMethods } from './bridge/airgap';
 import {
   cancelAllArgs,
   cancelArgs,
@@ -75,6 +76,7 @@ export * from './bridge/offline-mode';
 export * from './bridge/kit';
 export * from './bridge/health';
 export * from './bridge/deployments';
+export * from './bridge/airgap';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -459,6 +461,8 @@ export const bridgeMethods = {
   },
   ...offlineModeMethods,
   ...kitMethods,
+
+  ...airgapMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */

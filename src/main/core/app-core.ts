@@ -10,6 +10,8 @@ import type { DeploymentPinning, Settings, SettingsService } from '../settings';
 import { createMemoryStore, type KeyValueStore } from '../store/key-value-store';
 import type { Vault } from '../vault';
 import { KitStore } from './airgap/kit-store';
+import { AirgapBook } from './airgap/book';
+import { airgapHandlers } from './handlers/airgap';
 import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
 import type { AppFacts, CoreContext } from './context';
 import type { DevnetAccountEntry } from './devnet-accounts';
@@ -40,6 +42,8 @@ export interface AppCoreDeps {
   readonly devnetAccounts?: readonly DevnetAccountEntry[];
   /** Where emergency kits are kept (main's store); in memory by default. */
   readonly kitStore?: KeyValueStore;
+  /** Where prepared and received air-gapped requests persist; in memory when absent. */
+  readonly store?: KeyValueStore;
   /** Feed health override; by default the trading session's. */
   readonly feeds?: FeedHealthSource;
   /** Connect to the selected deployment and trade; without it every trading method is unavailable. */
@@ -123,6 +127,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     devnetAccounts: deps.devnetAccounts ?? [],
     offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
     kits: new KitStore(deps.kitStore ?? createMemoryStore()),
+    airgap: new AirgapBook(deps.store ?? createMemoryStore()),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -131,6 +136,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
     ...kitHandlers(ctx, trading),
+    ...airgapHandlers(ctx, trading),
     ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),

@@ -3,6 +3,7 @@ import type { OfflineState } from '../../shared/bridge';
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
+import type { AirgapBook } from './airgap/book';
 import type { DevnetAccountEntry } from './devnet-accounts';
 import type { KitStore } from './airgap/kit-store';
 import type { Dialogs } from './dialogs';
@@ -29,4 +30,6 @@ export interface CoreContext {
   readonly offline: () => OfflineState;
   /** The emergency kits kept on this machine. */
   readonly kits: KitStore;
+  /** Air-gapped round trips: requests prepared and received, signing domains pinned for them. */
+  readonly airgap: AirgapBook;
 }

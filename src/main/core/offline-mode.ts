@@ -113,6 +113,24 @@ export const networkUse = {
   'kit.importText': 'local',
   'kit.remove': 'local',
   'kit.panic': 'network',
+
+  // The air-gapped round trip: drafting, carrying and signing are local; only sending goes out.
+  'airgap.watchList': 'local',
+  'airgap.watchAdd': 'local',
+  'airgap.watchRemove': 'local',
+  'airgap.prepare': 'local',
+  'airgap.pending': 'local',
+  'airgap.discard': 'local',
+  'airgap.received': 'local',
+  'airgap.envelopeText': 'local',
+  'airgap.saveFile': 'local',
+  'airgap.openFile': 'local',
+  'airgap.receiveText': 'local',
+  'airgap.pinDomain': 'local',
+  'airgap.sign': 'local',
+  'airgap.submit': 'network',
+  'airgap.alwaysConfirm': 'local',
+  'airgap.setAlwaysConfirm': 'local',
 } as const satisfies Record<BridgeMethod, 'local' | 'network'>;
 
 export function needsNetwork(method: BridgeMethod): boolean {

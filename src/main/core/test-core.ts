@@ -65,6 +65,7 @@ export async function createTestCore(
   const core = createAppCore({
     vault,
     settings,
+    store,
     pinning,
     dialogs,
     logger,

@@ -18,6 +18,7 @@ export const VAULT_ERROR_CODES = [
   'PASSWORD_TOO_SHORT',
   'PASSWORD_ALREADY_SET',
   'FILE_VAULT_CORRUPT',
+  'WATCH_ONLY_FULL',
 ] as const;
 
 export type VaultErrorCode = (typeof VAULT_ERROR_CODES)[number];

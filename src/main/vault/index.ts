@@ -18,3 +18,4 @@ export { FileSecretStore } from './file-secrets';
 export type { BackendKind, SecretBackend } from './secret-backend';
 export { systemClock, createManualClock } from './clock';
 export type { Clock } from './clock';
+export { WatchOnlyAccounts, MAX_WATCH_ONLY, type WatchOnlyInfo } from './watch-only';

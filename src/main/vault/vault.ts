@@ -19,6 +19,7 @@ import {
 } from './key-material';
 import type { BackendKind, SecretBackend } from './secret-backend';
 import { PasswordThrottle } from './throttle';
+import { WatchOnlyAccounts } from './watch-only';
 
 export const KeyInfoSchema = z.object({
   /** Checksummed. */
@@ -94,6 +95,8 @@ export class Vault {
   readonly #throttle: PasswordThrottle;
   readonly #events = new Emitter<VaultEvents>();
   readonly #signers = new Map<string, DigestSigner>();
+  /** Addresses watched without a key: kept with the keys' metadata, never able to sign. */
+  readonly watchOnly: WatchOnlyAccounts;
   #locked: boolean;
   #autoLockMs = 0;
   #idleTimer: unknown = null;
@@ -107,6 +110,11 @@ export class Vault {
     this.#passwordScrypt = options.passwordScrypt ?? DEFAULT_SCRYPT;
     this.#keystoreScrypt = options.keystoreScrypt;
     this.#throttle = new PasswordThrottle(this.#store, () => this.#clock.now());
+    this.watchOnly = new WatchOnlyAccounts(
+      this.#store,
+      () => this.#clock.now(),
+      () => this.#events.emit('keys-changed', { keys: this.#keys() }),
+    );
     this.#backendMessage =
       options.backendMessage ??
       (isFileStore(options.backend)

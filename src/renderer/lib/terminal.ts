@@ -16,6 +16,7 @@ import type {
   LockStatus,
   MarketSummary,
   OrderHistoryEntry,
+  WatchOnlyView,
 } from '../../shared/bridge';
 import type { Settings } from '../../shared/settings-schema';
 import { BridgeCallError, type BridgeClient } from './bridge';
@@ -29,6 +30,8 @@ export const settings = writable<Settings | null>(null);
 export const markets = writable<MarketSummary[]>([]);
 export const account = writable<AccountView | null>(null);
 export const keys = writable<KeyInfo[]>([]);
+/** Accounts watched by address alone: no key here, so the master signs elsewhere (docs/airgap.md). */
+export const watchOnly = writable<WatchOnlyView[]>([]);
 export const lock = writable<LockStatus | null>(null);
 export const agentStatus = writable<AgentStatusView | null>(null);
 export const claims = writable<ClaimableEpoch[]>([]);
@@ -109,6 +112,17 @@ export async function refreshKeys(): Promise<void> {
     keys.set(list);
     keysLoaded.set(true);
   }
+  await refreshWatchOnly();
+}
+
+export async function refreshWatchOnly(): Promise<void> {
+  const list = await quietly('airgap.watchList');
+  if (list) watchOnly.set(list);
+}
+
+/** Whether an address is watched without its key here. */
+export function isWatchOnly(address: string | null | undefined): boolean {
+  return !!address && get(watchOnly).some((w) => w.address.toLowerCase() === address.toLowerCase());
 }
 
 /** Saves one part of the settings; the core answers with the whole validated object. */
@@ -139,7 +153,10 @@ export function startTerminal(bridge: BridgeClient): () => void {
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
     bridge.on('account', (v) => account.set(v)),
-    bridge.on('keys', (v) => keys.set(v)),
+    bridge.on('keys', (v) => {
+      keys.set(v);
+      void refreshWatchOnly();
+    }),
     bridge.on('lock', (v) => {
       lock.set(v);
       if (!v.locked) void refreshAccount();

@@ -15,6 +15,7 @@ import type {
 } from '../../shared/bridge';
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
+import { preparedInstead } from './airgap';
 import { call, marketName } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
@@ -61,6 +62,8 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
 
 /** Cancels one order; true when the exchange cancelled it. */
 export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
+  const action = { kind: 'cancel' as const, assetId: order.assetId, epoch: order.epoch, orderHash: order.orderId };
+  if (await preparedInstead(order.signedBy, action)) return false;
   const result = await call('orders.cancel', {
     assetId: order.assetId,
     epoch: order.epoch,
@@ -77,6 +80,7 @@ export async function cancelOrder(order: OpenOrderView): Promise<boolean> {
 }
 
 export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void> {
+  if (await preparedInstead(signAs, { kind: 'cancelAll', assetId: market.assetId, epoch: market.epoch })) return;
   const result = await call('orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs });
   if (!result) return;
   const none = result.status === 'CANCELLED' && result.orderIds.length === 0;
@@ -88,6 +92,9 @@ export async function cancelAll(market: MarketRef, signAs: SignAs): Promise<void
 }
 
 export async function replaceOrder(order: OpenOrderView, price: string, size: string): Promise<boolean> {
+  const { assetId, epoch, side, timeInForce } = order;
+  const replacement = { assetId, epoch, cancelOrderHash: order.orderId, side, price, size, timeInForce };
+  if (await preparedInstead(order.signedBy, { kind: 'cancelReplace', ...replacement })) return true;
   const result = await call('orders.replace', {
     assetId: order.assetId,
     epoch: order.epoch,

@@ -112,6 +112,23 @@ export const methodCapabilities = {
   'kit.remove': 'changes-trust',
   // Sends pre-signed cancel-alls and a revocation: it cancels and revokes, never moves value (see kit-panic.ts).
   'kit.panic': 'trade',
+  // A watched address adds no key and lets nothing be signed; drafting signs and sends nothing.
+  'airgap.watchList': 'read',
+  'airgap.watchAdd': 'read',
+  'airgap.watchRemove': 'read',
+  'airgap.prepare': 'read',
+  'airgap.pending': 'read',
+  'airgap.discard': 'read',
+  'airgap.received': 'read',
+  'airgap.envelopeText': 'read',
+  'airgap.saveFile': 'read',
+  'airgap.openFile': 'read',
+  'airgap.receiveText': 'read',
+  'airgap.pinDomain': 'changes-trust',
+  'airgap.sign': 'moves-value',
+  'airgap.submit': 'moves-value',
+  'airgap.alwaysConfirm': 'read',
+  'airgap.setAlwaysConfirm': 'changes-trust',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */

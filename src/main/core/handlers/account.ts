@@ -11,7 +11,9 @@ function checkKeys(ctx: CoreContext, s: AccountSelection): void {
     ['master', s.master],
     ['agent', s.agent],
   ] as const) {
-    if (address && !keys.includes(address.toLowerCase()))
+    // A watch-only master is read like any other; it signs nothing here (its agent may, as for any master).
+    const watched = what === 'master' && !!address && ctx.vault.watchOnly.has(address);
+    if (address && !watched && !keys.includes(address.toLowerCase()))
       throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
   }
   if (s.master && s.agent && s.master.toLowerCase() === s.agent.toLowerCase()) {

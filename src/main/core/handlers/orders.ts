@@ -199,6 +199,8 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const epoch = BigInt(ticket.epoch);
       // Why nothing can be signed (a pin to confirm, another chain) comes before what the order lacks.
       session.assertCanSign();
+      // Who signs is known before anything is asked: a watch-only master is refused before a dialog.
+      session.actor(ticket.signAs);
       await refuseUncovered(session, assetId, epoch, t);
       await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
       return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });

@@ -147,7 +147,14 @@ export class Signers {
   actor(selection: AccountSelection, signAs: SignAs): Actor {
     const { master, agent } = selection;
     if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to trade with first.');
-    if (signAs === 'master') return { client: this.client(master), master: undefined, signedBy: 'master' };
+    if (signAs === 'master') {
+      if (this.#o.vault.watchOnly.has(master))
+        throw new BridgeFailure(
+          'account.watch_only',
+          'This account is watch-only: no key for it is on this machine. Prepare the action for offline signing instead.',
+        );
+      return { client: this.client(master), master: undefined, signedBy: 'master' };
+    }
     if (!agent)
       throw new BridgeFailure(
         'account.no_agent',
