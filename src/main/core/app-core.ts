@@ -15,6 +15,9 @@ import { dialogBusy, gateDialogs } from './dialog-gate';
 import type { Dialogs } from './dialogs';
 import { toBridgeFailure } from './errors';
 import { createEventHub, type EventListener } from './event-hub';
+import { QrTransport } from './airgap/qr-transport';
+import { receiveEnvelope } from './airgap/inbox';
+import { airgapQrHandlers } from './handlers/airgap-qr';
 import { appHandlers, connectionView, type FeedHealthSource } from './handlers/app';
 import { keyList, keysHandlers } from './handlers/keys';
 import { lockHandlers, lockStatus } from './handlers/lock';
@@ -56,6 +59,8 @@ export interface AppCore {
    * script can call as often as it likes.
    */
   noteUserInput(): void;
+  /** True only while a scan for QR codes that asked for the camera is open (window/policies.ts asks). */
+  cameraWanted(): boolean;
   dispose(): void;
 }
 
@@ -115,7 +120,9 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
   feeds = deps.feeds ?? (() => trading.feeds());
+  const qr = new QrTransport({ now: ctx.now, receive: (text) => receiveEnvelope(ctx, text, 'qr') });
   const handlers = translated({
+    ...airgapQrHandlers(qr),
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
     ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
@@ -216,6 +223,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     },
     on: (event, listener) => events.on(event, listener),
     noteUserInput: () => vault.touch(),
+    cameraWanted: () => qr.cameraOpen(),
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();

@@ -14,6 +14,7 @@ export function createUnavailableCore(app: AppFacts, sentence: string): AppCore 
     // Nothing runs, so nothing is ever emitted, and there is no lock to restart.
     on: () => () => {},
     noteUserInput: () => {},
+    cameraWanted: () => false,
     dispose: () => {},
   };
 }

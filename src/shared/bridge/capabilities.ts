@@ -98,6 +98,15 @@ export const methodCapabilities = {
   'offline.submit': 'moves-value',
   'offline.saveFile': 'read',
   'offline.openFile': 'read',
+
+  // QR transport only moves envelope texts between the window and main: every envelope is checked in
+  // full, nothing is signed, sent or trusted here (the inbox and main's own dialogs decide that).
+  'airgap.qrShow': 'read',
+  'airgap.qrParts': 'read',
+  'airgap.qrHide': 'read',
+  'airgap.scanBegin': 'read',
+  'airgap.scanPart': 'read',
+  'airgap.scanCancel': 'read',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */
