@@ -1,0 +1,147 @@
+/**
+ * QR transport between two app cores. Page A (one core) shows an unsigned request as animated QR
+ * codes; the test captures the codes from A's screen, writes them into a Y4M video, and page B (a
+ * second core, in a Chromium whose camera is that video) scans them in the scan dialog: B's main
+ * rebuilds, checks and receives the identical envelope (same fingerprint on both screens). A then
+ * reads the same codes back from image files, the other way the scan dialog takes codes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { NonceRegistry, REQUEST_FORMAT, draftOrder, payloadToFileText } from '../src/client';
+import type { RgbaImage } from '../src/renderer/lib/qr/qr-code';
+import { DigestSigner, makeExchangeDomain, type Address } from '../src/shared/protocol';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { harnessClient } from './harness/client';
+import { startCoreServer } from './harness/core-server';
+import { fakeCameraArgs, writeImageVideo } from './harness/fake-camera';
+import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { noProblems, open, setPassword, shot } from './harness/flows';
+import { installTerminal } from './harness/install-terminal';
+import { decodePng } from './harness/png';
+
+const MASTER = new DigestSigner(`0x${'22'.repeat(32)}`).address;
+const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
+
+/** A fresh file vault starts locked and asks for a password; a keychain vault starts unlocked. */
+async function unlocked(page: Page): Promise<void> {
+  const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean };
+  if (status.locked) await setPassword(page);
+}
+
+test('an envelope shown as QR codes by one app is scanned by the other’s camera and received whole', async ({
+  app,
+  renderer,
+  problems,
+}) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-qr-'));
+  const request = await draftOrder(
+    {
+      signer: MASTER,
+      domain: makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE }),
+      contracts: { exchange: EXCHANGE, ledger: null },
+      nonces: new NonceRegistry(),
+    },
+    { assetId: 7n, epoch: 12n, side: 'buy', price: '62.5', size: '10' },
+  );
+  const file = join(dir, 'request-order.json');
+  writeFileSync(file, payloadToFileText({ format: REQUEST_FORMAT, request }));
+  const server = await startCoreServer();
+  const browser = { current: null as Awaited<ReturnType<typeof chromium.launch>> | null };
+  try {
+    // A: show the request file as QR codes.
+    await unlocked(app);
+    await open(app, 'Offline signing', 'Offline signing');
+    const panel = app.getByTestId('qr-transfer');
+    await panel.getByTestId('qr-file').setInputFiles(file);
+    const display = panel.getByTestId('qr-display');
+    await expect(display.getByTestId('qr-fingerprint')).toHaveText(request.fingerprint);
+    await expect(display).toContainText('an unsigned order request');
+    const counter = await display.getByTestId('qr-counter').textContent();
+    const parts = Number(/(\d+) codes make the whole/.exec(counter ?? '')?.[1]);
+    expect(parts).toBeGreaterThan(1);
+    await shot(app, 'qr-show');
+
+    // Capture the codes as the screen shows them: paused, larger, one code after another.
+    await display.getByRole('button', { name: 'Pause' }).click();
+    await display.getByRole('button', { name: 'Larger view' }).click();
+    const code = display.getByTestId('qr-code');
+    await shot(app, 'qr-show-large');
+    const frames: RgbaImage[] = [];
+    const frameFiles: string[] = [];
+    const texts: string[] = [];
+    for (let i = 0; i < parts + 2; i++) {
+      const shown = Number(await code.getAttribute('data-shown'));
+      const path = join(dir, `qr-frame-${i}.png`);
+      frames.push(decodePng(await code.screenshot({ path })));
+      frameFiles.push(path);
+      texts.push((await code.getAttribute('data-part')) ?? '');
+      await display.getByRole('button', { name: 'Next code' }).click();
+      await expect(code).toHaveAttribute('data-shown', String(shown + 1));
+    }
+    expect(new Set(texts).size).toBe(texts.length);
+    await display.getByRole('button', { name: 'Smaller view' }).click();
+
+    // B: a second core, in a Chromium whose camera plays the captured codes.
+    const video = await writeImageVideo(join(dir, 'camera.y4m'), frames);
+    browser.current = await chromium.launch({
+      executablePath: findChromium()!,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...fakeCameraArgs(video)],
+    });
+    const context = await browser.current.newContext({ viewport: { width: 1360, height: 860 } });
+    await context.grantPermissions(['camera'], { origin: new URL(renderer.url).origin });
+    const other = await context.newPage();
+    const otherProblems: string[] = [];
+    other.on('pageerror', (error) => otherProblems.push(`pageerror: ${error.message}`));
+    other.on('console', (m) => {
+      if (m.type() === 'error') otherProblems.push(`console.error: ${m.text()}`);
+    });
+    await other.addInitScript({ path: resolve('e2e/browser/record-csp-violations.js') });
+    const terminal = await installTerminal(other, harnessClient(server));
+    try {
+      await other.goto(renderer.url);
+      await expect(other.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected');
+      await unlocked(other);
+      await open(other, 'Offline signing', 'Offline signing');
+      await other.getByTestId('qr-transfer').getByRole('button', { name: 'Scan QR codes…' }).click();
+      const dialog = other.getByTestId('scan-dialog');
+      const progress = dialog.getByTestId('scan-progress');
+      await expect(progress).toHaveAttribute('data-state', /collecting|complete/);
+      await expect(dialog.getByTestId('scan-status')).toContainText(/codes read|Received/, { timeout: 60_000 });
+      await other.screenshot({ path: resolve(SCREENS_DIR, 'qr-scan-camera.png') });
+      await expect(progress).toHaveAttribute('data-state', 'complete', { timeout: 120_000 });
+      // B's main rebuilt and checked the envelope: the fingerprint it computed is A's.
+      await expect(dialog.getByTestId('scan-fingerprint')).toHaveText(request.fingerprint);
+      await expect(dialog.getByTestId('scan-status')).toHaveText('Received an unsigned order request.');
+      await other.screenshot({ path: resolve(SCREENS_DIR, 'qr-scan-done.png') });
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await expect(other.getByTestId('qr-received')).toContainText(request.fingerprint);
+      expect(await other.evaluate<string[]>('window.__cspViolations')).toEqual([]);
+      expect(otherProblems).toEqual([]);
+    } finally {
+      await terminal.stop();
+    }
+
+    // A: the same codes read back from image files (no camera in this browser: the dialog says so).
+    await panel.getByRole('button', { name: 'Scan QR codes…' }).click();
+    const dialog = app.getByTestId('scan-dialog');
+    await expect(dialog).toContainText('read the codes from image files instead');
+    // An image without a code is named, and changes nothing.
+    await dialog.getByTestId('scan-file').setInputFiles(resolve('resources/icon.png'));
+    await expect(dialog).toContainText('No QR code could be read in icon.png.');
+    await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'collecting');
+    await dialog.getByTestId('scan-file').setInputFiles(frameFiles);
+    await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'complete', { timeout: 60_000 });
+    await expect(dialog.getByTestId('scan-fingerprint')).toHaveText(request.fingerprint);
+    await shot(app, 'qr-scan-files');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await noProblems(app, problems);
+  } finally {
+    await browser.current?.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
