@@ -58,11 +58,12 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
     await panel.getByTestId('qr-file').setInputFiles(file);
     const display = panel.getByTestId('qr-display');
     await expect(display.getByTestId('qr-fingerprint')).toHaveText(request.fingerprint);
-    await expect(display).toContainText('an unsigned order request');
+    await expect(display).toContainText('An unsigned order request');
     const counter = await display.getByTestId('qr-counter').textContent();
     const parts = Number(/(\d+) codes make the whole/.exec(counter ?? '')?.[1]);
     expect(parts).toBeGreaterThan(1);
-    await shot(app, 'qr-show');
+    await display.scrollIntoViewIfNeeded();
+    await app.screenshot({ path: resolve(SCREENS_DIR, 'qr-show.png') });
 
     // Capture the codes as the screen shows them: paused, larger, one code after another.
     await display.getByRole('button', { name: 'Pause' }).click();
@@ -132,6 +133,7 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
     // An image without a code is named, and changes nothing.
     await dialog.getByTestId('scan-file').setInputFiles(resolve('resources/icon.png'));
     await expect(dialog).toContainText('No QR code could be read in icon.png.');
+    await shot(app, 'qr-scan-file-problem');
     await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'collecting');
     await dialog.getByTestId('scan-file').setInputFiles(frameFiles);
     await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'complete', { timeout: 60_000 });

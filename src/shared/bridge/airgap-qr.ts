@@ -65,8 +65,9 @@ export const scanProgress = z.object({
   scanId: qrSessionId,
   /** collecting: more parts needed; complete: main received the envelope; failed: start over. */
   state: z.enum(['collecting', 'complete', 'failed']),
+  /** Distinct codes taken so far (fountain-coded mixes included; refused and repeated ones not). */
   received: z.number().int().min(0),
-  /** 0 until the first part of a multi-part payload is read. */
+  /** How many plain parts make the whole; 0 until the first part of a multi-part payload is read. */
   expected: z.number().int().min(0),
   /** Rough completion, 0 to 1 (fountain codes need a few more parts than `expected`). */
   fraction: z.number().min(0).max(1),

@@ -81,6 +81,7 @@ describe('show and scan', () => {
       expect(last.expected).toBe(shown.parts);
     }
     expect(last.state).toBe('complete');
+    expect(last.received).toBe(shown.parts);
     expect(last.envelope).toEqual(shown.envelope);
     expect(received).toEqual([new TextDecoder().decode(payloadBytes(payload))]);
     // A replayed part after completion receives nothing again.
@@ -130,6 +131,8 @@ describe('every bad input gets a sentence and changes nothing', () => {
       expect(p.received).toBe(0);
     }
     expect((await qr.scanPart(id, mine[0]!)).problem).toBeNull();
+    // A repeat is no new code.
+    expect((await qr.scanPart(id, mine[0]!)).received).toBe(1);
     const mixed = await qr.scanPart(id, theirs[1]!);
     expect(mixed).toMatchObject({ state: 'collecting', received: 1, problem: { code: 'ur_mixed_payloads' } });
     let last = mixed;

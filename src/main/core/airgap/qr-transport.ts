@@ -231,8 +231,9 @@ export class QrTransport {
       else scan.problem = problemOf(error);
       return progress(scanId, scan);
     }
+    // Distinct parts taken (fountain mixes count too): what the person sees grow with each new code.
+    if (!step.duplicate) scan.received += 1;
     if (step.state === 'collecting') {
-      scan.received = step.received;
       scan.expected = step.expected;
       scan.fraction = Math.min(1, Math.max(0, step.percent));
       scan.problem = null;
@@ -286,7 +287,6 @@ export class QrTransport {
     scan.state = 'complete';
     scan.problem = null;
     scan.fraction = 1;
-    scan.received = Math.max(scan.received, scan.expected, 1);
     scan.expected = Math.max(scan.expected, 1);
     scan.envelope = view(facts);
   }
