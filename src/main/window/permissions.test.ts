@@ -144,3 +144,11 @@ describe('the camera permission', () => {
     });
   });
 });
+
+describe('the page’s CSP', () => {
+  it('needs no source for the camera or image files: the preview is a MediaStream and files are decoded from their bytes', () => {
+    // No media-src (it falls back to default-src 'none'), and no blob: or mediastream: anywhere.
+    expect(PRODUCTION_CSP).not.toMatch(/media-src|blob:|mediastream:|filesystem:/);
+    expect(PRODUCTION_CSP).toContain("default-src 'none'");
+  });
+});

@@ -75,9 +75,14 @@ function view(facts: ReceivedEnvelope): EnvelopeFacts {
   };
 }
 
+/** Some checks word a schema issue without a final stop; every sentence the window shows ends with one. */
+function sentenceOf(error: AirgapError): string {
+  return /[.!?)]$/.test(error.sentence) ? error.sentence : `${error.sentence}.`;
+}
+
 /** "UR_MIXED_PAYLOADS" → "ur_mixed_payloads": the window's codes are lower case. */
 function problemOf(error: AirgapError): ScanProblem {
-  return { code: error.code.toLowerCase(), sentence: error.sentence };
+  return { code: error.code.toLowerCase(), sentence: sentenceOf(error) };
 }
 
 export interface QrTransportDeps {
@@ -276,7 +281,7 @@ export class QrTransport {
       fail(
         scan,
         error.code.toLowerCase(),
-        `The codes were read whole, but what they carry was refused: ${error.sentence}`,
+        `The codes were read whole, but what they carry was refused: ${sentenceOf(error)}`,
       );
       return;
     }
@@ -333,7 +338,7 @@ function airgap<T>(fn: () => T): T {
     return fn();
   } catch (error) {
     if (error instanceof AirgapError)
-      throw new BridgeFailure(`airgap.${error.code.toLowerCase().replace(/^airgap_/, '')}`, error.sentence);
+      throw new BridgeFailure(`airgap.${error.code.toLowerCase().replace(/^airgap_/, '')}`, sentenceOf(error));
     throw error;
   }
 }
