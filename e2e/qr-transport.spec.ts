@@ -3,14 +3,23 @@
  * codes; the test captures the codes from A's screen, writes them into a Y4M video, and page B (a
  * second core, in a Chromium whose camera is that video) scans them in the scan dialog: B's main
  * rebuilds, checks and receives the identical envelope (same fingerprint on both screens). A then
- * reads the same codes back from image files, the other way the scan dialog takes codes.
+ * reads the same codes back from image files, the other way the scan dialog takes codes. Codes of
+ * two payloads mixed, and a tampered payload, each get a sentence and receive nothing.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { NonceRegistry, REQUEST_FORMAT, draftOrder, payloadToFileText } from '../src/client';
-import type { RgbaImage } from '../src/renderer/lib/qr/qr-code';
+import {
+  NonceRegistry,
+  REQUEST_FORMAT,
+  UR_TYPES,
+  UrPartStream,
+  draftOrder,
+  payloadBytes,
+  payloadToFileText,
+} from '../src/client';
+import { qrRgba, readQr, readableQrMatrix, type RgbaImage } from '../src/renderer/lib/qr/qr-code';
 import { DigestSigner, makeExchangeDomain, type Address } from '../src/shared/protocol';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 import { harnessClient } from './harness/client';
@@ -19,7 +28,7 @@ import { fakeCameraArgs, writeImageVideo } from './harness/fake-camera';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { noProblems, open, setPassword, shot } from './harness/flows';
 import { installTerminal } from './harness/install-terminal';
-import { decodePng } from './harness/png';
+import { decodePng, encodePng } from './harness/png';
 
 const MASTER = new DigestSigner(`0x${'22'.repeat(32)}`).address;
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
@@ -76,9 +85,13 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
     for (let i = 0; i < parts + 2; i++) {
       const shown = Number(await code.getAttribute('data-shown'));
       const path = join(dir, `qr-frame-${i}.png`);
-      frames.push(decodePng(await code.screenshot({ path })));
+      const frame = decodePng(await code.screenshot({ path }));
+      const text = (await code.getAttribute('data-part')) ?? '';
+      // What the screen shows is the part main handed out, readable as captured.
+      expect(readQr(frame)).toBe(text);
+      frames.push(frame);
       frameFiles.push(path);
-      texts.push((await code.getAttribute('data-part')) ?? '');
+      texts.push(text);
       await display.getByRole('button', { name: 'Next code' }).click();
       await expect(code).toHaveAttribute('data-shown', String(shown + 1));
     }
@@ -86,7 +99,7 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
     await display.getByRole('button', { name: 'Smaller view' }).click();
 
     // B: a second core, in a Chromium whose camera plays the captured codes.
-    const video = await writeImageVideo(join(dir, 'camera.y4m'), frames);
+    const video = await writeImageVideo(join(dir, 'camera.y4m'), frames, { width: 720, height: 680 });
     browser.current = await chromium.launch({
       executablePath: findChromium()!,
       headless: true,
@@ -144,6 +157,77 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
   } finally {
     await browser.current?.close();
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('codes of two payloads, and a tampered payload, each get a sentence and receive nothing', async ({
+  app,
+  problems,
+}) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-qr-bad-'));
+  try {
+    const draft = (price: string) =>
+      draftOrder(
+        {
+          signer: MASTER,
+          domain: makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE }),
+          contracts: { exchange: EXCHANGE, ledger: null },
+          nonces: new NonceRegistry(),
+        },
+        { assetId: 7n, epoch: 12n, side: 'buy', price, size: '10' },
+      );
+    const first = await draft('40');
+    const second = await draft('41');
+    /** Image files of the plain parts of some bytes, as another screen would show them. */
+    const images = (name: string, bytes: Uint8Array): string[] => {
+      const stream = new UrPartStream(UR_TYPES.request, bytes);
+      return Array.from({ length: stream.seqLength }, (_, i) => {
+        const path = join(dir, `${name}-${i}.png`);
+        writeFileSync(path, encodePng(qrRgba(readableQrMatrix(stream.nextPart()), { scale: 4 })));
+        return path;
+      });
+    };
+    const firstImages = images('first', payloadBytes({ format: REQUEST_FORMAT, request: first }));
+    const secondImages = images('second', payloadBytes({ format: REQUEST_FORMAT, request: second }));
+    const json = new TextDecoder().decode(payloadBytes({ format: REQUEST_FORMAT, request: first }));
+    const tampered = images('tampered', new TextEncoder().encode(json.replace('"epoch":"12"', '"epoch":"13"')));
+    expect(json).toContain('"epoch":"12"');
+
+    await unlocked(app);
+    await open(app, 'Offline signing', 'Offline signing');
+    const panel = app.getByTestId('qr-transfer');
+
+    // Mixed: a code of another payload is refused with a sentence; the first payload still completes.
+    await panel.getByRole('button', { name: 'Scan QR codes…' }).click();
+    const dialog = app.getByTestId('scan-dialog');
+    const file = dialog.getByTestId('scan-file');
+    await file.setInputFiles([firstImages[0]!, secondImages[1]!]);
+    await expect(dialog.getByTestId('scan-problem')).toContainText('show one payload at a time');
+    await expect(dialog.getByTestId('scan-status')).toContainText('1 code read');
+    await shot(app, 'qr-scan-mixed');
+    await file.setInputFiles(firstImages);
+    await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'complete', { timeout: 60_000 });
+    await expect(dialog.getByTestId('scan-fingerprint')).toHaveText(first.fingerprint);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // Tampered: the parts rebuild, the envelope inside does not check; nothing is received.
+    await panel.getByRole('button', { name: 'Scan QR codes…' }).click();
+    await dialog.getByTestId('scan-file').setInputFiles(tampered);
+    await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'failed', { timeout: 60_000 });
+    await expect(dialog.getByTestId('scan-problem')).toContainText('what they carry was refused');
+    await expect(dialog.getByTestId('scan-status')).toHaveText('Nothing was received.');
+    await expect(dialog.getByTestId('scan-fingerprint')).toHaveCount(0);
+    await shot(app, 'qr-scan-tampered');
+    // Start over works, and what is read then is the genuine payload.
+    await dialog.getByRole('button', { name: 'Start over' }).click();
+    await expect(dialog.getByTestId('scan-progress')).toHaveAttribute('data-state', 'collecting');
+    await dialog.getByTestId('scan-file').setInputFiles(firstImages);
+    await expect(dialog.getByTestId('scan-fingerprint')).toHaveText(first.fingerprint, { timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await noProblems(app, problems);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

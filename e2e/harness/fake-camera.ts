@@ -61,9 +61,10 @@ export async function writeQrVideo(
   return file;
 }
 
-/** One 4:2:0 frame of a captured picture (a screenshot of a code on screen), scaled to fit, on white. */
+/** One 4:2:0 frame of a captured picture (a screenshot of a code on screen), pixel for pixel when it fits, on white. */
 function frameOfImage(img: RgbaImage, width: number, height: number): Uint8Array {
-  const scale = Math.min((width * 0.9) / img.width, (height * 0.9) / img.height);
+  // Resampling a screenshot makes uneven modules; a picture that fits is copied as it is.
+  const scale = Math.min(1, width / img.width, height / img.height);
   const w = Math.floor(img.width * scale);
   const h = Math.floor(img.height * scale);
   const left = Math.floor((width - w) / 2);

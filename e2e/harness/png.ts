@@ -1,8 +1,9 @@
 /**
  * Reads the PNGs Chromium's screenshots are (8-bit RGB or RGBA, not interlaced) into RGBA pixels, so
- * a QR code captured from one page can become a frame of another page's fake camera.
+ * a QR code captured from one page can become a frame of another page's fake camera; and writes
+ * RGBA pixels as a PNG, for image files of codes no page showed (another payload, a tampered one).
  */
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import type { RgbaImage } from '../../src/renderer/lib/qr/qr-code';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -68,4 +69,45 @@ export function decodePng(png: Buffer): RgbaImage {
     data[i * 4 + 3] = channels === 4 ? pixels[i * channels + 3]! : 255;
   }
   return { width, height, data };
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+export function encodePng(image: RgbaImage): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(image.width, 0);
+  header.writeUInt32BE(image.height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 6; // RGBA
+  const stride = image.width * 4;
+  const raw = Buffer.alloc(image.height * (stride + 1));
+  for (let y = 0; y < image.height; y++) {
+    raw[y * (stride + 1)] = 0; // no filter
+    Buffer.from(image.data.buffer, image.data.byteOffset + y * stride, stride).copy(raw, y * (stride + 1) + 1);
+  }
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
