@@ -15,8 +15,8 @@ import {
   type UrType,
 } from '../../../client';
 import { DigestSigner, makeExchangeDomain, type Address } from '../../../shared/protocol';
-import { envelopeFacts, type ReceivedEnvelope } from './inbox';
-import { QR_LIMITS, QrTransport } from './qr-transport';
+import { QR_LIMITS, QrTransport, envelopeFacts, type ReceivedEnvelope } from './qr-transport';
+import { BridgeFailure } from '../bridge-runtime';
 
 const MASTER = new DigestSigner(`0x${'11'.repeat(32)}`).address;
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
@@ -186,6 +186,22 @@ describe('every bad input gets a sentence and changes nothing', () => {
         sentence: 'The codes were read whole, but what they carry was refused: This response answers another request.',
       },
     });
+    // The inbox's own coded refusals (a request for a key not held here, a replayed response) too.
+    const coded = new QrTransport({
+      now: () => 0,
+      receive: () => {
+        throw new BridgeFailure('airgap.no_key', 'This request must be signed by a key that is not in this vault.');
+      },
+    });
+    const third = coded.scanBegin(['request'], true);
+    let answer = third;
+    for (const part of parts) answer = await coded.scanPart(third.scanId, part);
+    expect(answer).toMatchObject({
+      state: 'failed',
+      envelope: null,
+      problem: { code: 'no_key', sentence: 'This request must be signed by a key that is not in this vault.' },
+    });
+    expect(coded.cameraOpen()).toBe(false);
     const broken = new QrTransport({
       now: () => 0,
       receive: () => {

@@ -22,11 +22,11 @@ import {
   payloadFromBytes,
   payloadFromFileText,
   type AirgapFormat,
+  type AirgapPayload,
   type UrType,
 } from '../../../client';
 import type { AirgapPayloadName, EnvelopeFacts, QrShowView, ScanProblem, ScanProgress } from '../../../shared/bridge';
 import { BridgeFailure } from '../bridge-runtime';
-import { envelopeFacts, type ReceivedEnvelope } from './inbox';
 
 export const QR_LIMITS = {
   /** Shows open at once; opening another closes the oldest. */
@@ -53,6 +53,25 @@ const UR_OF_NAME: Readonly<Record<AirgapPayloadName, UrType>> = {
   response: UR_TYPES.response,
   kit: UR_TYPES.kit,
 };
+
+/** What a received or shown envelope is: read from the envelope itself, whatever the inbox answers. */
+export interface ReceivedEnvelope {
+  readonly format: AirgapFormat;
+  /** The request kind ("order", …), "signed-response" or "emergency-kit". */
+  readonly kind: string;
+  readonly fingerprint: string;
+}
+
+export function envelopeFacts(payload: AirgapPayload): ReceivedEnvelope {
+  switch (payload.format) {
+    case REQUEST_FORMAT:
+      return { format: payload.format, kind: payload.request.kind, fingerprint: payload.request.fingerprint };
+    case RESPONSE_FORMAT:
+      return { format: payload.format, kind: 'signed-response', fingerprint: payload.response.fingerprint };
+    case KIT_FORMAT:
+      return { format: payload.format, kind: 'emergency-kit', fingerprint: payload.kit.fingerprint };
+  }
+}
 
 /** "an unsigned order request", "a signed response", "an emergency kit". */
 export function envelopeWords(facts: ReceivedEnvelope): string {
@@ -87,8 +106,11 @@ function problemOf(error: AirgapError): ScanProblem {
 
 export interface QrTransportDeps {
   readonly now: () => number;
-  /** The inbox: checks the envelope in full and keeps it (inbox.ts `receiveEnvelope`). */
-  readonly receive: (text: string) => ReceivedEnvelope | Promise<ReceivedEnvelope>;
+  /**
+   * The inbox (inbox.ts `receiveEnvelope`): checks the envelope in full and keeps it; a refusal is an
+   * AirgapError or a coded BridgeFailure with a sentence. What it answers is not read here.
+   */
+  readonly receive: (text: string) => unknown;
   readonly newId?: () => string;
 }
 
@@ -273,20 +295,17 @@ export class QrTransport {
     let facts: ReceivedEnvelope;
     try {
       // A code of one type never becomes another format: read it as its type says, then let the inbox keep it.
-      payloadFromBytes(bytes, [format]);
-      const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      facts = await this.#deps.receive(text);
+      facts = envelopeFacts(payloadFromBytes(bytes, [format]));
+      await this.#deps.receive(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
-      if (!(error instanceof AirgapError)) throw error;
-      fail(
-        scan,
-        error.code.toLowerCase(),
-        `The codes were read whole, but what they carry was refused: ${sentenceOf(error)}`,
-      );
-      return;
-    }
-    if (facts.format !== format) {
-      fail(scan, 'airgap_not_ours', 'What these codes carry is not what their type says: nothing was received.');
+      if (error instanceof AirgapError)
+        fail(
+          scan,
+          error.code.toLowerCase(),
+          `The codes were read whole, but what they carry was refused: ${sentenceOf(error)}`,
+        );
+      else if (error instanceof BridgeFailure) fail(scan, error.code.replace(/^airgap\./, ''), error.message);
+      else throw error;
       return;
     }
     scan.state = 'complete';
