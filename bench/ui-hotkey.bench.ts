@@ -6,16 +6,20 @@
 // for the order's answer. Timestamps, all as performance.timeOrigin + performance.now() (epoch ms):
 //   key      the page's keydown event.timeStamp (a capture listener registered before the app's)
 //   binding  the page's call arriving in the bench process at Playwright's binding
-//   core     the call reaching the app core's invoke (src/main/core/probe.ts)
+//   core     the call reaching the app core's invoke (src/main/core/probe.ts), in the core's process
 //   wire     the first socket write of the POST to the exchange (net.Socket.prototype.write hooked,
-//            filtered on the exchange's port)
-// key→core crosses two clocks (Chromium's and node's, both wall-clock based); core→wire is one clock.
+//            filtered on the exchange's port), in the core's process
+// key→core crosses clocks (Chromium's and two node processes', all wall-clock based); core→wire is one clock.
 // In this harness the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
 // harness server, NOT Electron IPC: core→wire is the part that carries over to the app.
-import net from 'node:net';
+// As in the app, the core runs in a process of its own (bench/hotkey-core-child.ts: harness server and
+// core, no Playwright, no devnet), the devnet in another, and the core signs on the WASM engines its
+// deferred warm-up installs after unlock. Where the tail goes: bench/tail-causes.ts (GC pauses always,
+// the OS run queue with UI_BENCH_SCHED=1).
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { coreProbe } from '../src/main/core/probe';
 import { note, ratio, type Benchmark } from './harness';
+import type { WindowCauses } from './tail-causes';
 import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
 
 const WARMUP = 20;
@@ -30,39 +34,32 @@ const bench: Benchmark = {
     let binding = NaN;
     let core = NaN;
     let wire = NaN;
-    let exchangePort = -1;
-    let armed = false;
+    let why: WindowCauses = { gcMs: 0, runQueueMs: NaN };
     const rig = await startUiRig({
+      coreProcess: true,
       onBinding: (method) => {
         if (method === 'orders.place') binding = epochNow();
       },
     });
-    exchangePort = Number(new URL(rig.devnet.httpUrl).port);
-    const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${exchangePort}\\r\\n`, 'i');
-    coreProbe.onInvoke = (method) => {
-      if (method === 'orders.place') {
-        core = epochNow();
-        armed = true;
-      }
-    };
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below; called with apply(this)
-    const origWrite = net.Socket.prototype.write;
-    net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
-      if (armed) {
-        // The socket may still be connecting (no remotePort yet): recognise the request by its head.
-        const head =
-          typeof args[0] === 'string'
-            ? args[0].slice(0, 1024)
-            : Buffer.isBuffer(args[0])
-              ? args[0].subarray(0, 1024).toString('latin1')
-              : '';
-        if (head.startsWith('POST ') && exchangeHost.test(head)) {
-          wire = epochNow();
-          armed = false;
-        }
-      }
-      return origWrite.apply(this, args);
-    } as net.Socket['write'];
+    const coreProcess = rig.coreProcess!;
+    coreProcess.onOrder((t) => {
+      core = t.core;
+      wire = t.wire;
+      why = t;
+    });
+    // The app signs and hashes on WebAssembly once the core's deferred warm-up has run after unlock;
+    // the rig unlocked the vault, so wait for the same warm-up here (nothing else installs the engines
+    // in the core's process).
+    const enginesBy = Date.now() + 15_000;
+    let engines = await coreProcess.engines();
+    while (engines.signing !== 'libsecp256k1-wasm' || engines.keccak !== 'hash-wasm') {
+      if (Date.now() > enginesBy)
+        throw new Error(
+          `the core's warm-up never installed the WASM engines (signing: ${engines.signing}, keccak: ${engines.keccak})`,
+        );
+      await new Promise((r) => setTimeout(r, 50));
+      engines = await coreProcess.engines();
+    }
 
     try {
       const { page } = rig;
@@ -103,6 +100,9 @@ const bench: Benchmark = {
       const keyToBinding: number[] = [];
       const bindingToCore: number[] = [];
       const coreToWire: number[] = [];
+      const coreToWireOnCpu: number[] = [];
+      let gcHit = 0;
+      let heldOff = 0;
       const keyToWire: number[] = [];
       let done = 0;
       for (let i = 0; i < WARMUP + PRESSES; i++) {
@@ -125,6 +125,9 @@ const bench: Benchmark = {
           bindingToCore.push(core - binding);
           keyToCore.push(core - key);
           coreToWire.push(wire - core);
+          if (why.gcMs > 0) gcHit++;
+          if (why.runQueueMs > 1) heldOff++;
+          if (coreProcess.sched) coreToWireOnCpu.push(wire - core - why.runQueueMs);
           keyToWire.push(wire - key);
           done++;
         }
@@ -137,6 +140,12 @@ const bench: Benchmark = {
         ['key → core invoke (window↔core hop of this harness)', keyToCore],
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
         ['key → wire (total)', keyToWire],
+        ...(coreProcess.sched
+          ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
+              string,
+              number[],
+            ][])
+          : []),
       ];
       for (const [label, xs] of rows) {
         const s = sortedCopy(xs);
@@ -163,6 +172,20 @@ const bench: Benchmark = {
       ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
       note(
         report,
+        `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}.`,
+      );
+      note(
+        report,
+        `Signing on ${engines.signing}, hashing on ${engines.keccak}: installed by the core's deferred warm-up after unlock, as in the app.`,
+      );
+      note(
+        report,
+        'As in the app, the core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.',
+      );
+      note(
+        report,
         `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
       );
       note(
@@ -171,11 +194,9 @@ const bench: Benchmark = {
       );
       note(
         report,
-        'Shared 2-core machine also running the devnet (chain + exchange), the core, Playwright and Chromium; figures are indicative.',
+        'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.',
       );
     } finally {
-      net.Socket.prototype.write = origWrite;
-      coreProbe.onInvoke = null;
       await rig.close();
     }
   },

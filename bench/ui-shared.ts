@@ -3,26 +3,25 @@
  * with `window.terminal` wired by the e2e harness to the real app core, which trades on a devnet
  * started here (no bots, one BTC market with hour-long epochs so no roll-over mid-run). A demo
  * account is unlocked, funded and selected; order confirmations are off and hotkeys on; the page
- * shows the Trade screen with the ladder subscribed.
+ * shows the Trade screen with the ladder subscribed. The devnet runs in a child process
+ * (bench/devnet-process.ts), beside the core as in the app, not inside its process.
  *
  * In this rig the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
  * harness server (events come back by long-poll and page.evaluate), not Electron IPC.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium, noChromiumMessage } from '../e2e/chromium';
 import { harnessClient, type HarnessClient } from '../e2e/harness/client';
 import { startCoreServer, type CoreServer, type HarnessDevnet } from '../e2e/harness/core-server';
 import { installTerminal, type InstalledTerminal } from '../e2e/harness/install-terminal';
 import { serveDirectory, type StaticServer } from '../e2e/static-server';
-import { startDevnet, type DevnetHandle } from '../src/devnet/devnet';
-import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
 import { type ExchangeClient } from '../src/client';
 import { devnetClient } from '../src/devnet/bot';
+import { startDevnetProcess, type DevnetProcess } from './devnet-process';
+import { startHotkeyCoreProcess, type HotkeyCoreProcess } from './hotkey-core-process';
 
 const PASSWORD = 'ui bench password';
 export const VIEWPORT = { width: 1360, height: 860 } as const;
@@ -30,9 +29,11 @@ export const SCREENS_DIR = resolve('test-results/screens');
 
 export interface UiRig {
   readonly page: Page;
-  readonly devnet: DevnetHandle;
+  readonly devnet: DevnetProcess;
   readonly client: HarnessClient;
   readonly market: { assetId: string; epoch: string; symbol: string };
+  /** The core's own process, when RigOptions.coreProcess asked for one. */
+  readonly coreProcess: HotkeyCoreProcess | null;
   /** The ladder's current book subscription (captured from markets.subscribeBook). */
   subscriptionId(): string | null;
   /** Calls the core directly (not through the page); throws on a failure. */
@@ -47,6 +48,8 @@ export interface RigOptions {
   onBinding?: (method: string) => void;
   /** Init script file (runs after the harness's, so `terminal` exists) for page-side instrumentation. */
   initScriptPath?: string;
+  /** Run the core in a process of its own, as Electron's main (bench/hotkey-core-child.ts); default: in this one. */
+  coreProcess?: boolean;
 }
 
 /** `npx electron-vite build` unless UI_BENCH_SKIP_BUILD=1 (then out/renderer must exist). */
@@ -69,21 +72,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   };
   try {
-    const dir = await mkdtemp(join(tmpdir(), 'ui-bench-devnet-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const devnet = await startDevnet({
-      dataDir: dir,
-      fresh: true,
-      ports: { http: 0, rpc: 0 },
-      bots: 0,
-      blockTimeMs: 500,
-      markets: (genesis) => ({
-        symbols: [DEVNET_SYMBOLS.BTC],
-        markets: [
-          defineMarket({ symbol: DEVNET_SYMBOLS.BTC, startTime: genesis - (genesis % 3600n), periodLength: 3600n }),
-        ],
-      }),
-    });
+    // Its own process, as `npm start` runs it: the core's process holds no chain or exchange.
+    const devnet = await startDevnetProcess();
     cleanups.push(() => devnet.stop());
     const forCore: HarnessDevnet = {
       httpUrl: devnet.httpUrl,
@@ -91,10 +81,12 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       oracleWsUrl: devnet.oracleWsUrl,
       rpcUrl: devnet.rpcUrl,
       chainId: devnet.chainId,
-      markets: devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol })),
+      markets: devnet.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol })),
       accounts: devnet.accounts.map((a) => ({ label: a.label, address: a.address, privateKey: a.privateKey })),
     };
-    const server: CoreServer = await startCoreServer({ devnet: forCore });
+    const coreProcess = options.coreProcess ? await startHotkeyCoreProcess(forCore) : null;
+    const server: Pick<CoreServer, 'url' | 'token' | 'backend' | 'close'> =
+      coreProcess ?? (await startCoreServer({ devnet: forCore }));
     cleanups.push(() => server.close());
     const raw = harnessClient(server);
     let subscriptionId: string | null = null;
@@ -120,8 +112,8 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     await call('lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD });
     const demo = (await call<{ address: string }[]>('keys.devnetAccounts'))[0]!;
     await call('keys.useDevnetAccount', { address: demo.address });
-    await devnet.exchange.credit(demo.address, 10_000_000_000n);
-    await devnet.exchange.credit(devnet.accounts[1]!.address, 10_000_000_000n);
+    await devnet.credit(demo.address, 10_000_000_000n);
+    await devnet.credit(devnet.accounts[1]!.address, 10_000_000_000n);
     const deadline = Date.now() + 30_000;
     while ((await call<{ pin: { kind: string } }>('app.connection')).pin.kind !== 'pinned') {
       if (Date.now() > deadline) throw new Error('the core never pinned the devnet deployment');
@@ -167,6 +159,7 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
       devnet,
       client,
       market,
+      coreProcess,
       subscriptionId: () => subscriptionId,
       call,
       otherTrader() {

@@ -6,15 +6,20 @@
 // fetched with Electron's own installer, or one sentence says why it could not be
 // (scripts/launcher/). When the selected deployment is the built-in devnet (the default), the
 // embedded devnet is started first (startDevnet below). EXCHANGE_TERMINAL_NO_DEVNET=1 skips it.
+// `npm start -- --offline` (or EXCHANGE_TERMINAL_OFFLINE=1) starts the app in offline mode: no devnet,
+// and the app opens no connection (the flag reaches main as EXCHANGE_TERMINAL_OFFLINE=1).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronPackage, fetchElectronBinary, findElectronBinary } from './launcher/electron-binary.mjs';
-import { devnetWanted, launch } from './launcher/first-run.mjs';
+import { devnetWanted, launch, offlineRequested } from './launcher/first-run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dev = process.argv.slice(2).includes('--dev');
+const args = process.argv.slice(2);
+const dev = args.includes('--dev');
+// electron-vite starts Electron itself, so main learns of the flag through the environment it inherits.
+if (offlineRequested({ argv: args, env: process.env })) process.env.EXCHANGE_TERMINAL_OFFLINE = '1';
 const electronDir = path.join(root, 'node_modules', 'electron');
 
 /** Where Electron keeps userData for this app (app.getPath('userData') with productName). */
@@ -114,7 +119,7 @@ async function main() {
     minimumNode: electron.minimumNode,
     findBinary: () => findElectronBinary(electronDir),
     fetchBinary: () => fetchElectronBinary(electron),
-    devnet: () => devnetWanted({ env: process.env, settingsText: settingsText() }),
+    devnet: () => devnetWanted({ env: process.env, settingsText: settingsText(), argv: args }),
     startDevnet,
     // `preview` builds first, then launches Electron on the built app.
     runApp: () => run(electronVite, dev ? ['dev'] : ['preview']),

@@ -46,6 +46,8 @@ export interface CoreServerOptions {
    * (if any) is only reachable the way a remote exchange is, by typing its addresses.
    */
   readonly firstRun?: boolean;
+  /** Started with --offline (src/main/core/offline-mode.ts): the core opens no connection. */
+  readonly launchedOffline?: boolean;
 }
 
 export interface CoreServer {
@@ -110,6 +112,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       logger,
       app: { version: '0.1.0', platform: process.platform },
       now: () => clock.now(),
+      ...(options.launchedOffline ? { launchedOffline: true } : {}),
       ...(devnet
         ? {
             devnetAccounts: devnet.accounts.map((a) => ({

@@ -42,6 +42,7 @@ export const test = base.extend<
     problems: string[];
     withDevnet: boolean;
     firstRun: boolean;
+    startedOffline: boolean;
     proxyMarketFeed: boolean;
     marketFeedProxy: WsProxy | null;
   },
@@ -51,6 +52,8 @@ export const test = base.extend<
   withDevnet: [false, { option: true }],
   /** `test.use({ withDevnet: true, firstRun: true })`: no deployment yet; the devnet is reached like a remote exchange. */
   firstRun: [false, { option: true }],
+  /** `test.use({ startedOffline: true })`: the core runs as if started with --offline. */
+  startedOffline: [false, { option: true }],
   /** `test.use({ devnetOptions: { markets: shortMarkets(15) } })`: a worker devnet of its own kind. */
   devnetOptions: [{}, { option: true, scope: 'worker' }],
   /** `test.use({ proxyMarketFeed: true })`: the core reaches the market WS through `marketFeedProxy`. */
@@ -82,11 +85,12 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  core: async ({ withDevnet, firstRun, devnet, marketFeedProxy }, use) => {
+  core: async ({ withDevnet, firstRun, startedOffline, devnet, marketFeedProxy }, use) => {
     const forCore = withDevnet ? (await devnet.get()).forCore : null;
     const server = await startCoreServer({
       ...(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {}),
       ...(firstRun ? { firstRun } : {}),
+      ...(startedOffline ? { launchedOffline: true } : {}),
     });
     const harness = { ...harnessClient(server), server };
     currentCore = harness;

@@ -28,8 +28,10 @@ export function fetchFailureSentence(input: {
   artifact: string;
   mirror?: string | undefined;
 }): string;
+export function offlineRequested(input: { argv: readonly string[]; env: Record<string, string | undefined> }): boolean;
 export function devnetWanted(input: {
   env: Record<string, string | undefined>;
   settingsText: string | null;
+  argv?: readonly string[];
 }): DevnetDecision;
 export function launch(steps: LaunchSteps): Promise<number>;

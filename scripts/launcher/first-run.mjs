@@ -55,16 +55,24 @@ export function fetchFailureSentence({ output, electronVersion, artifact, mirror
   return `Could not download Electron ${electronVersion}: ${why}; connect to the internet and run npm start again, or set ELECTRON_MIRROR to a mirror you can reach (and ELECTRON_GET_USE_PROXY=1 behind a proxy), or set electron_config_cache to an Electron download cache copied from a machine that has ${artifact}.`;
 }
 
+/** `npm start -- --offline` or EXCHANGE_TERMINAL_OFFLINE=1: the app opens no connection (src/main/core/offline-mode.ts). */
+export function offlineRequested({ argv, env }) {
+  return argv.includes('--offline') || env.EXCHANGE_TERMINAL_OFFLINE === '1';
+}
+
 /**
- * Whether `npm start` should start the embedded devnet: not when EXCHANGE_TERMINAL_NO_DEVNET=1,
- * and not when the app's saved settings select another deployment. `settingsText` is the
- * app's settings file (null when there is none: a fresh install uses the devnet).
+ * Whether `npm start` should start the embedded devnet: not in offline mode (the launch flag, or
+ * the saved setting), not when EXCHANGE_TERMINAL_NO_DEVNET=1, and not when the app's saved
+ * settings select another deployment. `settingsText` is the app's settings file (null when there
+ * is none: a fresh install uses the devnet).
  */
-export function devnetWanted({ env, settingsText }) {
+export function devnetWanted({ env, settingsText, argv = [] }) {
+  if (offlineRequested({ argv, env })) return { wanted: false, why: 'the app starts in offline mode' };
   if (env.EXCHANGE_TERMINAL_NO_DEVNET === '1') return { wanted: false, why: 'EXCHANGE_TERMINAL_NO_DEVNET=1' };
   if (settingsText === null || settingsText === undefined) return { wanted: true };
   try {
     const settings = JSON.parse(settingsText).settings;
+    if (settings?.offlineMode === true) return { wanted: false, why: 'offline mode is on in the settings' };
     const selected = settings?.deployments?.find((d) => d.id === settings.selectedDeploymentId);
     if (!selected || selected.builtIn === 'devnet') return { wanted: true };
     return { wanted: false, why: `the selected deployment is ${JSON.stringify(String(selected.name ?? selected.id))}` };

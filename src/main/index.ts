@@ -13,9 +13,11 @@ import {
   type AppCore,
   type AppFacts,
 } from './core';
-import { attestedBy, findRunningDevnet, reconcileDevnet } from './core/devnet-deployment';
+import { attestedBy, devnetAtStart } from './core/devnet-deployment';
+import { launchedOffline } from './core/offline-mode';
 import { appMarkets } from './core/session/market-directory';
 import { forwardEvents, registerCore } from './electron/bridge-ipc';
+import { blockRequestsWhileOffline } from './electron/offline-requests';
 import { electronDialogs } from './electron/dialogs';
 import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
@@ -44,6 +46,8 @@ function appEntry(): AppEntry {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** --offline or EXCHANGE_TERMINAL_OFFLINE=1: no connection at all, and the window cannot turn it off. */
+const offlineAtLaunch = launchedOffline(process.argv, process.env);
 /** Set once the core runs: real input in the window restarts the idle auto-lock (bridge calls never do). */
 let noteUserInput: () => void = () => {};
 /** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
@@ -66,8 +70,8 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const store = createElectronKeyValueStore();
   // No deployment by default: the devnet entry exists only while a devnet answers (devnet-deployment.ts).
   const settings = new SettingsService({ store, defaultDeployments: [] });
-  const running = await findRunningDevnet(process.env[DEVNET_ACCOUNTS_ENV] ?? null);
-  reconcileDevnet(settings, running);
+  const offline = offlineAtLaunch || settings.getSettings().offlineMode;
+  const running = await devnetAtStart(settings, process.env[DEVNET_ACCOUNTS_ENV] ?? null, offline);
   const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });
   const devnet = running ? loadDevnetAccounts() : { accounts: [], problem: null };
   if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
@@ -79,6 +83,7 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     logger,
     app: facts,
     devnetAccounts: devnet.accounts,
+    launchedOffline: offlineAtLaunch,
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
     trading: {
       markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null),
@@ -115,6 +120,7 @@ async function start(): Promise<void> {
   const logger = createLogger({ dir: join(app.getPath('userData'), 'logs') });
   const isTrusted = (sender: Parameters<typeof isTrustedSender>[0]): boolean => isTrustedSender(sender, entry);
   const { core, vault } = await startCoreOrExplain(logger);
+  blockRequestsWhileOffline(session.defaultSession, () => offlineAtLaunch || core.isOffline(), entry);
   registerCore(ipcMain, core, isTrusted);
   noteUserInput = () => core.noteUserInput();
   cameraWanted = () => core.cameraWanted();

@@ -46,6 +46,7 @@ import {
   subscribeBookArgs,
 } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
+import { offlineModeMethods } from './bridge/offline-mode';
 import {
   qrPartsArgs,
   qrShowArgs,
@@ -79,6 +80,7 @@ export * from './bridge/limits';
 export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
+export * from './bridge/offline-mode';
 export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap-qr';
@@ -491,6 +493,7 @@ export const bridgeMethods = {
     result: none,
     summary: 'Close a scan (and with it the permission to use the camera).',
   },
+  ...offlineModeMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */

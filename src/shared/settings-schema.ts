@@ -200,6 +200,11 @@ export const SettingsSchema = z
      * pays the account, so this is a plain preference). Off by default; older files get the default.
      */
     autoClaim: z.boolean().default(false),
+    /**
+     * Offline mode: the app opens no network connection at all (src/main/core/offline-mode.ts).
+     * Turning it off makes the app connect, so only main's own dialog does that. Older files get off.
+     */
+    offlineMode: z.boolean().default(false),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -264,5 +269,6 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     autoLockMinutes: 15,
     maxSlippageCents: DEFAULT_MAX_SLIPPAGE_CENTS,
     autoClaim: false,
+    offlineMode: false,
   };
 }

@@ -308,6 +308,8 @@ async function userRestores(baseline?: Snapshot): Promise<void> {
     t.settings.updateSettings({
       confirmations: { ...t.settings.getSettings().confirmations, orders: baseline.ordersConfirmed },
       autoLockMinutes: baseline.autoLockMinutes,
+      // The window may turn offline mode on (stricter, no dialog); the user turns it off again.
+      offlineMode: false,
     });
   }
   const status = await ok<{ locked: boolean }>('lock.status');

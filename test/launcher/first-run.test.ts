@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   devnetWanted,
   fetchFailureSentence,
+  offlineRequested,
   launch,
   minimumNode,
   nodeAtLeast,
@@ -154,6 +155,24 @@ describe('first run: the devnet', () => {
     });
     expect(devnetWanted({ env: {}, settingsText: '{not json' }).wanted).toBe(true);
     expect(devnetWanted({ env: { EXCHANGE_TERMINAL_NO_DEVNET: '1' }, settingsText: null }).wanted).toBe(false);
+  });
+
+  it('does not start the devnet in offline mode: launch flag, environment or saved setting', () => {
+    const offline = { wanted: false, why: 'the app starts in offline mode' };
+    expect(devnetWanted({ env: {}, settingsText: null, argv: ['--offline'] })).toEqual(offline);
+    expect(devnetWanted({ env: { EXCHANGE_TERMINAL_OFFLINE: '1' }, settingsText: null })).toEqual(offline);
+    const saved = JSON.stringify({
+      settings: {
+        selectedDeploymentId: 'devnet',
+        deployments: [{ id: 'devnet', name: 'Devnet', builtIn: 'devnet' }],
+        offlineMode: true,
+      },
+    });
+    expect(devnetWanted({ env: {}, settingsText: saved })).toEqual({
+      wanted: false,
+      why: 'offline mode is on in the settings',
+    });
+    expect(offlineRequested({ argv: ['--dev'], env: { EXCHANGE_TERMINAL_OFFLINE: '0' } })).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../shared/protocol';
 import type { MarketUpdate } from '../feeds/market-feed';
 import type { BookOrders, ExchangePosition } from '../http/schemas';
@@ -112,5 +112,62 @@ describe('AccountState bounds', () => {
     s.forgetEpochsBefore(7n, 4n);
     expect([...s.positions.keys()].sort()).toEqual(['7:1', '7:4', '7:5', '8:0']);
     expect([...s.orders.keys()].sort()).toEqual(['7:2', '7:4', '7:5', '8:0']);
+  });
+});
+
+describe('AccountState own order ids over time', () => {
+  it('forgets an id not sent again nor seen resting within the grace, and keeps the resting one', async () => {
+    let now = 0;
+    const s = new AccountState({
+      reader: reader(
+        () => [id(1)],
+        () => 0n,
+      ),
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      ownOrderGraceMs: 60_000,
+      now: () => now,
+    });
+    s.trackOrder(id(1));
+    s.trackOrder(id(2));
+    now = 50_000;
+    await s.refresh(7n, 1n); // id 1 rests: renewed at 50 s
+    s.trackOrder(id(3));
+    now = 100_000; // id 2 last renewed at 0 s: past the grace; id 1 at 50 s: within
+    s.trackOrder(id(4));
+    expect([1, 2, 3, 4].map((n) => s.isOwnOrder(id(n)))).toEqual([true, false, true, true]);
+  });
+});
+
+describe('AccountState re-reads', () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  beforeEach(() => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(() => void process.off('unhandledRejection', onUnhandled));
+
+  it('a re-read after an own fill, or coalesced behind another, that fails rejects nowhere unheard', async () => {
+    let fail = false;
+    const base = reader(
+      () => [],
+      () => 0n,
+    );
+    const failing: AccountStateOptions['reader'] = {
+      ...base,
+      getBookOrders: (...args) => (fail ? Promise.reject(new Error('EPIPE')) : base.getBookOrders(...args)),
+    };
+    const state = new AccountState({ reader: failing, account: ACCOUNT, currentEpoch: () => undefined });
+    const order = id(5);
+    state.trackOrder(order);
+    fail = true;
+    state.onMarketUpdate(trade(order, 1n, 1n)); // starts a re-read that fails
+    state.onMarketUpdate(trade(order, 1n, 2n)); // queued behind it: fails too
+    await expect(state.refresh(7n, 1n)).rejects.toThrow('EPIPE'); // a caller that waits hears it
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(state.fills).toHaveLength(2);
+    expect(unhandled).toEqual([]);
   });
 });

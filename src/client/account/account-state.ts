@@ -29,6 +29,13 @@ export interface AccountStateOptions {
   fillsKept?: number;
   /** Own order ids remembered to recognise their fills, newest (default 4096); resting ones are renewed on every read. */
   ownOrdersKept?: number;
+  /**
+   * How long an own order id is remembered after it was last sent or seen resting (default 2 min): a
+   * late fill arrives within seconds, and a feed gap re-reads the account anyway.
+   */
+  ownOrderGraceMs?: number;
+  /** Clock for the grace above (tests). */
+  now?: () => number;
   /** Markets (asset and epoch) whose orders and position are kept (default 256). */
   marketsKept?: number;
 }
@@ -37,6 +44,9 @@ export const MARKETS_KEPT = 256;
 
 export const OWN_FILLS_KEPT = 1_000;
 export const OWN_ORDERS_KEPT = 4_096;
+export const OWN_ORDER_GRACE_MS = 120_000;
+/** How often the grace is applied: a sweep walks every id, so not on each order. */
+const OWN_SWEEP_EVERY_MS = 10_000;
 
 const key = (assetId: bigint, epoch: bigint) => `${assetId}:${epoch}`;
 
@@ -47,8 +57,9 @@ export class AccountState {
   readonly positions = new Map<string, ExchangePosition | null>();
   readonly orders = new Map<string, BookOrders>();
   readonly fills: OwnFill[] = [];
-  /** Ids of own orders (resting or just sent), lowercase. */
-  readonly #own = new Set<string>();
+  /** Ids of own orders (resting or just sent), lowercase, with when they were last sent or seen resting. */
+  readonly #own = new Map<string, number>();
+  #sweptAt = 0;
   readonly #inflight = new Map<string, Promise<boolean>>();
   readonly #queued = new Set<string>();
   dropped = 0;
@@ -76,13 +87,27 @@ export class AccountState {
     this.#remember(orderHash);
   }
 
-  /** Bounded: a set in insertion order, renewed ids move to the end, the oldest go first. */
+  /**
+   * Bounded by time and count: insertion order, renewed ids move to the end; ids not renewed within
+   * the grace go (swept now and then), and beyond the count the oldest go first. A busy day holds
+   * minutes of ids, not the day's.
+   */
   #remember(orderId: string): void {
     const id = orderId.toLowerCase();
+    const now = this.#o.now?.() ?? Date.now();
     this.#own.delete(id);
-    this.#own.add(id);
+    this.#own.set(id, now);
+    if (now - this.#sweptAt >= OWN_SWEEP_EVERY_MS) {
+      this.#sweptAt = now;
+      const cutoff = now - (this.#o.ownOrderGraceMs ?? OWN_ORDER_GRACE_MS);
+      // Insertion order is renewal order: stop at the first id renewed within the grace.
+      for (const [k, at] of this.#own) {
+        if (at >= cutoff) break;
+        this.#own.delete(k);
+      }
+    }
     const limit = this.#o.ownOrdersKept ?? OWN_ORDERS_KEPT;
-    while (this.#own.size > limit) this.#own.delete(this.#own.values().next().value!);
+    while (this.#own.size > limit) this.#own.delete(this.#own.keys().next().value!);
   }
 
   /**
@@ -130,7 +155,9 @@ export class AccountState {
     const limit = this.#o.fillsKept ?? OWN_FILLS_KEPT;
     if (this.fills.length > limit) this.fills.splice(0, this.fills.length - limit);
     this.#o.onFill?.(fill);
-    void this.refresh(t.assetId, t.epoch);
+    // The fill is recorded; a re-read that fails (a dropped connection) waits for the next refresh
+    // instead of rejecting with nobody to hear it (an unhandled rejection ends a node process).
+    void this.refresh(t.assetId, t.epoch).catch(() => false);
   }
 
   /**
@@ -146,7 +173,8 @@ export class AccountState {
     }
     const p = this.#refreshOnce(assetId, epoch).finally(() => {
       this.#inflight.delete(k);
-      if (this.#queued.delete(k)) void this.refresh(assetId, epoch);
+      // Callers that asked for it wait on it through #inflight; this copy only must not reject unheard.
+      if (this.#queued.delete(k)) void this.refresh(assetId, epoch).catch(() => false);
     });
     this.#inflight.set(k, p);
     return p;

@@ -36,7 +36,7 @@ export const APPROVAL_PLACEHOLDER = '0x' as Hex;
 
 /**
  * The struct of step `index`. `prior` holds the signatures of the earlier steps: only the agent
- * approval needs one (its outer struct hashes the inner signature, §9). Without it the outer struct
+ * approval needs one (its outer struct hashes the inner signature: docs/protocol/agents.md, Approve). Without it the outer struct
  * keeps the placeholder, which is what the fingerprint covers.
  */
 export function stepAt(request: UnsignedRequest, index: number, prior: readonly Hex[] = []): SigningStep {

@@ -18,6 +18,7 @@ import { cleanExchangeText, refusalSentence } from '../exchange-words';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The most of one response body main will hold (the exchange is untrusted). */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const MAX_CACHED_URLS = 256;
 
 export interface HttpCoreOptions {
   /** API base, with or without a trailing slash and path prefix (e.g. `https://host/api`). */
@@ -133,6 +134,8 @@ export class HttpCore {
   readonly #onResponse: ((info: ResponseTiming) => void) | undefined;
   readonly #agent: http.Agent;
   readonly #request: typeof http.request;
+  /** Paths already resolved and checked: an order's POST skips URL parsing and the escape checks. */
+  readonly #urls = new Map<string, URL>();
 
   constructor(opts: HttpCoreOptions) {
     this.baseUrl = normaliseBaseUrl(opts.baseUrl);
@@ -165,7 +168,7 @@ export class HttpCore {
     bodyText: string | undefined,
     opts: CallOptions = {},
   ): Promise<HttpResponse> {
-    const url = resolveUrl(this.baseUrl, path);
+    const url = this.#resolve(path);
     const shownPath = url.pathname;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -233,6 +236,17 @@ export class HttpCore {
       });
       req.end(bodyText);
     });
+  }
+
+  #resolve(path: string): URL {
+    let url = this.#urls.get(path);
+    if (url === undefined) {
+      url = resolveUrl(this.baseUrl, path);
+      // Paths with ids and queries vary without end: keep the cache bounded.
+      if (this.#urls.size >= MAX_CACHED_URLS) this.#urls.clear();
+      this.#urls.set(path, url);
+    }
+    return url;
   }
 
   /** Close idle keep-alive sockets. */

@@ -25,6 +25,7 @@ import { offlineFileHandlers } from './handlers/offline-files';
 import { settingsHandlers } from './handlers/settings';
 import { deploymentsHandlers, type DeploymentsOptions } from './handlers/deployments';
 import { tradingHandlers } from './handlers/trading';
+import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
 import { coreProbe } from './probe';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 
@@ -47,6 +48,8 @@ export interface AppCoreDeps {
   readonly warmUpSigning?: () => void | Promise<void>;
   /** How the warm-up is deferred off the calling path; setImmediate by default. */
   readonly defer?: (fn: () => void) => () => void;
+  /** Launched with --offline (offline-mode.ts): offline mode is on and the window cannot turn it off. */
+  readonly launchedOffline?: boolean;
 }
 
 export interface AppCore {
@@ -61,6 +64,8 @@ export interface AppCore {
   noteUserInput(): void;
   /** True only while a scan for QR codes that asked for the camera is open (window/policies.ts asks). */
   cameraWanted(): boolean;
+  /** Offline mode is on now: the shell blocks the window's own network requests while it is. */
+  isOffline(): boolean;
   dispose(): void;
 }
 
@@ -116,6 +121,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     app: deps.app,
     now: deps.now ?? Date.now,
     devnetAccounts: deps.devnetAccounts ?? [],
+    offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -175,7 +181,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         vault.setAutoLockMinutes(next.autoLockMinutes);
         events.emit('lock', lockStatus(ctx));
       }
-      if (connectionChanged(next, previous))
+      if (connectionChanged(next, previous) || next.offlineMode !== previous.offlineMode)
         events.emit(
           'connection',
           connectionView(ctx, feeds, () => trading.clockOffsetMs()),
@@ -198,12 +204,18 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     invoke: async (method, args) => {
       coreProbe.onInvoke?.(method);
       if (!isBridgeMethod(method)) return dispatchBridgeCall(handlers, method, args, onInternalError);
+      // Offline mode: a method that needs the network is refused before any handler can open a socket.
+      const offline = ctx.offline();
+      if (offline !== 'off' && needsNetwork(method)) {
+        const failure = offlineRefusal(offline);
+        return refused(failure.code, failure.message);
+      }
       const capability = capabilityOf(method);
       // The table is checked by the compiler; this is the guard for a method added without a class.
       if (!capability)
         return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
       // Locked means nothing is signed or sent: refuse before any dialog asks the user about it.
-      if ((capability === 'trade' || capability === 'moves-value') && vault.status().locked) {
+      if ((capability === 'trade' || capability === 'moves-value') && vault.isLocked()) {
         return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');
       }
       if (!needsMainDialog(capability)) return dispatchBridgeCall(handlers, method, args, onInternalError);
@@ -224,6 +236,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     on: (event, listener) => events.on(event, listener),
     noteUserInput: () => vault.touch(),
     cameraWanted: () => qr.cameraOpen(),
+    isOffline: () => ctx.offline() !== 'off',
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();

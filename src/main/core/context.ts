@@ -1,4 +1,5 @@
 /** What every handler module of the core may use: the injected services and the event hub. */
+import type { OfflineState } from '../../shared/bridge';
 import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
@@ -23,4 +24,6 @@ export interface CoreContext {
   readonly now: () => number;
   /** The embedded devnet's funded demo accounts; empty when the devnet is not running. */
   readonly devnetAccounts: readonly DevnetAccountEntry[];
+  /** Whether (and why) offline mode is on now: nothing may open a connection while it is (offline-mode.ts). */
+  readonly offline: () => OfflineState;
 }

@@ -127,6 +127,23 @@ export function reconcileDevnet(settings: SettingsService, devnet: RunningDevnet
   settings.updateSettings({ deployments: others, selectedDeploymentId: selected });
 }
 
+/**
+ * What main does at start: find the running devnet and reconcile the settings with it. In offline
+ * mode neither happens: the probe would open a connection, and the saved devnet entry with its pin
+ * stays as it was, so offline signing keeps its pinned domain.
+ */
+export async function devnetAtStart(
+  settings: SettingsService,
+  path: string | null,
+  offline: boolean,
+  options: FindDevnetOptions = {},
+): Promise<RunningDevnet | null> {
+  if (offline) return null;
+  const running = await findRunningDevnet(path, options);
+  reconcileDevnet(settings, running);
+  return running;
+}
+
 /** For the trading host: the attested facts of the built-in devnet, null for any other deployment. */
 export function attestedBy(devnet: RunningDevnet | null): (deployment: Deployment) => DomainFacts | null {
   return (deployment) => (devnet && deployment.builtIn === 'devnet' ? devnet.facts : null);

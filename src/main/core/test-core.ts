@@ -35,6 +35,10 @@ export async function createTestCore(
     trading?: TradingOptions;
     defaultDeployments?: Deployment[];
     deployments?: DeploymentsOptions;
+    /** Started with --offline (offline-mode.ts). */
+    launchedOffline?: boolean;
+    /** Runs before the core exists: settings and pins as a previous run of the app left them. */
+    beforeCore?: (settings: SettingsService, pinning: DeploymentPinning) => void;
   } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
@@ -57,6 +61,7 @@ export async function createTestCore(
   let warmUps = 0;
   const deferred: (() => void)[] = [];
   const pinning = new DeploymentPinning(settings, () => clock.now());
+  options.beforeCore?.(settings, pinning);
   const core = createAppCore({
     vault,
     settings,
@@ -68,6 +73,7 @@ export async function createTestCore(
     devnetAccounts: options.devnetAccounts ?? [],
     ...(options.trading ? { trading: options.trading } : {}),
     ...(options.deployments ? { deployments: options.deployments } : {}),
+    ...(options.launchedOffline ? { launchedOffline: true } : {}),
     warmUpSigning: () => void warmUps++,
     defer: (fn) => {
       deferred.push(fn);

@@ -15,6 +15,8 @@ export function createUnavailableCore(app: AppFacts, sentence: string): AppCore 
     on: () => () => {},
     noteUserInput: () => {},
     cameraWanted: () => false,
+    // It opens no connection; the shell still blocks the window's requests when launched offline.
+    isOffline: () => false,
     dispose: () => {},
   };
 }

@@ -1,5 +1,5 @@
 import { SettingsError } from './errors';
-import { DomainFactsSchema, type DomainFacts, type Pin } from './schema';
+import { DomainFactsSchema, type Deployment, type DomainFacts, type Pin } from './schema';
 import type { SettingsService } from './settings-service';
 import { toSettingsError } from './settings-service';
 
@@ -127,9 +127,18 @@ export class DeploymentPinning {
    * a change awaits the user's decision: nothing is signed under facts the user has not seen.
    */
   assertSigningAllowed(deploymentId: string): void {
-    const { pins, pendingPinChanges, deployments } = this.#settings.getSettings();
-    const pending = pendingPinChanges[deploymentId];
-    const pin = pins[deploymentId];
+    // Checked before every signature: read in place rather than copy every setting.
+    this.#settings.read(({ pins, pendingPinChanges, deployments }) =>
+      this.#assertSigningAllowed(deploymentId, pins[deploymentId], pendingPinChanges[deploymentId], deployments),
+    );
+  }
+
+  #assertSigningAllowed(
+    deploymentId: string,
+    pin: Pin | undefined,
+    pending: DomainFacts | undefined,
+    deployments: readonly Deployment[],
+  ): void {
     const name = deployments.find((d) => d.id === deploymentId)?.name ?? deploymentId;
     const refusal = this.#refused.get(deploymentId);
     if (refusal !== undefined) throw new SettingsError('CHAIN_MISMATCH', refusal);
@@ -176,7 +185,8 @@ export class DeploymentPinning {
   }
 
   pinFor(deploymentId: string): Pin | null {
-    return this.#settings.getSettings().pins[deploymentId] ?? null;
+    // Read on every signature: copy the one pin, not every setting.
+    return this.#settings.read(({ pins }) => structuredClone(pins[deploymentId] ?? null));
   }
 
   #pin(facts: DomainFacts): Pin {

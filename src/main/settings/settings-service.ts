@@ -110,6 +110,14 @@ export class SettingsService {
     return structuredClone(this.#current);
   }
 
+  /**
+   * Reads without copying the whole settings (getSettings does): for lookups made on every signature.
+   * `pick` must only read, and must copy whatever part of the settings it returns.
+   */
+  read<T>(pick: (settings: Readonly<Settings>) => T): T {
+    return pick(this.#current);
+  }
+
   /** Applies a partial change. A bad patch throws INVALID_SETTINGS (with its path) and changes nothing. */
   updateSettings(patch: SettingsPatch | Record<string, unknown>): Settings {
     if (!isPlainObject(patch))

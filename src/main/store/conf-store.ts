@@ -1,4 +1,5 @@
 import Conf from 'conf';
+import { cachedStore } from './cached-store';
 import type { KeyValueStore } from './key-value-store';
 
 export interface ConfStoreOptions {
@@ -8,7 +9,7 @@ export interface ConfStoreOptions {
   configName?: string;
 }
 
-/** A KeyValueStore persisted as one JSON file by `conf` (atomic writes are conf's). */
+/** A KeyValueStore persisted as one JSON file by `conf` (atomic writes are conf's), read from disk once per key. */
 export function createConfStore(options: ConfStoreOptions): KeyValueStore {
   const conf = new Conf<Record<string, unknown>>({
     cwd: options.cwd,
@@ -17,7 +18,7 @@ export function createConfStore(options: ConfStoreOptions): KeyValueStore {
     // Keys such as "vault.keys" stay flat, like the electron-store the app injects.
     accessPropertiesByDotNotation: false,
   });
-  return {
+  return cachedStore({
     get: (key) => conf.get(key),
     set: (key, value) => {
       // conf refuses undefined; deleting is the same thing for our callers.
@@ -27,5 +28,5 @@ export function createConfStore(options: ConfStoreOptions): KeyValueStore {
     delete: (key) => {
       conf.delete(key);
     },
-  };
+  });
 }

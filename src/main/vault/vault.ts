@@ -126,6 +126,11 @@ export class Vault {
     return isFileStore(this.#backend) ? this.#backend.exists() : this.#lockHash() !== null;
   }
 
+  /** Whether keys are locked away: the one fact a trading call checks, without the rest of status(). */
+  isLocked(): boolean {
+    return this.#locked;
+  }
+
   status(): VaultStatus {
     return {
       locked: this.#locked,
@@ -199,7 +204,9 @@ export class Vault {
     if (!DIGEST_RE.test(digest)) {
       throw new VaultError('INVALID_DIGEST', 'A digest must be 0x followed by 64 hex digits.');
     }
-    const signer = this.#signers.get(this.#normalize(address)) ?? (await this.#loadSigner(address));
+    // Signers are keyed by checksummed address, which is what the app passes: no need to checksum it again.
+    const signer =
+      this.#signers.get(address) ?? this.#signers.get(this.#normalize(address)) ?? (await this.#loadSigner(address));
     return signer.sign(digest as Hex);
   }
 

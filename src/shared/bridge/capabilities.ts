@@ -48,6 +48,8 @@ export const methodCapabilities = {
   'settings.update': 'read',
   'settings.setConfirmation': 'changes-trust',
   'settings.setAutoLock': 'changes-trust',
+  // Off makes the app connect: main's dialog first (on is immediate).
+  'settings.setOfflineMode': 'changes-trust',
   'deployments.acceptPin': 'changes-trust',
   'deployments.add': 'changes-trust',
   'deployments.edit': 'changes-trust',

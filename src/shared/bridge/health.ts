@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { address, decimalString, unixMs } from './primitives';
 import { feedHealthState } from './markets';
+import { offlineState } from './offline-mode';
 
 export const feedHealth = z.object({
   feed: z.enum(['market', 'oracle', 'http', 'chain']),
@@ -44,6 +45,8 @@ export const connectionView = z.object({
   feeds: z.array(feedHealth),
   /** Estimated offset of the exchange's clock from ours, in ms. */
   clockOffsetMs: z.number().nullable(),
+  /** Whether (and why) the app is in offline mode: no connection is opened while it is. */
+  offline: offlineState,
 });
 
 export type FeedHealth = z.infer<typeof feedHealth>;

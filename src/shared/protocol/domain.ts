@@ -32,8 +32,11 @@ export function makeExchangeDomain(opts: {
     chainId: checkUint(opts.chainId, 'uint256', '$.chainId'),
     verifyingContract: opts.verifyingContract,
   };
-  computeSeparator(domain); // validates the address early
-  return Object.freeze(domain);
+  const frozen = Object.freeze(domain);
+  // Validates the address early; a domain built again from the same facts (as each signature does)
+  // finds its separator cached instead of hashing it again.
+  domainSeparatorBytes(frozen);
+  return frozen;
 }
 
 // Frozen domains are cached by identity; others by value (a mutable object could change under us).

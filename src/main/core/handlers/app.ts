@@ -24,6 +24,7 @@ export function connectionView(
     pin: pinStateOf(settings),
     feeds: feeds(),
     clockOffsetMs: clockOffsetMs(),
+    offline: ctx.offline(),
   };
 }
 

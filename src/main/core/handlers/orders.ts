@@ -23,7 +23,8 @@ export async function confirmOrder(
   t: ParsedTicket,
   tif: TimeInForceName,
 ): Promise<void> {
-  if (!ctx.settings.getSettings().confirmations.orders) return;
+  // Read in place: this runs on every order (a whole-settings copy cost the hotkey path).
+  if (!ctx.settings.read((s) => s.confirmations.orders)) return;
   const symbol = session.market(assetId).symbol;
   const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
   const closes = q.closing

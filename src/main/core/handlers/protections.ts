@@ -21,6 +21,8 @@ const PROTECTED: Readonly<Record<string, string>> = {
   pins: 'pins are written only by the app after you confirm them in its own dialog',
   pendingPinChanges: 'pins are written only by the app after you confirm them in its own dialog',
   version: 'the version belongs to the settings migrations',
+  offlineMode:
+    'turn offline mode on or off with settings.setOfflineMode, which asks you in a dialog of the app before the app connects again',
 };
 
 /** The patch unchanged when it touches nothing protected; otherwise a refusal naming the first such key. */

@@ -1,6 +1,7 @@
 /** settings.*: validated settings (deployments.* live in deployments.ts). */
 import type { AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
+import { offlineModeHandler } from './offline-mode';
 import { protectionHandlers, windowPatch } from './protections';
 
 export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
@@ -9,5 +10,6 @@ export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
     'settings.get': () => settings.getSettings(),
     'settings.update': (patch) => settings.updateSettings(windowPatch(patch)),
     ...protectionHandlers(ctx),
+    ...offlineModeHandler(ctx),
   };
 }

@@ -97,6 +97,22 @@ describe('AccountDesk bounds', () => {
     expect(desk.view().openOrders.map((o) => o.orderId)).toEqual([id(1)]);
   });
 
+  it('forgets the facts of orders no longer open once the grace has passed, and keeps open ones', async () => {
+    let now = 1_000_000;
+    const resting = [id(1)];
+    const desk = deskWith(() => resting, { now: () => now });
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    desk.orderSent(sent(1));
+    desk.orderSent(sent(2));
+    await desk.refresh();
+    now += 60_000; // within the grace: both still known
+    desk.orderSent(sent(3));
+    expect([1, 2, 3].map((n) => desk.placed(id(n)) !== undefined)).toEqual([true, true, true]);
+    now += 100_000; // order 2 is done and 160 s old: past it; order 1 still rests; order 3 is 100 s old
+    desk.orderSent(sent(4));
+    expect([1, 2, 3, 4].map((n) => desk.placed(id(n)) !== undefined)).toEqual([true, false, true, true]);
+  });
+
   it('holds the placed map to its bound even when every order is still open', async () => {
     const resting: Hex[] = [];
     const desk = deskWith(() => resting, { placedKept: 3 });

@@ -13,7 +13,14 @@ import { accountViewOf, type AccountViewSource, type PlacedFacts } from './accou
 import type { OwnLevels } from './book-subscriptions';
 import type { MarketEntry } from './market-directory';
 import { OrderHistory, type PlacedOrder } from './order-history';
-import { BoundedMap, CLAIMABLE_KEPT, FILL_TIMES_KEPT, PLACED_ORDERS_KEPT } from './retention';
+import {
+  BoundedMap,
+  CLAIMABLE_KEPT,
+  CLOSED_ORDER_GRACE_MS,
+  FILL_TIMES_KEPT,
+  PLACED_ORDERS_KEPT,
+  SWEEP_EVERY_MS,
+} from './retention';
 import { TakerFills, type TakerOrder } from './taker-fills';
 
 export interface AccountDeskOptions {
@@ -30,6 +37,8 @@ export interface AccountDeskOptions {
   /** Own resting orders changed: the books re-send their own sizes. */
   onOwnOrdersChanged(): void;
   placedKept?: number;
+  /** Clock for the closed-order grace (tests). */
+  now?: () => number;
   fillTimesKept?: number;
 }
 
@@ -50,6 +59,7 @@ export class AccountDesk implements AccountViewSource {
   /** Claimable amounts by `asset:epoch`, from the last claims read. */
   readonly #claimable = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
   #marksJson = '';
+  #sweptAt = 0;
 
   constructor(opts: AccountDeskOptions) {
     this.#o = opts;
@@ -122,13 +132,20 @@ export class AccountDesk implements AccountViewSource {
   /** An order the exchange answered (or had already processed): tracked for fills, shown, and in the history. */
   orderSent(o: SentOrder): void {
     this.account?.trackOrder(o.orderId);
+    const now = this.#now();
     this.#placed.set(o.orderId.toLowerCase(), {
       size: o.size,
       timeInForce: o.timeInForce,
-      placedAt: Date.now(),
+      placedAt: now,
       signedBy: o.signedBy,
     });
     this.#history.placed(o);
+    if (now - this.#sweptAt >= SWEEP_EVERY_MS) {
+      this.#sweptAt = now;
+      const open = this.#openIds();
+      const cutoff = now - CLOSED_ORDER_GRACE_MS;
+      this.#placed.sweep((id, facts) => facts.placedAt < cutoff && !open.has(id));
+    }
   }
 
   /** Open orders among `orderIds` are now cancelled (or replaced: see `reason`). */
@@ -243,6 +260,20 @@ export class AccountDesk implements AccountViewSource {
     this.#history.filled(fill.orderId, fill.fill);
     // A maker fill: the window words its notice (a taker fill is told by its order's result).
     this.#o.events.emit('fill', view);
+  }
+
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
+  }
+
+  /** Lowercase ids of every order the last reads saw resting. */
+  #openIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const orders of this.account?.orders.values() ?? []) {
+      for (const o of orders.buys) ids.add(o.id.toLowerCase());
+      for (const o of orders.sells) ids.add(o.id.toLowerCase());
+    }
+    return ids;
   }
 
   #isOpen(orderId: string): boolean {

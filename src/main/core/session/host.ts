@@ -8,6 +8,7 @@ import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
 import { claimOne } from '../handlers/claims';
+import { offlineRefusal } from '../offline-mode';
 import { AutoClaimer } from './auto-claim';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
@@ -37,8 +38,8 @@ export interface TradingHost {
 
 const NO_SELECTION: AccountSelection = { master: null, agent: null, tradeAs: 'master' };
 
-function sessionKey(s: Settings): string {
-  return JSON.stringify(selectedDeployment(s) ?? null);
+function sessionKey(s: Settings, offline: boolean): string {
+  return JSON.stringify([selectedDeployment(s) ?? null, offline]);
 }
 
 export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
@@ -49,6 +50,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   const host: TradingHost = {
     options,
     session: () => {
+      const offline = ctx.offline();
+      if (offline !== 'off') throw offlineRefusal(offline, 'trading needs the exchange');
       if (!current && unconfirmed) {
         throw new BridgeFailure(
           'deployments.unconfirmed',
@@ -84,6 +87,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     if (current) selection = current.selection;
     current?.stop();
     current = null;
+    // Offline mode: no session, so nothing connects (offline-mode.ts).
+    if (ctx.offline() !== 'off') return;
     const deployment = selectedDeployment(ctx.settings.getSettings());
     unconfirmed = deployment && !isConfirmed(deployment) ? deployment : null;
     // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
@@ -128,9 +133,10 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     );
   };
 
-  let key = sessionKey(ctx.settings.getSettings());
+  const isOffline = (): boolean => ctx.offline() !== 'off';
+  let key = sessionKey(ctx.settings.getSettings(), isOffline());
   const off = ctx.settings.onChange((next) => {
-    const nextKey = sessionKey(next);
+    const nextKey = sessionKey(next, isOffline());
     if (nextKey === key) return;
     key = nextKey;
     start();

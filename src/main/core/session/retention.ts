@@ -1,13 +1,18 @@
 /**
  * How much of the past a session keeps. A terminal stays open all day: every collection that grows
- * per order, per fill or per epoch is held to one of these counts (never to a time), so main's
- * memory stays flat however long it trades.
+ * per order, per fill or per epoch is held to one of these counts, so main's memory stays flat
+ * however long it trades; facts nobody shows any more also go after a grace, so a busy session holds
+ * minutes of them rather than filling its counts.
  */
 
 /** Epochs before the current one whose last trade, resolution and empty account entries are kept per asset. */
 export const EPOCHS_KEPT = 10n;
 /** Facts of orders we placed (size, time in force, who signed), newest first; open ones are dropped last. */
 export const PLACED_ORDERS_KEPT = 500;
+/** How long the facts of an order that is no longer open are kept after it was placed. */
+export const CLOSED_ORDER_GRACE_MS = 120_000;
+/** How often that grace is applied (a sweep walks every entry, so not on each order). */
+export const SWEEP_EVERY_MS = 10_000;
 /** Own fills kept per market (asset and epoch), newest; the fills view and the CSV export show these. */
 export const FILLS_PER_MARKET_KEPT = 200;
 /** Own taker fills kept in all markets together, newest. */
@@ -65,6 +70,11 @@ export class BoundedMap<K, V> {
 
   delete(key: K): void {
     this.#map.delete(key);
+  }
+
+  /** Removes every entry `drop` picks. */
+  sweep(drop: (key: K, value: V) => boolean): void {
+    for (const [k, v] of this.#map) if (drop(k, v)) this.#map.delete(k);
   }
 
   clear(): void {
