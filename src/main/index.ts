@@ -84,6 +84,7 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     app: facts,
     devnetAccounts: devnet.accounts,
     launchedOffline: offlineAtLaunch,
+    kitStore: store,
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
     trading: {
       markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null),

@@ -47,6 +47,7 @@ import {
 } from './bridge/markets';
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
+import { kitMethods } from './bridge/kit';
 import {
   qrPartsArgs,
   qrShowArgs,
@@ -81,6 +82,7 @@ export * from './bridge/orders';
 export * from './bridge/funds';
 export * from './bridge/offline';
 export * from './bridge/offline-mode';
+export * from './bridge/kit';
 export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap-qr';
@@ -494,6 +496,7 @@ export const bridgeMethods = {
     summary: 'Close a scan (and with it the permission to use the camera).',
   },
   ...offlineModeMethods,
+  ...kitMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */

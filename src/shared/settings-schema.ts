@@ -96,6 +96,7 @@ export const HOTKEY_ACTIONS = [
   'flatten',
   'priceTickUp',
   'priceTickDown',
+  'panic',
 ] as const;
 export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number];
 
@@ -124,12 +125,19 @@ export const DEFAULT_HOTKEYS: Record<HotkeyAction, string> = {
   flatten: 'Shift+F',
   priceTickUp: 'ArrowUp',
   priceTickDown: 'ArrowDown',
+  // Three modifiers: never pressed by accident, and free in settings saved before it existed.
+  panic: 'Ctrl+Alt+Shift+P',
 };
 
 const HotkeyBindingsSchema = z
-  .strictObject(
-    Object.fromEntries(HOTKEY_ACTIONS.map((a) => [a, KeyComboSchema])) as Record<HotkeyAction, typeof KeyComboSchema>,
-  )
+  .strictObject({
+    ...(Object.fromEntries(HOTKEY_ACTIONS.map((a) => [a, KeyComboSchema])) as Record<
+      HotkeyAction,
+      typeof KeyComboSchema
+    >),
+    // Added after settings v1 were first saved: a stored binding table without it gets the default.
+    panic: KeyComboSchema.default(DEFAULT_HOTKEYS.panic),
+  })
   .superRefine((bindings, ctx) => {
     const seen = new Map<string, string>();
     for (const [action, combo] of Object.entries(bindings)) {

@@ -7,7 +7,9 @@ import { isBridgeMethod, type BridgeEvent, type BridgeOutcome } from '../../shar
 import { capabilityOf, needsMainDialog } from '../../shared/bridge/capabilities';
 import type { Logger } from '../log';
 import type { DeploymentPinning, Settings, SettingsService } from '../settings';
+import { createMemoryStore, type KeyValueStore } from '../store/key-value-store';
 import type { Vault } from '../vault';
+import { KitStore } from './airgap/kit-store';
 import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
 import type { AppFacts, CoreContext } from './context';
 import type { DevnetAccountEntry } from './devnet-accounts';
@@ -26,6 +28,7 @@ import { settingsHandlers } from './handlers/settings';
 import { deploymentsHandlers, type DeploymentsOptions } from './handlers/deployments';
 import { tradingHandlers } from './handlers/trading';
 import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
+import { kitHandlers } from './handlers/kit';
 import { coreProbe } from './probe';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 
@@ -38,6 +41,8 @@ export interface AppCoreDeps {
   readonly app: AppFacts;
   readonly now?: () => number;
   readonly devnetAccounts?: readonly DevnetAccountEntry[];
+  /** Where emergency kits are kept (main's store); in memory by default. */
+  readonly kitStore?: KeyValueStore;
   /** Feed health override; by default the trading session's. */
   readonly feeds?: FeedHealthSource;
   /** Connect to the selected deployment and trade; without it every trading method is unavailable. */
@@ -122,6 +127,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     now: deps.now ?? Date.now,
     devnetAccounts: deps.devnetAccounts ?? [],
     offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
+    kits: new KitStore(deps.kitStore ?? createMemoryStore()),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -131,6 +137,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...airgapQrHandlers(qr),
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
+    ...kitHandlers(ctx, trading),
     ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),

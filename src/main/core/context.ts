@@ -4,6 +4,7 @@ import type { Logger } from '../log';
 import type { DeploymentPinning, SettingsService } from '../settings';
 import type { Vault } from '../vault';
 import type { DevnetAccountEntry } from './devnet-accounts';
+import type { KitStore } from './airgap/kit-store';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
 
@@ -26,4 +27,6 @@ export interface CoreContext {
   readonly devnetAccounts: readonly DevnetAccountEntry[];
   /** Whether (and why) offline mode is on now: nothing may open a connection while it is (offline-mode.ts). */
   readonly offline: () => OfflineState;
+  /** The emergency kits kept on this machine. */
+  readonly kits: KitStore;
 }

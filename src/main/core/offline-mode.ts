@@ -113,6 +113,14 @@ export const networkUse = {
   'airgap.scanBegin': 'local',
   'airgap.scanPart': 'local',
   'airgap.scanCancel': 'local',
+  // A kit is made under the pinned domain with the clock alone: the key machine may be offline.
+  'kit.build': 'local',
+  'kit.list': 'local',
+  'kit.saveFile': 'local',
+  'kit.openFile': 'local',
+  'kit.importText': 'local',
+  'kit.remove': 'local',
+  'kit.panic': 'network',
 } as const satisfies Record<BridgeMethod, 'local' | 'network'>;
 
 export function needsNetwork(method: BridgeMethod): boolean {

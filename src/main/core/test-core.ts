@@ -71,6 +71,7 @@ export async function createTestCore(
     app: { version: '9.9.9', platform: 'linux' },
     now: () => clock.now(),
     devnetAccounts: options.devnetAccounts ?? [],
+    kitStore: store,
     ...(options.trading ? { trading: options.trading } : {}),
     ...(options.deployments ? { deployments: options.deployments } : {}),
     ...(options.launchedOffline ? { launchedOffline: true } : {}),

@@ -37,6 +37,13 @@ describe('hotkeys', () => {
     expect(matchHotkey(DEFAULT_HOTKEYS, key('q'), null)).toBeNull();
   });
 
+  it('matches panic only with all three modifiers, and never in a field', () => {
+    const press = key('p', { ctrlKey: true, altKey: true, shiftKey: true });
+    expect(matchHotkey(DEFAULT_HOTKEYS, press, null)).toBe('panic');
+    expect(matchHotkey(DEFAULT_HOTKEYS, key('p', { ctrlKey: true, shiftKey: true }), null)).toBeNull();
+    expect(matchHotkey(DEFAULT_HOTKEYS, press, { tagName: 'INPUT' })).toBeNull();
+  });
+
   it('ignores keys typed into fields', () => {
     expect(isTypingTarget({ tagName: 'input' })).toBe(true);
     expect(isTypingTarget({ tagName: 'SELECT' })).toBe(true);

@@ -109,6 +109,17 @@ export const methodCapabilities = {
   'airgap.scanBegin': 'read',
   'airgap.scanPart': 'read',
   'airgap.scanCancel': 'read',
+  // Pre-signs for another machine to send: signatures handed out, so main's dialog says what.
+  'kit.build': 'moves-value',
+  'kit.list': 'read',
+  'kit.saveFile': 'read',
+  // A kit is kept only after every signature and the pin check; keeping one can only cancel and revoke.
+  'kit.openFile': 'read',
+  'kit.importText': 'read',
+  // Removing a kit takes away the panic action: a protection, so main asks.
+  'kit.remove': 'changes-trust',
+  // Sends pre-signed cancel-alls and a revocation: it cancels and revokes, never moves value (see kit-panic.ts).
+  'kit.panic': 'trade',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */

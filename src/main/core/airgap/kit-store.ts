@@ -1,0 +1,139 @@
+/**
+ * The emergency kits this machine keeps, with the digests of the entries already used. Persisted in
+ * main's key-value store under one key, bounded by count; every kit is checked in full again when it
+ * is read back (signatures and fingerprint), so an edited store file gives no kit rather than a
+ * wrong one. "Used" only grows: an entry recorded as used is never sent again.
+ */
+import { z } from 'zod';
+import {
+  KIT_FORMAT,
+  kitDigests,
+  kitToJson,
+  parseEmergencyKit,
+  payloadToFileText,
+  type EmergencyKit,
+} from '../../../client';
+import type { KeyValueStore } from '../../store/key-value-store';
+import { BridgeFailure } from '../bridge-runtime';
+
+const STORE_KEY = 'emergencyKits';
+/** A watch-only machine keeps a handful: one per account and deployment, and the one before it. */
+export const MAX_KITS = 8;
+
+export type KitOrigin = 'made' | 'imported';
+
+export interface StoredKit {
+  readonly kit: EmergencyKit;
+  readonly origin: KitOrigin;
+  readonly storedAt: string;
+  /** Lower-case digests of entries sent (answered) or reported processed by the exchange. */
+  readonly used: ReadonlySet<string>;
+}
+
+const storedShape = z.array(
+  z.object({
+    kit: z.unknown(),
+    origin: z.enum(['made', 'imported']),
+    storedAt: z.string(),
+    used: z.array(z.string().regex(/^0x[0-9a-f]{64}$/)).max(5000),
+  }),
+);
+
+export class KitStore {
+  readonly #store: KeyValueStore;
+  #kits: StoredKit[] | null = null;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  #load(): StoredKit[] {
+    if (this.#kits) return this.#kits;
+    const parsed = storedShape.safeParse(this.#store.get(STORE_KEY) ?? []);
+    const out: StoredKit[] = [];
+    for (const row of parsed.success ? parsed.data.slice(0, MAX_KITS) : []) {
+      try {
+        const kit = parseEmergencyKit(row.kit);
+        const known = new Set(kitDigests(kit).map((d) => d.toLowerCase()));
+        out.push({
+          kit,
+          origin: row.origin,
+          storedAt: row.storedAt,
+          used: new Set(row.used.filter((d) => known.has(d))),
+        });
+      } catch {
+        // A kit that no longer checks out is dropped: sending it could only be refused.
+      }
+    }
+    this.#kits = out;
+    return out;
+  }
+
+  #save(): void {
+    this.#store.set(
+      STORE_KEY,
+      this.#load().map((k) => ({
+        kit: kitToJson(k.kit),
+        origin: k.origin,
+        storedAt: k.storedAt,
+        used: [...k.used],
+      })),
+    );
+  }
+
+  list(): readonly StoredKit[] {
+    return this.#load();
+  }
+
+  get(id: string): StoredKit {
+    const found = this.#load().find((k) => k.kit.id === id);
+    if (!found) throw new BridgeFailure('kit.not_found', 'That emergency kit is not kept on this machine.');
+    return found;
+  }
+
+  /** Keeps a kit; the same kit again keeps its used entries. Refuses a ninth kit rather than drop one. */
+  put(kit: EmergencyKit, origin: KitOrigin, now: Date): StoredKit {
+    const kits = this.#load();
+    const same = kits.find((k) => k.kit.id === kit.id);
+    if (same) {
+      if (same.kit.fingerprint !== kit.fingerprint)
+        throw new BridgeFailure(
+          'kit.conflict',
+          'A different kit with the same id is already kept here: remove it first if this one should replace it.',
+        );
+      return same;
+    }
+    if (kits.length >= MAX_KITS)
+      throw new BridgeFailure(
+        'kit.too_many',
+        `This machine already keeps ${MAX_KITS} emergency kits: remove one you no longer need first.`,
+      );
+    const stored: StoredKit = { kit, origin, storedAt: now.toISOString(), used: new Set() };
+    kits.push(stored);
+    this.#save();
+    return stored;
+  }
+
+  /** Records an entry as used, before anything else can read the set: it is never sent again. */
+  markUsed(id: string, digest: string): void {
+    const kits = this.#load();
+    const i = kits.findIndex((k) => k.kit.id === id);
+    if (i < 0) return;
+    const k = kits[i]!;
+    kits[i] = { ...k, used: new Set([...k.used, digest.toLowerCase()]) };
+    this.#save();
+  }
+
+  remove(id: string): void {
+    const kits = this.#load();
+    const i = kits.findIndex((k) => k.kit.id === id);
+    if (i < 0) throw new BridgeFailure('kit.not_found', 'That emergency kit is not kept on this machine.');
+    kits.splice(i, 1);
+    this.#save();
+  }
+
+  /** The kit's file text (indented JSON envelope): what a file holds and what QR parts carry. */
+  envelopeText(id: string): string {
+    return payloadToFileText({ format: KIT_FORMAT, kit: this.get(id).kit });
+  }
+}
