@@ -4,7 +4,7 @@
  * online/offline e2e runs generate it from the codes one side shows and feed it to the other.
  */
 import { writeFile } from 'node:fs/promises';
-import { qrMatrix, qrRgba, type QrMatrix } from '../../src/renderer/lib/qr/qr-code';
+import { qrMatrix, qrRgba, type QrMatrix, type RgbaImage } from '../../src/renderer/lib/qr/qr-code';
 
 export interface FakeCameraOptions {
   width?: number;
@@ -55,6 +55,51 @@ export async function writeQrVideo(
   const marker = Buffer.from('FRAME\n', 'ascii');
   for (const text of texts) {
     const frame = frameOf(qrMatrix(text), width, height);
+    for (let i = 0; i < hold; i++) chunks.push(marker, frame);
+  }
+  await writeFile(file, Buffer.concat(chunks));
+  return file;
+}
+
+/** One 4:2:0 frame of a captured picture (a screenshot of a code on screen), pixel for pixel when it fits, on white. */
+function frameOfImage(img: RgbaImage, width: number, height: number): Uint8Array {
+  // Resampling a screenshot makes uneven modules; a picture that fits is copied as it is.
+  const scale = Math.min(1, width / img.width, height / img.height);
+  const w = Math.floor(img.width * scale);
+  const h = Math.floor(img.height * scale);
+  const left = Math.floor((width - w) / 2);
+  const top = Math.floor((height - h) / 2);
+  const frame = new Uint8Array(width * height * 1.5);
+  frame.fill(255, 0, width * height);
+  frame.fill(128, width * height);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(img.height - 1, Math.floor(y / scale));
+    for (let x = 0; x < w; x++) {
+      const i = (sy * img.width + Math.min(img.width - 1, Math.floor(x / scale))) * 4;
+      // BT.601 luma of the captured pixel.
+      frame[(top + y) * width + left + x] = Math.round(
+        0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!,
+      );
+    }
+  }
+  return frame;
+}
+
+/** Writes the video for a sequence of captured pictures (e.g. screenshots of the codes another page shows). */
+export async function writeImageVideo(
+  file: string,
+  images: readonly RgbaImage[],
+  opts: FakeCameraOptions = {},
+): Promise<string> {
+  const width = opts.width ?? 640;
+  const height = opts.height ?? 480;
+  const fps = opts.fps ?? 10;
+  const hold = opts.holdFrames ?? 3;
+  if (width % 2 || height % 2) throw new Error('Y4M 4:2:0 needs an even width and height.');
+  const chunks: Uint8Array[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`, 'ascii')];
+  const marker = Buffer.from('FRAME\n', 'ascii');
+  for (const image of images) {
+    const frame = frameOfImage(image, width, height);
     for (let i = 0; i < hold; i++) chunks.push(marker, frame);
   }
   await writeFile(file, Buffer.concat(chunks));

@@ -23,7 +23,7 @@ import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
 import { DeploymentPinning, SettingsService } from './settings';
 import { openVault, type Vault } from './vault';
-import { isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
+import { isOwnPage, isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
 import { appMenuTemplate } from './window/app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './window/app-protocol';
 import { createMainWindow } from './window/create-window';
@@ -50,6 +50,8 @@ let mainWindow: BrowserWindow | null = null;
 const offlineAtLaunch = launchedOffline(process.argv, process.env);
 /** Set once the core runs: real input in the window restarts the idle auto-lock (bridge calls never do). */
 let noteUserInput: () => void = () => {};
+/** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
+let cameraWanted: () => boolean = () => false;
 
 async function openWindow(entry: AppEntry): Promise<void> {
   mainWindow = await createMainWindow({
@@ -111,7 +113,10 @@ async function startCoreOrExplain(logger: Logger): Promise<{ core: AppCore; vaul
 async function start(): Promise<void> {
   const entry = appEntry();
   const csp = entry.kind === 'dev' ? developmentCsp(entry.url.href) : PRODUCTION_CSP;
-  hardenSession(session.defaultSession, csp);
+  hardenSession(session.defaultSession, csp, {
+    cameraWanted: () => cameraWanted(),
+    isOwnPage: (url) => isOwnPage(url, entry),
+  });
   if (entry.kind === 'app') protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: entry.rendererDir, csp }));
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, app.getName())));
   const logger = createLogger({ dir: join(app.getPath('userData'), 'logs') });
@@ -120,6 +125,7 @@ async function start(): Promise<void> {
   blockRequestsWhileOffline(session.defaultSession, () => offlineAtLaunch || core.isOffline(), entry);
   registerCore(ipcMain, core, isTrusted);
   noteUserInput = () => core.noteUserInput();
+  cameraWanted = () => core.cameraWanted();
   forwardEvents(core, () => mainWindow?.webContents ?? null);
   app.on('will-quit', () => {
     core.dispose();

@@ -50,6 +50,16 @@ import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
 import { airgapMethods } from './bridge/airgap';
 import {
+  qrPartsArgs,
+  qrShowArgs,
+  qrShowView,
+  scanBeginArgs,
+  scanIdArgs,
+  scanPartArgs,
+  scanProgress,
+  showIdArgs,
+} from './bridge/airgap-qr';
+import {
   cancelAllArgs,
   cancelArgs,
   cancelResult,
@@ -77,6 +87,7 @@ export * from './bridge/kit';
 export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap';
+export * from './bridge/airgap-qr';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -458,6 +469,33 @@ export const bridgeMethods = {
     args: z.tuple([]),
     result: confirmed(z.unknown()),
     summary: 'Read a signed payload from a file the user picks in a dialog owned by main.',
+  },
+
+  'airgap.qrShow': {
+    args: z.tuple([qrShowArgs]),
+    result: qrShowView,
+    summary: 'Check an air-gapped envelope and prepare it as animated QR codes; says what it is and its fingerprint.',
+  },
+  'airgap.qrParts': {
+    args: z.tuple([qrPartsArgs]),
+    result: z.array(z.string()),
+    summary: 'The next part texts of a shown envelope, for the window to draw as QR codes (at most 32 at a time).',
+  },
+  'airgap.qrHide': { args: z.tuple([showIdArgs]), result: none, summary: 'Stop showing an envelope as QR codes.' },
+  'airgap.scanBegin': {
+    args: z.tuple([scanBeginArgs]),
+    result: scanProgress,
+    summary: 'Open a scan for QR codes of the given envelope kinds; the camera may be used only while it is open.',
+  },
+  'airgap.scanPart': {
+    args: z.tuple([scanPartArgs]),
+    result: scanProgress,
+    summary: 'Hand main one text read from a QR code; when the payload is whole main checks and receives the envelope.',
+  },
+  'airgap.scanCancel': {
+    args: z.tuple([scanIdArgs]),
+    result: none,
+    summary: 'Close a scan (and with it the permission to use the camera).',
   },
   ...offlineModeMethods,
   ...kitMethods,

@@ -55,7 +55,7 @@ async function signedOffline(action: Action): Promise<PendingRequestView> {
   expect(prepared.state).toBe('waiting');
   const { text } = await on.ok<{ text: string }>('airgap.envelopeText', { kind: 'request', id: prepared.id });
   const read = await off.ok<InboxResult>('airgap.receiveText', { text, via: 'file' });
-  expect(read.kind).toBe('request');
+  if (read.kind !== 'request') throw new Error(`expected a request, read ${read.kind}`);
   const received = read.request as ReceivedRequestView;
   // Both machines show the same fingerprint and the same words for the same request.
   expect(received.fingerprint).toBe(prepared.fingerprint);

@@ -19,6 +19,9 @@ import { dialogBusy, gateDialogs } from './dialog-gate';
 import type { Dialogs } from './dialogs';
 import { toBridgeFailure } from './errors';
 import { createEventHub, type EventListener } from './event-hub';
+import { QrTransport } from './airgap/qr-transport';
+import { receiveEnvelope } from './airgap/inbox';
+import { airgapQrHandlers } from './handlers/airgap-qr';
 import { appHandlers, connectionView, type FeedHealthSource } from './handlers/app';
 import { keyList, keysHandlers } from './handlers/keys';
 import { lockHandlers, lockStatus } from './handlers/lock';
@@ -68,6 +71,8 @@ export interface AppCore {
    * script can call as often as it likes.
    */
   noteUserInput(): void;
+  /** True only while a scan for QR codes that asked for the camera is open (window/policies.ts asks). */
+  cameraWanted(): boolean;
   /** Offline mode is on now: the shell blocks the window's own network requests while it is. */
   isOffline(): boolean;
   dispose(): void;
@@ -132,7 +137,9 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
   feeds = deps.feeds ?? (() => trading.feeds());
+  const qr = new QrTransport({ now: ctx.now, receive: (text) => receiveEnvelope(ctx, text, 'qr') });
   const handlers = translated({
+    ...airgapQrHandlers(qr),
     ...tradingHandlers(ctx, trading),
     ...offlineFileHandlers(ctx),
     ...kitHandlers(ctx, trading),
@@ -241,6 +248,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     },
     on: (event, listener) => events.on(event, listener),
     noteUserInput: () => vault.touch(),
+    cameraWanted: () => qr.cameraOpen(),
     isOffline: () => ctx.offline() !== 'off',
     dispose: () => {
       for (const off of unsubscribe) off();

@@ -105,6 +105,14 @@ export const networkUse = {
   'offline.submit': 'network',
   'offline.saveFile': 'local',
   'offline.openFile': 'local',
+
+  // QR transport moves texts between the window and main; it never opens a connection.
+  'airgap.qrShow': 'local',
+  'airgap.qrParts': 'local',
+  'airgap.qrHide': 'local',
+  'airgap.scanBegin': 'local',
+  'airgap.scanPart': 'local',
+  'airgap.scanCancel': 'local',
   // A kit is made under the pinned domain with the clock alone: the key machine may be offline.
   'kit.build': 'local',
   'kit.list': 'local',

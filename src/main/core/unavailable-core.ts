@@ -14,6 +14,7 @@ export function createUnavailableCore(app: AppFacts, sentence: string): AppCore 
     // Nothing runs, so nothing is ever emitted, and there is no lock to restart.
     on: () => () => {},
     noteUserInput: () => {},
+    cameraWanted: () => false,
     // It opens no connection; the shell still blocks the window's requests when launched offline.
     isOffline: () => false,
     dispose: () => {},

@@ -61,3 +61,19 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, entry: Ap
     url.pathname === entry.url.pathname
   );
 }
+
+/**
+ * A URL or bare origin of our own page, for permission requests: app://terminal (any path of it;
+ * Chromium passes origins without a path), or exactly the dev server's origin.
+ */
+export function isOwnPage(urlOrOrigin: string, entry: AppEntry): boolean {
+  let url: URL;
+  try {
+    url = new URL(urlOrOrigin);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  if (entry.kind === 'dev') return url.origin === entry.url.origin;
+  return url.protocol === entry.url.protocol && url.host === entry.url.host;
+}

@@ -5,11 +5,12 @@ import { appMenuTemplate } from './app-menu';
 import { developmentCsp, META_CSP, PRODUCTION_CSP, withCspHeader } from './csp';
 import { mainWindowOptions } from './options';
 import {
-  denyPermissionCheck,
-  denyPermissionRequest,
+  NO_MEDIA,
   denyWindowOpen,
   hardenSession,
   hardenWebContents,
+  permissionCheckHandler,
+  permissionRequestHandler,
 } from './policies';
 
 describe('main window options', () => {
@@ -113,13 +114,23 @@ describe('navigation and window policies', () => {
     expect(denyWindowOpen()).toEqual({ action: 'deny' });
   });
 
-  it('denies every permission request and check', () => {
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
-      const callback = vi.fn();
-      denyPermissionRequest(null, permission, callback);
-      expect(callback).toHaveBeenCalledExactlyOnceWith(false);
+  it('denies every permission request and check while no camera scan is open', () => {
+    // The camera's one exception is tested in permissions.test.ts; with no scan open nothing is granted.
+    const open = { cameraWanted: () => false, isOwnPage: () => true };
+    for (const policy of [NO_MEDIA, open]) {
+      for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+        const callback = vi.fn();
+        permissionRequestHandler(policy)(null, permission, callback, {
+          requestingUrl: 'app://terminal/index.html',
+          isMainFrame: true,
+          mediaTypes: ['video'],
+        });
+        expect(callback).toHaveBeenCalledExactlyOnceWith(false);
+        expect(
+          permissionCheckHandler(policy)(null, permission, 'app://terminal', { isMainFrame: true, mediaType: 'video' }),
+        ).toBe(false);
+      }
     }
-    expect(denyPermissionCheck()).toBe(false);
   });
 
   it('installs the permission handlers and the CSP header on the session', () => {
@@ -131,8 +142,21 @@ describe('navigation and window policies', () => {
       webRequest: { onHeadersReceived: (listener: typeof onHeaders) => (onHeaders = listener) },
     };
     hardenSession(session as unknown as Session, PRODUCTION_CSP);
-    expect(session.setPermissionRequestHandler).toHaveBeenCalledWith(denyPermissionRequest);
-    expect(session.setPermissionCheckHandler).toHaveBeenCalledWith(denyPermissionCheck);
+    expect(session.setPermissionRequestHandler).toHaveBeenCalledTimes(1);
+    expect(session.setPermissionCheckHandler).toHaveBeenCalledTimes(1);
+    // Without a media policy (before the core runs) the installed handlers grant nothing, the camera included.
+    const request = session.setPermissionRequestHandler.mock.calls[0]![0] as ReturnType<
+      typeof permissionRequestHandler
+    >;
+    const check = session.setPermissionCheckHandler.mock.calls[0]![0] as ReturnType<typeof permissionCheckHandler>;
+    const granted = vi.fn();
+    request(null, 'media', granted, {
+      requestingUrl: 'app://terminal/index.html',
+      isMainFrame: true,
+      mediaTypes: ['video'],
+    });
+    expect(granted).toHaveBeenCalledExactlyOnceWith(false);
+    expect(check(null, 'media', 'app://terminal', { isMainFrame: true, mediaType: 'video' })).toBe(false);
     const callback = vi.fn();
     onHeaders?.({ responseHeaders: { 'Content-Security-Policy': ['default-src *'] } }, callback);
     expect(callback).toHaveBeenCalledWith({ responseHeaders: { 'Content-Security-Policy': [PRODUCTION_CSP] } });

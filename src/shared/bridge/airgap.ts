@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kitView } from './kit';
 import { confirmed } from './keys';
 import {
   address,
@@ -99,6 +100,7 @@ export const envelopeTextResult = z.object({ text: z.string(), fileName: z.strin
 export const inboxResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('request'), request: receivedRequest }),
   z.object({ kind: z.literal('response'), request: pendingRequest }),
+  z.object({ kind: z.literal('kit'), kit: kitView }),
 ]);
 
 export const envelopeTextArgs = z.object({ text: z.string().max(1024 * 1024), via: z.enum(['file', 'qr']) }).strict();

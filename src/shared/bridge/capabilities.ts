@@ -101,6 +101,14 @@ export const methodCapabilities = {
   'offline.saveFile': 'read',
   'offline.openFile': 'read',
 
+  // QR transport only moves envelope texts between the window and main: every envelope is checked in
+  // full, nothing is signed, sent or trusted here (the inbox and main's own dialogs decide that).
+  'airgap.qrShow': 'read',
+  'airgap.qrParts': 'read',
+  'airgap.qrHide': 'read',
+  'airgap.scanBegin': 'read',
+  'airgap.scanPart': 'read',
+  'airgap.scanCancel': 'read',
   // Pre-signs for another machine to send: signatures handed out, so main's dialog says what.
   'kit.build': 'moves-value',
   'kit.list': 'read',

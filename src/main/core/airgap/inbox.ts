@@ -2,7 +2,7 @@
  * Every envelope that arrives, by file or by QR, comes through here: parsed with its format's full
  * checks, then routed. A request goes to the signing side (kept to be shown and signed); a response
  * goes to the online side (matched to the request prepared here and verified, never sent from here);
- * an emergency kit is refused until its handling exists.
+ * an emergency kit is checked against the selected deployment's pin and kept (kit-receive.ts).
  */
 import type { InboxResult } from '../../../shared/bridge/airgap';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../../client';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
+import { receiveKit } from './kit-receive';
 import { domainPinnedHere } from './pins';
 import { pendingView, receivedView } from './words';
 
@@ -48,7 +49,8 @@ export function receiveEnvelope(ctx: CoreContext, text: string, via: 'file' | 'q
     case RESPONSE_FORMAT:
       return { kind: 'response', request: pendingView(matchResponse(ctx, payload.response, via)) };
     case KIT_FORMAT:
-      throw new BridgeFailure('airgap.kit_not_handled', 'Emergency kits are not handled here yet: nothing was read.');
+      // The ledger is checked where both sides know it: kit.openFile/importText pass the session's.
+      return { kind: 'kit', kit: receiveKit(ctx, text, null) };
   }
 }
 

@@ -17,6 +17,7 @@ import {
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';
+import type { AirgapQrMethod } from './airgap-qr';
 import type { ConfirmRequest } from '../dialogs';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
@@ -60,7 +61,8 @@ function isHeld(ctx: CoreContext, address: string): boolean {
   return ctx.vault.list().some((k) => k.address.toLowerCase() === address.toLowerCase());
 }
 
-export function airgapHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'airgap'> {
+/** Every airgap.* method but the QR transport's (handlers/airgap-qr.ts). */
+export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<AreaHandlers<'airgap'>, AirgapQrMethod> {
   const { airgap: book, dialogs } = ctx;
   const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
     try {
