@@ -56,7 +56,7 @@ async function signedOffline(action: Action): Promise<PendingRequestView> {
   const { text } = await on.ok<{ text: string }>('airgap.envelopeText', { kind: 'request', id: prepared.id });
   const read = await off.ok<InboxResult>('airgap.receiveText', { text, via: 'file' });
   if (read.kind !== 'request') throw new Error(`expected a request, read ${read.kind}`);
-  const received = read.request as ReceivedRequestView;
+  const received: ReceivedRequestView = read.request;
   // Both machines show the same fingerprint and the same words for the same request.
   expect(received.fingerprint).toBe(prepared.fingerprint);
   expect(received.lines).toEqual(prepared.lines);
