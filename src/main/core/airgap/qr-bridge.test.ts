@@ -5,9 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NonceRegistry, REQUEST_FORMAT, draftOrder, payloadToFileText } from '../../../client';
 import type { BridgeOutcome, QrShowView, ScanProgress } from '../../../shared/bridge';
 import { DigestSigner, makeExchangeDomain, type Address } from '../../../shared/protocol';
-import { createTestCore, type TestCore } from '../test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../test-core';
 
-const MASTER = new DigestSigner(`0x${'33'.repeat(32)}`).address;
+const MASTER_KEY = `0x${'33'.repeat(32)}` as const;
+const MASTER = new DigestSigner(MASTER_KEY).address;
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
 
 let shower: TestCore;
@@ -45,6 +46,9 @@ describe('QR transport through the bridge', () => {
     expect(shown.envelope.fingerprint).toBe(request.fingerprint);
     const parts = await ok<string[]>(shower, 'airgap.qrParts', { showId: shown.showId, count: shown.parts });
 
+    // The scanning core is the signing machine: a request is kept only where its signer's key is.
+    await ok(scanner, 'lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
+    await ok(scanner, 'keys.importPrivateKey', { privateKey: MASTER_KEY, label: 'cold' });
     expect(scanner.core.cameraWanted()).toBe(false);
     const scan = await ok<ScanProgress>(scanner, 'airgap.scanBegin', { accept: ['request'], camera: true });
     expect(scanner.core.cameraWanted()).toBe(true);
