@@ -54,7 +54,11 @@ async function signerPassword(page: Page, signer: HarnessClient): Promise<void> 
   }
 }
 
-/** Every code a QR display shows, captured as the screen draws it: paused, larger, one after another. */
+/**
+ * Codes a QR display shows, captured as the screen draws it: paused, larger, one after another. The
+ * display was already playing, so the first plain parts may have gone by: twice as many codes as
+ * parts (the later ones fountain mixes) let the reader rebuild the whole from any starting point.
+ */
 async function captureCodes(display: Locator, dir: string, name: string): Promise<RgbaImage[]> {
   const counter = await display.getByTestId('qr-counter').textContent();
   const parts = Number(/(\d+) codes? makes? the whole/.exec(counter ?? '')?.[1] ?? '1');
@@ -62,7 +66,7 @@ async function captureCodes(display: Locator, dir: string, name: string): Promis
   await display.getByRole('button', { name: 'Larger view' }).click();
   const code = display.getByTestId('qr-code');
   const frames: RgbaImage[] = [];
-  for (let i = 0; i < parts + 2; i++) {
+  for (let i = 0; i < 2 * parts + 4; i++) {
     const shown = Number(await code.getAttribute('data-shown'));
     const frame = decodePng(await code.screenshot({ path: join(dir, `${name}-${i}.png`) }));
     // What the screen shows is the part main handed out, readable as captured.
@@ -102,19 +106,19 @@ async function cameraPage(
 }
 
 /** Scan the codes the camera shows in the QR panel's scan dialog, until main has received them whole. */
-async function scanWithCamera(page: Page, fingerprint: string, what: string, screen: string): Promise<void> {
+async function scanWithCamera(page: Page, fingerprint: string, what: RegExp, screen: string): Promise<void> {
   await open(page, 'Offline signing', 'Offline signing');
   await page.getByTestId('qr-transfer').getByRole('button', { name: 'Scan QR codes…' }).click();
   const dialog = page.getByTestId('scan-dialog');
   const progress = dialog.getByTestId('scan-progress');
   await expect(progress).toHaveAttribute('data-state', 'complete', { timeout: 120_000 });
   await expect(dialog.getByTestId('scan-fingerprint')).toHaveText(fingerprint);
-  await expect(dialog.getByTestId('scan-status')).toHaveText(`Received ${what}.`);
+  await expect(dialog.getByTestId('scan-status')).toHaveText(what);
   await shot(page, screen);
   await dialog.getByRole('button', { name: 'Done' }).click();
 }
 
-test('an order round trip by QR codes through a fake camera, watch-only window to offline signer and back', async ({
+test('an order and a cancel-all, each by QR codes through a fake camera both ways, watch-only window and offline signer', async ({
   app,
   core,
   devnet,
@@ -181,7 +185,12 @@ test('an order round trip by QR codes through a fake camera, watch-only window t
     expect(
       (await invokeInPage(signerPage, 'keys.importPrivateKey', { privateKey: key, label: 'cold master' })).ok,
     ).toBe(true);
-    await scanWithCamera(signerPage, fingerprint, 'an unsigned order request', 'airgap-qr-3-signer-scanned');
+    await scanWithCamera(
+      signerPage,
+      fingerprint,
+      /^Received an unsigned order request\.$/,
+      'airgap-qr-3-signer-scanned',
+    );
 
     // The same words and fingerprint; the domain is trusted only through main's dialog.
     const received = signerPage.getByTestId('received-request').first();
@@ -207,7 +216,7 @@ test('an order round trip by QR codes through a fake camera, watch-only window t
     browsers.push(onlineSide.browser);
     stops.push(onlineSide.stop);
     const online = onlineSide.page;
-    await scanWithCamera(online, fingerprint, 'a signed response', 'airgap-qr-6-online-scanned');
+    await scanWithCamera(online, fingerprint, /^Received a signed response\.$/, 'airgap-qr-6-online-scanned');
     const checked = online.getByTestId('pending-request').first();
     await expect(checked).toContainText('ready to send');
     await shot(online, 'airgap-qr-7-online-response-checked');
@@ -224,6 +233,75 @@ test('an order round trip by QR codes through a fake camera, watch-only window t
       .toEqual(['310000']);
     await open(online, 'Orders', 'Orders and positions');
     await shot(online, 'airgap-qr-8-online-order-rests');
+
+    // A cancel-all for that market, by QR both ways again: the resting order is gone from the book.
+    await open(online, 'Offline signing', 'Offline signing');
+    const prepareAll = online.getByTestId('airgap-prepare');
+    await prepareAll.getByTestId('prepare-kind').selectOption('cancelAll');
+    await prepareAll
+      .locator('label.row')
+      .filter({ hasText: /^Market/ })
+      .locator('select')
+      .selectOption(market.assetId);
+    await expect(prepareAll.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
+    await prepareAll.getByTestId('prepare-submit').click();
+    const cancelAll = online.getByTestId('pending-request').first();
+    await expect(cancelAll).toContainText('waiting for its signature');
+    const cancelPrint = ((await cancelAll.getByTestId('fingerprint').textContent()) ?? '').trim();
+    expect(cancelPrint).not.toBe(fingerprint);
+    await cancelAll.getByTestId('show-request-qr').click();
+    const cancelDisplay = cancelAll.getByTestId('qr-display');
+    await expect(cancelDisplay.getByTestId('qr-fingerprint')).toHaveText(cancelPrint);
+    await cancelDisplay.scrollIntoViewIfNeeded();
+    await shot(online, 'airgap-qr-9-online-cancel-all-codes');
+    const cancelFrames = await captureCodes(cancelDisplay, dir, 'cancel-request');
+
+    const signerAgain = await cameraPage(cancelFrames, join(dir, 'cancel.y4m'), renderer.url, signer, otherProblems);
+    browsers.push(signerAgain.browser);
+    stops.push(signerAgain.stop);
+    await scanWithCamera(
+      signerAgain.page,
+      cancelPrint,
+      /^Received an unsigned .+ request\.$/,
+      'airgap-qr-10-signer-scanned-cancel-all',
+    );
+    const cancelReceived = signerAgain.page.getByTestId('received-request').first();
+    await expect(cancelReceived.getByTestId('fingerprint')).toHaveText(cancelPrint);
+    // The domain is already trusted here: the request goes straight to its signature.
+    await cancelReceived.getByTestId('sign-request').click();
+    await expect(cancelReceived).toContainText('signed');
+    await cancelReceived.getByTestId('show-response-qr').click();
+    const cancelResponse = cancelReceived.getByTestId('qr-display');
+    await expect(cancelResponse.getByTestId('qr-fingerprint')).toHaveText(cancelPrint);
+    await cancelResponse.scrollIntoViewIfNeeded();
+    await shot(signerAgain.page, 'airgap-qr-11-signer-cancel-all-response-codes');
+    const cancelResponseFrames = await captureCodes(cancelResponse, dir, 'cancel-response');
+
+    const onlineAgain = await cameraPage(
+      cancelResponseFrames,
+      join(dir, 'cancel-response.y4m'),
+      renderer.url,
+      core,
+      otherProblems,
+    );
+    browsers.push(onlineAgain.browser);
+    stops.push(onlineAgain.stop);
+    await scanWithCamera(
+      onlineAgain.page,
+      cancelPrint,
+      /^Received a signed response\.$/,
+      'airgap-qr-12-online-scanned-cancel-all',
+    );
+    const cancelChecked = onlineAgain.page.getByTestId('pending-request').first();
+    await expect(cancelChecked).toContainText('ready to send');
+    await cancelChecked.getByTestId('send-request').click();
+    await expect(cancelChecked).toContainText('sent: CANCELLED');
+    await expect
+      .poll(async () => (await accountBook(net, market.assetId, market.epoch, master)).buys.length, { timeout: 20_000 })
+      .toBe(0);
+    await open(onlineAgain.page, 'Orders', 'Orders and positions');
+    await expect(onlineAgain.page.getByText('No open orders')).toBeVisible();
+    await shot(onlineAgain.page, 'airgap-qr-13-online-cancel-all-done');
 
     await noProblems(app, problems);
     expect(otherProblems).toEqual([]);
