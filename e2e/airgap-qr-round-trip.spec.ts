@@ -6,7 +6,9 @@
  * Chromium showing the signer, which scans, reads the same fingerprint, trusts the domain through
  * main's dialog and signs. The signer shows the response as codes; those are captured into a second
  * video, the camera of a Chromium showing the online core, which scans, checks and sends them: the
- * order rests on the devnet's book. Screenshots of both sides at each step.
+ * order rests on the devnet's book. A cancel-all takes the same way back and forth and empties the
+ * book; a withdrawal, asked in main's dialog on both machines, is paid on chain to a fresh receiver.
+ * Screenshots of both sides at each step.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +32,10 @@ import {
   randomKey,
   setPassword,
   shot,
+  tokenBalance,
 } from './harness/flows';
 import { installTerminal } from './harness/install-terminal';
+import { depositAndWait } from '../src/devnet/bot/client-venue';
 import { decodePng } from './harness/png';
 
 test.use({ withDevnet: true });
@@ -118,7 +122,7 @@ async function scanWithCamera(page: Page, fingerprint: string, what: RegExp, scr
   await dialog.getByRole('button', { name: 'Done' }).click();
 }
 
-test('an order and a cancel-all, each by QR codes through a fake camera both ways, watch-only window and offline signer', async ({
+test('an order, a cancel-all and a withdrawal, each by QR codes through a fake camera both ways, watch-only and offline signer', async ({
   app,
   core,
   devnet,
@@ -302,6 +306,102 @@ test('an order and a cancel-all, each by QR codes through a fake camera both way
     await open(onlineAgain.page, 'Orders', 'Orders and positions');
     await expect(onlineAgain.page.getByText('No open orders')).toBeVisible();
     await shot(onlineAgain.page, 'airgap-qr-13-online-cancel-all-done');
+
+    // A withdrawal to a fresh receiver, by QR both ways: asked in main's dialog on both machines, paid on chain.
+    // Credits are off chain: a real deposit by another account puts tokens in the ledger to pay it from.
+    const depositor = net.handle.accounts.at(-1)!;
+    await depositAndWait({
+      account: depositor,
+      amount: '50',
+      rpcUrl: net.handle.rpcUrl,
+      chainId: net.handle.chainId,
+      contracts: net.handle.contracts,
+      domainName: net.handle.domainName,
+      confirmations: 1,
+      httpUrl: net.handle.httpUrl,
+    });
+    const receiver = addressOf(randomKey());
+    expect(await tokenBalance(net, receiver)).toBe(0n);
+    const onlineW = onlineAgain.page;
+    await open(onlineW, 'Offline signing', 'Offline signing');
+    const prepareW = onlineW.getByTestId('airgap-prepare');
+    await prepareW.getByTestId('prepare-kind').selectOption('withdrawal');
+    await prepareW.getByLabel('Amount (USD)').fill('7');
+    await prepareW.getByLabel('Receiver').fill(receiver);
+    await prepareW.getByTestId('prepare-submit').click();
+    const withdrawal = onlineW.getByTestId('pending-request').first();
+    await expect(withdrawal).toContainText('waiting for its signature');
+    await expect(withdrawal).toContainText('$7.00');
+    const withdrawPrint = ((await withdrawal.getByTestId('fingerprint').textContent()) ?? '').trim();
+    await withdrawal.getByTestId('show-request-qr').click();
+    const withdrawDisplay = withdrawal.getByTestId('qr-display');
+    await expect(withdrawDisplay.getByTestId('qr-fingerprint')).toHaveText(withdrawPrint);
+    await withdrawDisplay.scrollIntoViewIfNeeded();
+    await shot(onlineW, 'airgap-qr-14-online-withdrawal-codes');
+    const withdrawFrames = await captureCodes(withdrawDisplay, dir, 'withdraw-request');
+
+    const signerW = await cameraPage(withdrawFrames, join(dir, 'withdraw.y4m'), renderer.url, signer, otherProblems);
+    browsers.push(signerW.browser);
+    stops.push(signerW.stop);
+    await scanWithCamera(
+      signerW.page,
+      withdrawPrint,
+      /^Received an unsigned .+ request\.$/,
+      'airgap-qr-15-signer-scanned-withdrawal',
+    );
+    const withdrawReceived = signerW.page.getByTestId('received-request').first();
+    await expect(withdrawReceived.getByTestId('fingerprint')).toHaveText(withdrawPrint);
+    await expect(withdrawReceived).toContainText('$7.00');
+    // A withdrawal is always asked in main's dialog, which names the fingerprint and the amount.
+    await signer.dialogs({ kind: 'confirm', yes: true });
+    await withdrawReceived.getByTestId('sign-request').click();
+    await expect(withdrawReceived).toContainText('signed');
+    const signDialog = (await signer.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
+    expect(signDialog.request.detail).toContain(withdrawPrint);
+    expect(signDialog.request.detail).toContain('$7.00');
+    await withdrawReceived.getByTestId('show-response-qr').click();
+    const withdrawResponse = withdrawReceived.getByTestId('qr-display');
+    await expect(withdrawResponse.getByTestId('qr-fingerprint')).toHaveText(withdrawPrint);
+    await withdrawResponse.scrollIntoViewIfNeeded();
+    await shot(signerW.page, 'airgap-qr-16-signer-withdrawal-response-codes');
+    const withdrawResponseFrames = await captureCodes(withdrawResponse, dir, 'withdraw-response');
+
+    const onlineW2 = await cameraPage(
+      withdrawResponseFrames,
+      join(dir, 'withdraw-response.y4m'),
+      renderer.url,
+      core,
+      otherProblems,
+    );
+    browsers.push(onlineW2.browser);
+    stops.push(onlineW2.stop);
+    await scanWithCamera(
+      onlineW2.page,
+      withdrawPrint,
+      /^Received a signed response\.$/,
+      'airgap-qr-17-online-scanned-withdrawal',
+    );
+    const withdrawChecked = onlineW2.page.getByTestId('pending-request').first();
+    await expect(withdrawChecked).toContainText('ready to send');
+    await core.dialogs({ kind: 'confirm', yes: true });
+    await withdrawChecked.getByTestId('send-request').click();
+    await expect(withdrawChecked).toContainText('sent');
+    // Paid on chain by the operator: the receiver's tokens rise, and the withdrawals list says PAID.
+    await expect.poll(() => tokenBalance(net, receiver), { timeout: 30_000, intervals: [500] }).toBe(7_000_000n);
+    await expect
+      .poll(
+        async () => {
+          const list = (await invokeInPage(onlineW2.page, 'funds.withdrawals')).value as {
+            amount: string;
+            status: string;
+          }[];
+          return list.find((w) => w.amount === '7000000')?.status;
+        },
+        { timeout: 30_000, intervals: [1000] },
+      )
+      .toBe('PAID');
+    await open(onlineW2.page, 'Funds', 'Funds');
+    await shot(onlineW2.page, 'airgap-qr-18-online-withdrawal-paid');
 
     await noProblems(app, problems);
     expect(otherProblems).toEqual([]);
