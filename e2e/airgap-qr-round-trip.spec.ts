@@ -72,10 +72,17 @@ async function captureCodes(display: Locator, dir: string, name: string): Promis
   const frames: RgbaImage[] = [];
   for (let i = 0; i < 2 * parts + 4; i++) {
     const shown = Number(await code.getAttribute('data-shown'));
-    const frame = decodePng(await code.screenshot({ path: join(dir, `${name}-${i}.png`) }));
-    // What the screen shows is the part main handed out, readable as captured.
-    expect(readQr(frame)).toBe(await code.getAttribute('data-part'));
-    frames.push(frame);
+    const part = await code.getAttribute('data-part');
+    // What the screen shows is the part main handed out, readable as captured (once the larger
+    // view has settled: a capture mid-resize is taken again).
+    let frame: RgbaImage | null = null;
+    await expect
+      .poll(async () => {
+        frame = decodePng(await code.screenshot({ path: join(dir, `${name}-${i}.png`) }));
+        return readQr(frame);
+      })
+      .toBe(part);
+    frames.push(frame!);
     await display.getByRole('button', { name: 'Next code' }).click();
     await expect(code).toHaveAttribute('data-shown', String(shown + 1));
   }
@@ -387,7 +394,7 @@ test('an order, a cancel-all and a withdrawal, each by QR codes through a fake c
     await withdrawChecked.getByTestId('send-request').click();
     await expect(withdrawChecked).toContainText('sent');
     // Paid on chain by the operator: the receiver's tokens rise, and the withdrawals list says PAID.
-    await expect.poll(() => tokenBalance(net, receiver), { timeout: 30_000, intervals: [500] }).toBe(7_000_000n);
+    await expect.poll(() => tokenBalance(net, receiver), { timeout: 60_000, intervals: [500] }).toBe(7_000_000n);
     await expect
       .poll(
         async () => {
@@ -397,7 +404,7 @@ test('an order, a cancel-all and a withdrawal, each by QR codes through a fake c
           }[];
           return list.find((w) => w.amount === '7000000')?.status;
         },
-        { timeout: 30_000, intervals: [1000] },
+        { timeout: 60_000, intervals: [1000] },
       )
       .toBe('PAID');
     await open(onlineW2.page, 'Funds', 'Funds');
