@@ -30,13 +30,23 @@ import { noProblems, open, setPassword, shot } from './harness/flows';
 import { installTerminal } from './harness/install-terminal';
 import { decodePng, encodePng } from './harness/png';
 
-const MASTER = new DigestSigner(`0x${'22'.repeat(32)}`).address;
+const MASTER_KEY = `0x${'22'.repeat(32)}` as const;
+const MASTER = new DigestSigner(MASTER_KEY).address;
 const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
 
-/** A fresh file vault starts locked and asks for a password; a keychain vault starts unlocked. */
+/**
+ * A fresh file vault starts locked and asks for a password; a keychain vault starts unlocked. Each app
+ * then holds the master's key: a scanned request is kept only on a machine that can sign it.
+ */
 async function unlocked(page: Page): Promise<void> {
   const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean };
   if (status.locked) await setPassword(page);
+  const imported = (await invokeInPage(page, 'keys.importPrivateKey', { privateKey: MASTER_KEY, label: 'cold' })) as {
+    ok: boolean;
+    error?: { code: string };
+  };
+  if (!imported.ok && imported.error?.code !== 'keys.duplicate')
+    throw new Error(`importing the master key failed: ${JSON.stringify(imported.error)}`);
 }
 
 test('an envelope shown as QR codes by one app is scanned by the other’s camera and received whole', async ({
