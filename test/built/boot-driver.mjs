@@ -158,11 +158,15 @@ const ipcMain = {
   on: (channel) => report.ipcOnChannels.push(channel),
 };
 
-const sessionState = { permissionRequest: null, permissionCheck: null, headers: null };
+const sessionState = { permissionRequest: null, permissionCheck: null, headers: null, beforeRequest: null };
 const defaultSession = {
   setPermissionRequestHandler: (fn) => (sessionState.permissionRequest = fn),
   setPermissionCheckHandler: (fn) => (sessionState.permissionCheck = fn),
-  webRequest: { onHeadersReceived: (fn) => (sessionState.headers = fn) },
+  webRequest: {
+    onHeadersReceived: (fn) => (sessionState.headers = fn),
+    // Offline mode cancels every request that leaves the app (electron/offline-requests.ts).
+    onBeforeRequest: (fn) => (sessionState.beforeRequest = fn),
+  },
 };
 
 const protocolHandlers = new Map();
