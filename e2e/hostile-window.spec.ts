@@ -11,7 +11,8 @@ import type { DialogRecord } from '../src/main/core';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { available, noProblems, open, setPassword, shot, tokenBalance, useDemoAccount, USD } from './harness/flows';
 
-test.use({ withDevnet: true });
+// A devnet of its own: the deposit credit it waits for must not queue behind other specs' chain traffic.
+test.use({ withDevnet: true, devnetOptions: { ownBook: 'hostile-window' } });
 test.setTimeout(180_000);
 
 const ATTACKER = '0x000000000000000000000000000000000000dEaD';
