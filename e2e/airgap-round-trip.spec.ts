@@ -1,53 +1,44 @@
 /**
  * Flow: the air-gapped round trip by file, in two windows on two app cores. The online core watches
- * a master by its address alone (no key) on the devnet; the signing core holds the key and has no
- * exchange at all. An order is prepared online, saved as a file (main's save dialog), opened on the
- * signer (main's open dialog), read in words with the same fingerprint, its domain trusted through
- * main's dialog, signed, saved, opened online, checked and sent: it rests on the devnet's book.
- * Screenshots of both sides at each step.
+ * a master by its address alone (no key) on the devnet; the signing core runs in offline mode and
+ * holds the key. Each action is prepared online, saved as a file (main's save dialog), opened on the
+ * signer (main's open dialog), read with the same fingerprint, signed, saved, opened online, checked
+ * and sent: an order that rests, a cancel-all that takes it off the book, an order that fills, the
+ * claim of its winnings once the epoch resolves, and a withdrawal paid on chain. Screenshots of both
+ * sides at each step.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, invokeInPage, test } from './harness/fixture';
-import { harnessClient, type HarnessClient } from './harness/client';
+import { depositAndWait } from '../src/devnet/bot/client-venue';
+import { newestPending, prepareFor, roundTripByFile, signerPassword, watchMaster } from './harness/airgap';
+import { harnessClient } from './harness/client';
 import { startCoreServer, type CoreServer } from './harness/core-server';
-import { installTerminal } from './harness/install-terminal';
+import { claimableMarkets } from './harness/devnet';
+import { expect, invokeInPage, test } from './harness/fixture';
 import {
-  PASSWORD,
+  USD,
   accountBook,
   addressOf,
-  btc5m,
+  counterparty,
   freshEpoch,
   noProblems,
   open,
   randomKey,
   setPassword,
   shot,
+  tokenBalance,
+  type MarketRow,
 } from './harness/flows';
+import { installTerminal } from './harness/install-terminal';
 
-test.use({ withDevnet: true });
-test.setTimeout(150_000);
+test.use({ withDevnet: true, devnetOptions: { markets: claimableMarkets(20) } });
+test.setTimeout(240_000);
 
-/** The signer's own password: on the lock screen (file vault), or through the bridge after its own dialog (keychain). */
-async function signerPassword(page: Page, signer: HarnessClient): Promise<void> {
-  const status = (await invokeInPage(page, 'lock.status')).value as { locked: boolean; hasPassword: boolean };
-  if (status.locked) {
-    const lock = page.getByTestId('lock-screen');
-    await lock.getByLabel('New app password', { exact: true }).fill(PASSWORD);
-    await lock.getByLabel('New app password again').fill(PASSWORD);
-    await lock.getByRole('button', { name: 'Set password' }).click();
-    await expect(lock).toHaveCount(0);
-  } else if (!status.hasPassword) {
-    await signer.dialogs({ kind: 'confirm', yes: true });
-    expect((await invokeInPage(page, 'lock.setPassword', { password: PASSWORD, passwordAgain: PASSWORD })).ok).toBe(
-      true,
-    );
-  }
-}
+const eth = (m: MarketRow): boolean => m.symbol === 'ETH';
+const btc = (m: MarketRow): boolean => m.symbol === 'BTC';
 
-test('an order round trip by file between a watch-only window and a signing window', async ({
+test('an order, a cancel-all, a claim and a withdrawal, each by file between a watch-only window and an offline signer', async ({
   app,
   core,
   devnet,
@@ -62,91 +53,42 @@ test('an order round trip by file between a watch-only window and a signing wind
   try {
     const key = randomKey();
     const master = addressOf(key);
-    await net.handle.exchange.credit(master, 100_000_000n);
+    await net.handle.exchange.credit(master, 100n * USD);
 
-    // The signing window: its own core, no exchange, alice's key.
-    signerServer = await startCoreServer({});
-    const signer = { ...harnessClient(signerServer), server: signerServer };
-    const terminal = await installTerminal(signerPage, signer);
+    // The signing window: its own core in offline mode, the master's key.
+    signerServer = await startCoreServer({ launchedOffline: true });
+    const signerClient = harnessClient(signerServer);
+    const terminal = await installTerminal(signerPage, signerClient);
     await signerPage.goto(renderer.url);
-    await signerPassword(signerPage, signer);
+    await expect(signerPage.getByTestId('offline-mode')).toBeVisible();
+    await signerPassword(signerPage, signerClient);
     expect(
       (await invokeInPage(signerPage, 'keys.importPrivateKey', { privateKey: key, label: 'cold master' })).ok,
     ).toBe(true);
+    const signer = { page: signerPage, client: signerClient };
 
     // The online window: watch the master by its address.
     await setPassword(app);
-    await open(app, 'Keys', 'Keys');
-    const watch = app.getByTestId('watch-only');
-    await watch.getByTestId('watch-address').fill(master);
-    await watch.getByLabel('Label').fill('cold master');
-    await watch.getByTestId('watch-add').click();
-    await expect(watch).toContainText('watch-only');
-    await expect(app.getByTestId('account-select')).toHaveValue(master);
-    await shot(app, 'airgap-1-online-watch-only');
+    await watchMaster(app, master, 'cold master');
+    await shot(app, 'airgap-file-0-online-watch-only');
+    const online = { page: app, client: core };
 
-    // Prepare the order for offline signing.
-    const market = await freshEpoch(app, btc5m, 60_000);
-    await open(app, 'Offline signing', 'Offline signing');
-    const prepare = app.getByTestId('airgap-prepare');
+    // An order on the hourly market, prepared here, signed there: it rests on the book.
+    const ethMarket = await freshEpoch(app, eth, 60_000);
+    const prepare = await prepareFor(app, 'order', ethMarket);
     await expect(prepare).toContainText('watch-only');
-    await prepare.getByTestId('prepare-kind').selectOption('order');
-    await prepare
-      .locator('label.row')
-      .filter({ hasText: /^Market/ })
-      .locator('select')
-      .selectOption(market.assetId);
-    await expect(prepare.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
     await prepare.getByTestId('prepare-price').fill('31');
     await prepare.getByTestId('prepare-size').fill('4');
     await prepare.getByTestId('prepare-submit').click();
-    const pending = app.getByTestId('pending-request').first();
-    await expect(pending).toContainText('Buy 4 contracts at 31¢ (GTC)');
-    const fingerprint = ((await pending.getByTestId('fingerprint').textContent()) ?? '').trim();
-    expect(fingerprint).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){4}$/);
-    await shot(app, 'airgap-2-online-prepared');
-
-    // Save it: main's save dialog, answered with a temp path.
-    const requestFile = join(dir, 'request.json');
-    await core.dialogs({ kind: 'saveFile', path: requestFile });
-    await pending.getByTestId('save-request').click();
-    await expect(app.getByTestId('toast').filter({ hasText: requestFile })).toBeVisible();
-
-    // The signer opens it: the same words and fingerprint; its domain is new here.
-    await open(signerPage, 'Offline signing', 'Offline signing');
-    await signer.dialogs({ kind: 'openFile', content: readFileSync(requestFile, 'utf8') });
-    await signerPage.getByTestId('open-request').click();
-    const received = signerPage.getByTestId('received-request').first();
-    await expect(received.getByTestId('fingerprint')).toHaveText(fingerprint);
-    await expect(received).toContainText('Buy 4 contracts at 31¢ (GTC)');
-    await expect(received).toContainText('never trusted this signing domain');
-    await shot(signerPage, 'airgap-3-signer-opened');
-
-    // Trust the domain only through main's dialog, which shows the fingerprint.
-    await signer.dialogs({ kind: 'confirm', yes: true });
-    await received.getByTestId('trust-domain').click();
-    await expect(received.getByTestId('sign-request')).toBeVisible();
-    const shown = await signer.dialogs();
-    const trustDialog = shown.shown.filter((d) => d.kind === 'confirm').at(-1)!;
-    expect(trustDialog.request.detail).toContain(fingerprint);
-
-    await received.getByTestId('sign-request').click();
-    await expect(received).toContainText('signed');
-    const responseFile = join(dir, 'response.json');
-    await signer.dialogs({ kind: 'saveFile', path: responseFile });
-    await received.getByTestId('save-response').click();
-    await expect(signerPage.getByTestId('toast').filter({ hasText: responseFile })).toBeVisible();
-    await shot(signerPage, 'airgap-4-signer-signed');
-
-    // Back online: open the response, main checks it matches, then send it.
-    await core.dialogs({ kind: 'openFile', content: readFileSync(responseFile, 'utf8') });
-    await app.getByTestId('open-response').click();
-    await expect(pending).toContainText('ready to send');
-    await shot(app, 'airgap-5-online-response-checked');
-    await pending.getByTestId('send-request').click();
-    await expect(pending).toContainText('sent: ACCEPTED');
+    await expect((await newestPending(app)).pending).toContainText('Buy 4 contracts at 31¢ (GTC)');
+    const order = await roundTripByFile({ dir, online, signer, name: 'airgap-file-order', trustDomain: true });
+    await expect(order.received).toContainText('Buy 4 contracts at 31¢ (GTC)');
+    await order.pending.getByTestId('send-request').click();
+    await expect(order.pending).toContainText('sent: ACCEPTED');
     await expect
-      .poll(async () => (await accountBook(net, market.assetId, market.epoch, master)).buys.length, { timeout: 20_000 })
+      .poll(async () => (await accountBook(net, ethMarket.assetId, ethMarket.epoch, master)).buys.length, {
+        timeout: 20_000,
+      })
       .toBe(1);
     // The watch-only window shows it among the account's open orders, as for a key it holds.
     await expect
@@ -156,7 +98,99 @@ test('an order round trip by file between a watch-only window and a signing wind
       })
       .toEqual(['310000']);
     await open(app, 'Orders', 'Orders and positions');
-    await shot(app, 'airgap-6-online-order-rests');
+    await shot(app, 'airgap-file-order-5-online-rests');
+
+    // A cancel-all for that market: the book is empty again.
+    await (await prepareFor(app, 'cancelAll', ethMarket)).getByTestId('prepare-submit').click();
+    const cancelAll = await roundTripByFile({ dir, online, signer, name: 'airgap-file-cancel-all' });
+    await cancelAll.pending.getByTestId('send-request').click();
+    await expect(cancelAll.pending).toContainText('sent: CANCELLED');
+    await expect
+      .poll(async () => (await accountBook(net, ethMarket.assetId, ethMarket.epoch, master)).buys.length, {
+        timeout: 20_000,
+      })
+      .toBe(0);
+    await open(app, 'Orders', 'Orders and positions');
+    await expect(app.getByText('No open orders')).toBeVisible();
+    await shot(app, 'airgap-file-cancel-all-5-online-empty');
+
+    // An order that fills against another account's sell on the short BTC market (Up wins there).
+    const btcMarket = await freshEpoch(app, btc, 13_000);
+    const other = await counterparty(net, 20n);
+    await other.client.placeOrder({
+      assetId: BigInt(btcMarket.assetId),
+      epoch: BigInt(btcMarket.epoch),
+      side: 'sell',
+      price: 500_000n,
+      size: '2',
+    });
+    const fill = await prepareFor(app, 'order', btcMarket);
+    await fill.getByTestId('prepare-price').fill('50');
+    await fill.getByTestId('prepare-size').fill('2');
+    await fill.getByLabel('Time in force').selectOption('IOC');
+    await fill.getByTestId('prepare-submit').click();
+    const taken = await roundTripByFile({ dir, online, signer, name: 'airgap-file-fill' });
+    await taken.pending.getByTestId('send-request').click();
+    await expect(taken.pending).toContainText('sent: FILLED');
+
+    // Once the epoch resolves, its claim is prepared from the Funds screen's claims panel.
+    await open(app, 'Funds', 'Funds');
+    const claims = app.getByTestId('claims');
+    const row = claims.locator('tbody tr', { hasText: btcMarket.epoch });
+    await expect(row).toContainText('$2.00', { timeout: 60_000 });
+    const availableNow = async (): Promise<bigint> => {
+      const view = (await invokeInPage(app, 'account.get')).value as { balance: { available: string } | null };
+      return BigInt(view.balance?.available ?? '0');
+    };
+    const before = await availableNow();
+    await row.getByRole('button', { name: 'Claim' }).click();
+    await expect(app.getByTestId('toast').filter({ hasText: 'Prepared for offline signing' }).first()).toBeVisible();
+    await shot(app, 'airgap-file-claim-0-online-prepared');
+    const claim = await roundTripByFile({ dir, online, signer, name: 'airgap-file-claim' });
+    await expect(claim.received).toContainText(btcMarket.epoch);
+    await claim.pending.getByTestId('send-request').click();
+    await expect(claim.pending).toContainText('sent: CLAIMED');
+    await expect.poll(availableNow, { timeout: 20_000 }).toBe(before + 2n * USD);
+    await open(app, 'Funds', 'Funds');
+    await expect(claims).toContainText('Nothing to claim.');
+    await shot(app, 'airgap-file-claim-5-online-claimed');
+
+    // A withdrawal to a fresh receiver, asked in main's dialog on both machines, paid on chain.
+    // Credits are off chain: a real deposit by another account puts tokens in the ledger to pay it from.
+    const depositor = net.handle.accounts.at(-1)!;
+    await depositAndWait({
+      account: depositor,
+      amount: '50',
+      rpcUrl: net.handle.rpcUrl,
+      chainId: net.handle.chainId,
+      contracts: net.handle.contracts,
+      domainName: net.handle.domainName,
+      confirmations: 1,
+      httpUrl: net.handle.httpUrl,
+    });
+    const receiver = addressOf(randomKey());
+    const withdraw = await prepareFor(app, 'withdrawal');
+    await withdraw.getByLabel('Amount (USD)').fill('7');
+    await withdraw.getByLabel('Receiver').fill(receiver);
+    await withdraw.getByTestId('prepare-submit').click();
+    await expect((await newestPending(app)).pending).toContainText('$7.00');
+    const paid = await roundTripByFile({ dir, online, signer, name: 'airgap-file-withdrawal', confirmSign: true });
+    await expect(paid.received).toContainText('$7.00');
+    await core.dialogs({ kind: 'confirm', yes: true });
+    await paid.pending.getByTestId('send-request').click();
+    await expect(paid.pending).toContainText('sent');
+    await expect.poll(() => tokenBalance(net, receiver), { timeout: 60_000, intervals: [500] }).toBe(7n * USD);
+    await expect
+      .poll(
+        async () => {
+          const list = (await invokeInPage(app, 'funds.withdrawals')).value as { amount: string; status: string }[];
+          return list.find((w) => w.amount === '7000000')?.status;
+        },
+        { timeout: 60_000, intervals: [1000] },
+      )
+      .toBe('PAID');
+    await open(app, 'Funds', 'Funds');
+    await shot(app, 'airgap-file-withdrawal-5-online-paid');
 
     await noProblems(app, problems);
     await terminal.stop();

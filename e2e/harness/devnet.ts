@@ -39,6 +39,24 @@ export function shortMarkets(periodSec: number): (genesisSec: bigint) => MarketC
   });
 }
 
+/**
+ * Claims that always pay, beside a book that stays: BTC in short epochs on a flat path (every
+ * epoch resolves at its strike, where Up wins), and ETH in hourly epochs for orders that must rest.
+ */
+export function claimableMarkets(periodSec: number): (genesisSec: bigint) => MarketCatalog {
+  const period = BigInt(periodSec);
+  return (genesisSec) => {
+    const BTC = { ...DEVNET_SYMBOLS.BTC, volatility: 0 };
+    return {
+      symbols: [BTC, DEVNET_SYMBOLS.ETH],
+      markets: [
+        defineMarket({ symbol: BTC, startTime: genesisSec - (genesisSec % period), periodLength: period }),
+        defineMarket({ symbol: DEVNET_SYMBOLS.ETH, startTime: genesisSec, periodLength: 3600n }),
+      ],
+    };
+  };
+}
+
 export async function startHarnessDevnet(options: HarnessDevnetOptions = {}): Promise<HarnessDevnetHandle> {
   const dir = await mkdtemp(join(tmpdir(), `e2e-devnet-${options.ownBook ?? 'shared'}-`));
   const handle = await startDevnet({

@@ -48,7 +48,7 @@ import {
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
-import { airgapMethods } from './bridge/airgap';
+import { airgapMethods, submitResult } from './bridge/airgap';
 import {
   qrPartsArgs,
   qrShowArgs,
@@ -456,7 +456,7 @@ export const bridgeMethods = {
   },
   'offline.submit': {
     args: z.tuple([signedPayload]),
-    result: confirmed(z.object({ status: z.string(), summary: z.string() })),
+    result: confirmed(submitResult),
     summary:
       'Send a previously signed payload to the exchange; anything but orders and cancels after a dialog owned by main.',
   },

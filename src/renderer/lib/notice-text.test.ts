@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { CloseResult, FillView, OrderResult } from '../../shared/bridge';
-import { cancelText, closeText, fillText, orderText, replaceText, resolutionText } from './notice-text';
+import type { CloseResult, FillView, OrderResult, PayloadDescription, PendingRequestView } from '../../shared/bridge';
+import {
+  airgapSentText,
+  cancelText,
+  closeText,
+  fillText,
+  orderText,
+  replaceText,
+  resolutionText,
+  signedFileSentText,
+} from './notice-text';
 
 const id = `0x${'1'.repeat(64)}`;
 const base: OrderResult = {
@@ -214,5 +223,27 @@ describe('event notices', () => {
     };
     expect(resolutionText(r, 'BTC 1m #3')).toBe('BTC 1m #3 resolved Up; #4 is trading.');
     expect(resolutionText({ ...r, upWon: false }, 'BTC 1m #3')).toBe('BTC 1m #3 resolved Down; #4 is trading.');
+  });
+});
+
+describe('notices of requests signed elsewhere, once sent', () => {
+  it('name the request and its fingerprint, then the exchange’s answer, cleaned', () => {
+    const request = { title: 'Withdrawal', fingerprint: 'MN2S-IF4E-F7RV-KEHQ-CZRJ' } as PendingRequestView;
+    expect(airgapSentText(request, { status: 'WITHDRAWN' })).toBe(
+      'Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered WITHDRAWN.',
+    );
+    expect(airgapSentText(request, { status: 'OK\u202e "x"' })).toBe(
+      "Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered OK 'x'.",
+    );
+  });
+
+  it('a signed file says its first line, or that it was the file when nothing was read', () => {
+    const described = { lines: ['Buy 10 contracts at 62.5¢ on BTC 5m epoch 12.', 'Nonce 1.'] } as PayloadDescription;
+    expect(signedFileSentText(described, { status: 'ACCEPTED' })).toBe(
+      'Sent: Buy 10 contracts at 62.5¢ on BTC 5m epoch 12. The exchange answered ACCEPTED.',
+    );
+    expect(signedFileSentText(null, { status: 'CANCELLED' })).toBe(
+      'Sent: the signed file. The exchange answered CANCELLED.',
+    );
   });
 });

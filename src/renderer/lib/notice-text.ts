@@ -6,11 +6,14 @@
  * Amounts are exact (src/shared/protocol): a notice says what traded, not a rounding of it.
  */
 import type {
+  AirgapSubmitResult,
   CancelResult,
   CloseResult,
   EpochResolution,
   FillView,
   OrderResult,
+  PayloadDescription,
+  PendingRequestView,
   ReplaceResult,
 } from '../../shared/bridge';
 import { cleanExchangeText, rejectReasonSentence } from '../../shared/exchange-text';
@@ -113,4 +116,15 @@ export function fillText(f: FillView, market: string): string {
 /** `market` names the resolved epoch ("BTC 1m #3"). */
 export function resolutionText(r: EpochResolution, market: string): string {
   return `${market} resolved ${r.upWon ? 'Up' : 'Down'}; #${r.currentEpoch} is trading.`;
+}
+
+/** A request signed on another machine, sent: what it was, its fingerprint, and the exchange's answer. */
+export function airgapSentText(request: PendingRequestView, r: AirgapSubmitResult): string {
+  return `Sent: ${request.title}, fingerprint ${request.fingerprint}. The exchange answered ${cleanExchangeText(r.status)}.`;
+}
+
+/** A file signed earlier, sent: its first line in words, and the exchange's answer. */
+export function signedFileSentText(described: PayloadDescription | null, r: AirgapSubmitResult): string {
+  const what = described?.lines[0] ?? 'the signed file';
+  return `Sent: ${what.replace(/\.$/, '')}. The exchange answered ${cleanExchangeText(r.status)}.`;
 }

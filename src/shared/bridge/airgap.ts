@@ -105,7 +105,8 @@ export const inboxResult = z.discriminatedUnion('kind', [
 
 export const envelopeTextArgs = z.object({ text: z.string().max(1024 * 1024), via: z.enum(['file', 'qr']) }).strict();
 export const requestRef = z.object({ id: z.string().min(1).max(64) }).strict();
-export const submitResult = z.object({ status: z.string(), summary: z.string() });
+/** The exchange's answer to a sent request; the window words it with the request it shows. */
+export const submitResult = z.object({ status: z.string() });
 
 export type WatchOnlyView = z.infer<typeof watchOnlyInfo>;
 export type AirgapAction = z.infer<typeof airgapAction>;
@@ -113,6 +114,7 @@ export type RequestWords = z.infer<typeof requestWords>;
 export type PendingRequestView = z.infer<typeof pendingRequest>;
 export type ReceivedRequestView = z.infer<typeof receivedRequest>;
 export type InboxResult = z.infer<typeof inboxResult>;
+export type AirgapSubmitResult = z.infer<typeof submitResult>;
 
 const list = <T extends z.ZodType>(item: T) => z.array(item);
 const savedFile = z.object({ path: z.string() });

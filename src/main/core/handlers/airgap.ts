@@ -224,7 +224,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       }
       book.updatePending(id, { outcome: status });
       await session.refreshAccount().catch(() => undefined);
-      return { confirmed: true, value: { status, summary: `${signed.kind} answered ${status}` } };
+      return { confirmed: true, value: { status } };
     },
 
     'airgap.alwaysConfirm': () => book.alwaysConfirm(),

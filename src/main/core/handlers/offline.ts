@@ -391,10 +391,7 @@ export function offlineHandlers(
       });
       const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
       await session.refreshAccount();
-      return {
-        confirmed: true,
-        value: { status: r.status, summary: `${REQUEST_KINDS[checked.kind].path} answered ${r.status}` },
-      };
+      return { confirmed: true, value: { status: r.status } };
     },
   };
 }
