@@ -110,6 +110,7 @@ export async function roundTripByFile(trip: FileRoundTrip): Promise<{ pending: L
   await signer.page.getByTestId('open-request').click();
   const received = signer.page.getByTestId('received-request').first();
   await expect(received.getByTestId('fingerprint')).toHaveText(fingerprint);
+  await received.scrollIntoViewIfNeeded();
   await shot(signer.page, `${name}-2-signer-opened`);
   if (trip.trustDomain) {
     await expect(received).toContainText('never trusted this signing domain');
@@ -135,6 +136,7 @@ export async function roundTripByFile(trip: FileRoundTrip): Promise<{ pending: L
   await online.client.dialogs({ kind: 'openFile', content: readFileSync(responseFile, 'utf8') });
   await online.page.getByTestId('open-response').click();
   await expect(pending).toContainText('ready to send');
+  await pending.scrollIntoViewIfNeeded();
   await shot(online.page, `${name}-4-online-checked`);
   return { pending, received };
 }
@@ -305,6 +307,7 @@ export async function roundTripByQr(
   const checked = online.getByTestId('pending-request').first();
   await expect(checked.getByTestId('fingerprint')).toHaveText(fingerprint);
   await expect(checked).toContainText('ready to send');
+  await checked.scrollIntoViewIfNeeded();
   await shot(online, `${name}-5-online-checked`);
   return { online, pending: checked, received, signerPage };
 }

@@ -40,27 +40,6 @@ function frameOf(matrix: QrMatrix, width: number, height: number): Uint8Array {
   return frame;
 }
 
-/** Writes the video for a sequence of QR texts (UR parts) and returns its path. */
-export async function writeQrVideo(
-  file: string,
-  texts: readonly string[],
-  opts: FakeCameraOptions = {},
-): Promise<string> {
-  const width = opts.width ?? 640;
-  const height = opts.height ?? 480;
-  const fps = opts.fps ?? 10;
-  const hold = opts.holdFrames ?? 3;
-  if (width % 2 || height % 2) throw new Error('Y4M 4:2:0 needs an even width and height.');
-  const chunks: Uint8Array[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`, 'ascii')];
-  const marker = Buffer.from('FRAME\n', 'ascii');
-  for (const text of texts) {
-    const frame = frameOf(qrMatrix(text), width, height);
-    for (let i = 0; i < hold; i++) chunks.push(marker, frame);
-  }
-  await writeFile(file, Buffer.concat(chunks));
-  return file;
-}
-
 /** One 4:2:0 frame of a captured picture (a screenshot of a code on screen), pixel for pixel when it fits, on white. */
 function frameOfImage(img: RgbaImage, width: number, height: number): Uint8Array {
   // Resampling a screenshot makes uneven modules; a picture that fits is copied as it is.
@@ -85,11 +64,26 @@ function frameOfImage(img: RgbaImage, width: number, height: number): Uint8Array
   return frame;
 }
 
+/** Writes the video for a sequence of QR texts (UR parts) and returns its path. */
+export function writeQrVideo(file: string, texts: readonly string[], opts: FakeCameraOptions = {}): Promise<string> {
+  return writeY4m(file, texts, (text, width, height) => frameOf(qrMatrix(text), width, height), opts);
+}
+
 /** Writes the video for a sequence of captured pictures (e.g. screenshots of the codes another page shows). */
-export async function writeImageVideo(
+export function writeImageVideo(
   file: string,
   images: readonly RgbaImage[],
   opts: FakeCameraOptions = {},
+): Promise<string> {
+  return writeY4m(file, images, frameOfImage, opts);
+}
+
+/** A Y4M video (4:2:0) of one frame per item, each held for a few video frames; returns its path. */
+async function writeY4m<T>(
+  file: string,
+  items: readonly T[],
+  frameOfItem: (item: T, width: number, height: number) => Uint8Array,
+  opts: FakeCameraOptions,
 ): Promise<string> {
   const width = opts.width ?? 640;
   const height = opts.height ?? 480;
@@ -98,8 +92,8 @@ export async function writeImageVideo(
   if (width % 2 || height % 2) throw new Error('Y4M 4:2:0 needs an even width and height.');
   const chunks: Uint8Array[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`, 'ascii')];
   const marker = Buffer.from('FRAME\n', 'ascii');
-  for (const image of images) {
-    const frame = frameOfImage(image, width, height);
+  for (const item of items) {
+    const frame = frameOfItem(item, width, height);
     for (let i = 0; i < hold; i++) chunks.push(marker, frame);
   }
   await writeFile(file, Buffer.concat(chunks));
