@@ -41,7 +41,13 @@ export function startTradingDevnet(prefix: string, opts: TradingDevnetOptions): 
 export async function createTradingCore(devnet: DevnetHandle): Promise<{ core: TestCore; btcAsset: string }> {
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
   const core = await createTestCore({
-    trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 },
+    trading: {
+      markets: devnetMarkets(entries),
+      pollMs: 250,
+      healthMs: 1000,
+      balancePollMs: 500,
+      creditTimeoutMs: 30_000,
+    },
   });
   return { core, btcAsset: entries[0]!.assetId.toString() };
 }

@@ -159,6 +159,36 @@ describe('trading core on a devnet', () => {
     expect(await ok('markets.unsubscribeBook', sub.subscriptionId)).toBeNull();
   });
 
+  it('hears of a credit made elsewhere, which no market event tells, from the balance re-read alone', async () => {
+    const available = (view: { balance: { available: string } | null }): bigint =>
+      BigInt(view.balance?.available ?? '0');
+    // Clear of the short BTC market's roll-over, whose re-read of the account would tell it too.
+    await vi.waitFor(
+      async () => {
+        const list = await ok<{ assetId: string; expiration: number }[]>('markets.list');
+        expect(list.find((m) => m.assetId === btcAsset)!.expiration - Date.now()).toBeGreaterThan(6_000);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    const before = available(await ok<{ balance: { available: string } | null }>('account.get'));
+    const heard = events.length;
+    await devnet.exchange.credit(alice, 3_000_000n);
+    // No call from here on: the window is told by an `account` event from the session's own re-read.
+    await vi.waitFor(
+      () =>
+        expect(
+          events
+            .slice(heard)
+            .some(
+              (e) =>
+                e.event === 'account' &&
+                available(e.payload as { balance: { available: string } | null }) === before + 3_000_000n,
+            ),
+        ).toBe(true),
+      { timeout: 3_000, interval: 100 },
+    );
+  });
+
   it('cancels all, replaces, and returns a rejected order as a normal result', async () => {
     await ok('orders.place', { ...eth, side: 'buy', price: '30', size: '1', timeInForce: 'GTC', signAs: 'master' });
     await ok('orders.place', { ...eth, side: 'sell', price: '70', size: '1', timeInForce: 'GTC', signAs: 'master' });

@@ -171,3 +171,31 @@ describe('AccountState re-reads', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+describe('AccountState balance re-reads', () => {
+  it('hear of a balance moved elsewhere, and call onChange only when it moved', async () => {
+    let balance = 0n;
+    let pending = 0n;
+    const base = reader(
+      () => [],
+      () => 0n,
+    );
+    let changes = 0;
+    const state = new AccountState({
+      reader: { ...base, getBalance: () => Promise.resolve({ account: ACCOUNT, ts: 1, balance, pending }) },
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      onChange: () => void changes++,
+    });
+    expect(await state.refreshBalance()).toBe(true); // the first read is news
+    expect(changes).toBe(1);
+    expect(await state.refreshBalance()).toBe(false);
+    expect(changes).toBe(1);
+    balance = 250_000_000n; // credited by the exchange: no market event says so
+    expect(await state.refreshBalance()).toBe(true);
+    expect(state.balance?.balance).toBe(250_000_000n);
+    pending = 1_000_000n;
+    expect(await state.refreshBalance()).toBe(true);
+    expect(changes).toBe(3);
+  });
+});

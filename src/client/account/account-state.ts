@@ -180,6 +180,19 @@ export class AccountState {
     return p;
   }
 
+  /**
+   * Re-reads the balance alone: a credit, a deposit or a withdrawal made elsewhere moves it with no
+   * market event to tell. Calls onChange only when it moved; resolves whether it did.
+   */
+  async refreshBalance(): Promise<boolean> {
+    const balance = await this.#o.reader.getBalance(this.account);
+    const before = this.balance;
+    if (before && before.balance === balance.balance && before.pending === balance.pending) return false;
+    this.balance = balance;
+    this.#o.onChange?.(this);
+    return true;
+  }
+
   async #refreshOnce(assetId: bigint, epoch: bigint): Promise<boolean> {
     const r = this.#o.reader;
     const [orders, balance, position] = await Promise.all([

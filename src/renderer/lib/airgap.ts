@@ -3,7 +3,7 @@
  * offline signing (main drafts them; the window only names the action), and the lists both machines keep.
  */
 import { get, writable } from 'svelte/store';
-import type { AirgapAction, PendingRequestView, ReceivedRequestView, SignAs } from '../../shared/bridge';
+import type { AirgapAction, PendingRequestView, QrShowView, ReceivedRequestView, SignAs } from '../../shared/bridge';
 import { pushNotice } from './notices';
 import { account, call, isWatchOnly } from './terminal';
 
@@ -44,4 +44,19 @@ export async function preparedInstead(signAs: SignAs, action: AirgapAction): Pro
   if (!master) return false;
   await prepareOffline(master, action);
   return true;
+}
+
+type EnvelopeKind = 'request' | 'response';
+
+/** An envelope this machine made, saved as a file through main's dialog; the notice says where. */
+export async function saveEnvelope(kind: EnvelopeKind, id: string): Promise<void> {
+  const saved = await call('airgap.saveFile', { kind, id });
+  const what = kind === 'request' ? 'Unsigned request' : 'Signed response';
+  if (saved?.confirmed) pushNotice('success', `${what} saved to ${saved.value.path}`);
+}
+
+/** An envelope this machine made, to show as QR codes: main reads and checks its own envelope text. */
+export async function envelopeQr(kind: EnvelopeKind, id: string): Promise<QrShowView | null> {
+  const envelope = await call('airgap.envelopeText', { kind, id });
+  return envelope ? await call('airgap.qrShow', { text: envelope.text }) : null;
 }

@@ -224,6 +224,11 @@ export class AccountDesk implements AccountViewSource {
     ]);
   }
 
+  /** The selected account's balance, read again; the window hears of it only when it moved. */
+  async pollBalance(): Promise<void> {
+    await this.account?.refreshBalance();
+  }
+
   onMarketUpdate(u: MarketUpdate): void {
     this.account?.onMarketUpdate(u);
   }

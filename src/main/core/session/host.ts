@@ -18,6 +18,7 @@ export interface TradingOptions {
   markets: MarketDirectory;
   pollMs?: number;
   healthMs?: number;
+  balancePollMs?: number;
   /** How long a deposit waits for the exchange to credit it, ms (default 120 s). */
   creditTimeoutMs?: number;
   /** The built-in devnet's facts as its launcher wrote them (devnet.json): it is pinned with these. */
@@ -115,6 +116,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       selection,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.healthMs === undefined ? {} : { healthMs: options.healthMs }),
+      ...(options.balancePollMs === undefined ? {} : { balancePollMs: options.balancePollMs }),
       ...(options.attestedFacts ? { attestedFacts: options.attestedFacts } : {}),
       onConnectionChange: () => {
         if (current === session) emitConnection();

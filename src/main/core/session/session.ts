@@ -39,6 +39,8 @@ export interface SessionOptions {
   pollMs?: number;
   /** Health probes of HTTP and chain, ms (default 5000). */
   healthMs?: number;
+  /** Balance re-read of the selected account, ms (default 5000): credits and transfers made elsewhere. */
+  balancePollMs?: number;
   /** Facts of the built-in devnet written down by its launcher (devnet.json), to pin it without a dialog. */
   attestedFacts?: (deployment: Deployment) => DomainFacts | null;
   /** Feed health or pin changed: the host re-sends `connection`. */
@@ -152,6 +154,7 @@ export class TradingSession {
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
     this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
     this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
+    this.#timers.every(this.#o.balancePollMs ?? 5_000, () => this.desk.pollBalance());
     // Socket states are in memory: re-read them every second so the status bar never shows a cut
     // feed as live for the length of a network probe.
     this.#timers.every(1_000, () => Promise.resolve(this.health.emitIfChanged()));
