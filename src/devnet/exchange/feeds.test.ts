@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BookMirror, comparableSnapshot } from '../engine/book-mirror';
-import type { L2View, MarketEvent } from '../engine';
+import type { MarketEvent } from '../engine';
 import { ZERO_HASH, type Hex } from '../../shared/protocol';
+import { restBookToL2 } from '../../../test/exchange-service/chaos-kit';
 import { startFixture, type Fixture } from './test-fixture';
 import { cancelOrder, cancelReplaceBody, cancelReplaceOrder, fillOrder, signedBody } from './testkit';
 
@@ -41,29 +42,6 @@ async function connect(url: string) {
   return { ws, next, send: (m: unknown) => ws.send(JSON.stringify(m)), queue };
 }
 
-function toL2(body: Body): L2View {
-  const levels = (ls: Body[]) =>
-    ls.map((l) => ({
-      price: BigInt(l['price'] as string),
-      size: BigInt(l['size'] as string),
-      orderCount: l['orderCount'] as number,
-      orders: (l['orders'] as Body[]).map((o) => ({
-        id: o['id'] as Hex,
-        size: BigInt(o['size'] as string),
-        price: BigInt(o['price'] as string),
-        time: o['time'] as number,
-        account: o['account'] as string,
-      })),
-    }));
-  return {
-    assetId: BigInt(body['assetId'] as string),
-    epoch: BigInt(body['epoch'] as string),
-    seqId: body['seqId'] as number,
-    bids: levels(body['bids'] as Body[]),
-    asks: levels(body['asks'] as Body[]),
-  };
-}
-
 describe('market feed', () => {
   it('acks subscriptions with string ids and reports unknown assets', async () => {
     const c = await connect(fx.svc.marketWsUrl);
@@ -88,7 +66,7 @@ describe('market feed', () => {
     c.send({ type: 'subscribe', assetId: asset.toString() });
     await c.next((m) => m['type'] === 'subscribed');
     const snap = (await fx.http.get<Body>(`/book/${asset}/0?depth=5000`)).body;
-    const mirror = new BookMirror(toL2(snap));
+    const mirror = new BookMirror(restBookToL2(snap));
 
     const post = async (who: 'alice' | 'bob' | 'carol', side: boolean, price: bigint, size: bigint, tif = 0n) => {
       const key = fx.keys[who];
@@ -142,7 +120,7 @@ describe('market feed', () => {
     }
     expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => (snap['seqId'] as number) + 1 + i));
     expect(new Set(seen.map((s) => s)).size).toBe(seen.length);
-    expect(mirror.comparable()).toEqual(comparableSnapshot(toL2(final)));
+    expect(mirror.comparable()).toEqual(comparableSnapshot(restBookToL2(final)));
     c.ws.close();
   });
 
