@@ -69,18 +69,23 @@ function makeVenue(): { venue: FakeVenue; api: BotVenue; info: MarketInfo } {
   return { venue, api: venue, info: venue.info };
 }
 
+/** The maker under test on asset 9, with a fixed coin and clock and a silent log. */
+function makerOn(api: BotVenue): MarketMaker {
+  return new MarketMaker({
+    venue: api,
+    assetId: 9n,
+    config,
+    random: () => 0.5,
+    now: () => 1_999_999_700_000,
+    log: () => {},
+  });
+}
+
 describe('MarketMaker', () => {
   it('quotes nothing without an oracle price, then a full two-sided ladder', async () => {
     const { venue, api } = makeVenue();
     venue.spot = undefined;
-    const mm = new MarketMaker({
-      venue: api,
-      assetId: 9n,
-      config,
-      random: () => 0.5,
-      now: () => 1_999_999_700_000,
-      log: () => {},
-    });
+    const mm = makerOn(api);
     await mm.step();
     expect(venue.orders).toHaveLength(0);
     venue.spot = 100_000_000n;
@@ -94,14 +99,7 @@ describe('MarketMaker', () => {
 
   it('leaves quotes alone while fair is within a tick, and moves them with cancel-replace when it is not', async () => {
     const { venue, api } = makeVenue();
-    const mm = new MarketMaker({
-      venue: api,
-      assetId: 9n,
-      config,
-      random: () => 0.5,
-      now: () => 1_999_999_700_000,
-      log: () => {},
-    });
+    const mm = makerOn(api);
     await mm.step();
     venue.calls = [];
     await mm.step();
@@ -115,14 +113,7 @@ describe('MarketMaker', () => {
 
   it('refills the ladder after a fill removes a level', async () => {
     const { venue, api } = makeVenue();
-    const mm = new MarketMaker({
-      venue: api,
-      assetId: 9n,
-      config,
-      random: () => 0.5,
-      now: () => 1_999_999_700_000,
-      log: () => {},
-    });
+    const mm = makerOn(api);
     await mm.step();
     venue.orders.shift();
     venue.calls = [];
@@ -134,14 +125,7 @@ describe('MarketMaker', () => {
 
   it('rolls to a new epoch with cancel-all on the old one, then claims it once resolved', async () => {
     const { venue, api, info } = makeVenue();
-    const mm = new MarketMaker({
-      venue: api,
-      assetId: 9n,
-      config,
-      random: () => 0.5,
-      now: () => 1_999_999_700_000,
-      log: () => {},
-    });
+    const mm = makerOn(api);
     await mm.step();
     venue.positions.set(0n, 5n);
     info.epoch = 1n;
