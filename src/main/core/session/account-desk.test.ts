@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packAssetId, type Address, type Hex } from '../../../shared/protocol';
 import type { BookOrders, MarketUpdate, ExchangePosition } from '../../../client';
-import type { Logger } from '../../log';
+import { silentLogger } from '../../log';
 import { createEventHub } from '../event-hub';
 import { AccountDesk, type AccountDeskOptions } from './account-desk';
 
@@ -16,15 +16,7 @@ const ASSET = packAssetId({
 });
 const id = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 
-const quiet: Logger = {
-  log: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => quiet,
-  filePath: '',
-};
+const quiet = silentLogger;
 
 /** A desk over a reader whose book lists `resting` as the account's open orders in the current epoch. */
 function deskWith(resting: () => Hex[], extra: Partial<AccountDeskOptions> = {}): AccountDesk {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Address, Hex } from '../../../shared/protocol';
-import type { Logger } from '../../log';
+import { silentLogger } from '../../log';
 import { TakerFills } from './taker-fills';
 
 const MASTER = '0x00000000000000000000000000000000000000aa' as Address;
 const id = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
-const quiet: Logger = {
-  log: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => quiet,
-  filePath: '',
-};
+const quiet = silentLogger;
 /** A deployment that does not serve GET /fills: every fill is recorded at its limit. */
 const noFillsRoute = { getFills: () => Promise.resolve(null) };
 
