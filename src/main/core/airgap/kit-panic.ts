@@ -75,7 +75,7 @@ export async function runPanic(deps: PanicDeps, kitId: string): Promise<PanicRes
   const kit = kits.get(kitId).kit;
   const client = new ExchangeClient({
     baseUrl: session.deployment.httpUrl,
-    deployment: () => session.signingContext(),
+    deployment: () => session.signers.signingContext(),
   });
   const submit =
     deps.submit ?? (async (send: KitSend) => await client.submitSigned(send.action.kind, send.action.body));

@@ -32,11 +32,11 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
         await session.whenConnected();
       } catch (error) {
         // Kept for when the exchange answers (the session applies it on connect); the view says why it is empty.
-        session.keepSelection(selection);
+        session.desk.keepSelection(selection);
         return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
       }
       try {
-        await session.select(selection);
+        await session.desk.select(selection);
         return session.desk.view();
       } catch (error) {
         return session.desk.view(error instanceof Error ? error.message : 'The account could not be read.');
@@ -44,7 +44,7 @@ export function accountHandlers(ctx: CoreContext, trading: TradingHost): AreaHan
     },
     'account.get': async () => {
       const session = await trading.connected();
-      await session.refreshAccount();
+      await session.desk.refresh();
       return session.desk.view();
     },
     'account.exportFills': async () => {

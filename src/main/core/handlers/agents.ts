@@ -12,7 +12,7 @@ import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
 
 function masterOf(session: TradingSession): Address {
-  const master = session.selection.master;
+  const master = session.desk.selection.master;
   if (!master) throw new BridgeFailure('account.none_selected', 'Choose the master account first.');
   return master as Address;
 }
@@ -36,7 +36,7 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
   return {
     'agents.status': async () => {
       const session = await trading.connected();
-      const master = session.selection.master;
+      const master = session.desk.selection.master;
       return master ? statusOf(session, master as Address) : null;
     },
 
@@ -53,8 +53,12 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         throw new BridgeFailure('agents.agent_is_master', 'The agent must be a different key from the master account.');
       }
       // Always confirmed: an agent can trade the account, so approving one hands out its value.
-      session.assertSigningAllowed();
-      const facts = signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId);
+      session.signers.assertSigningAllowed();
+      const facts = signingFacts(
+        session.deployment,
+        ctx.pinning.pinFor(session.deployment.id),
+        session.signers.facts?.chainId,
+      );
       const yes = await ctx.dialogs.confirm(
         confirmRequest({
           capability: 'moves-value',
@@ -73,12 +77,12 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       if (!yes) return { confirmed: false };
       assertSameFacts(
         facts,
-        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId),
+        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.signers.facts?.chainId),
       );
-      const r = await session.client(master).approveAgent({ agent: key.address as Address });
+      const r = await session.signers.client(master).approveAgent({ agent: key.address as Address });
       if (r.status !== 'SUCCESS')
         throw new BridgeFailure('agents.approval_failed', 'The exchange did not accept the agent approval; try again.');
-      await session.select({ ...session.selection, agent: key.address });
+      await session.desk.select({ ...session.desk.selection, agent: key.address });
       return { confirmed: true, value: await statusOf(session, master) };
     },
 
@@ -92,7 +96,7 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         'Revoke agent',
       );
       if (!yes) return { confirmed: false };
-      const r = await session.client(master).revokeAgent();
+      const r = await session.signers.client(master).revokeAgent();
       if (r.status !== 'SUCCESS')
         throw new BridgeFailure(
           'agents.revoke_failed',

@@ -66,7 +66,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
   const { airgap: book, dialogs } = ctx;
   const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
     try {
-      const facts = trading.session().facts;
+      const facts = trading.session().signers.facts;
       return { ledger: facts?.contracts.ledger, chainId: facts?.chainId };
     } catch {
       return { ledger: undefined, chainId: undefined };
@@ -188,7 +188,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
         airgapFailure(error);
       }
       const session = await trading.connected();
-      const domain = session.signingContext().domain;
+      const domain = session.signers.signingContext().domain;
       if (
         domain.chainId !== entry.request.domain.chainId ||
         domain.verifyingContract.toLowerCase() !== entry.request.domain.verifyingContract.toLowerCase() ||
@@ -208,7 +208,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       book.updatePending(id, { state: 'sent' });
       const client = new ExchangeClient({
         baseUrl: session.deployment.httpUrl,
-        deployment: () => session.signingContext(),
+        deployment: () => session.signers.signingContext(),
       });
       let status: string;
       try {
@@ -223,7 +223,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
         throw failure;
       }
       book.updatePending(id, { outcome: status });
-      await session.refreshAccount().catch(() => undefined);
+      await session.desk.refresh().catch(() => undefined);
       return { confirmed: true, value: { status } };
     },
 

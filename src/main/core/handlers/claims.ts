@@ -7,7 +7,7 @@ import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 
 function masterOf(session: TradingSession): Address {
-  const master = session.selection.master;
+  const master = session.desk.selection.master;
   if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to claim for first.');
   return master as Address;
 }
@@ -31,11 +31,11 @@ async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
 
 export async function claimOne(session: TradingSession, assetId: bigint, epoch: bigint): Promise<ClaimResult> {
   const master = masterOf(session);
-  const symbol = session.market(assetId).symbol;
+  const symbol = session.board.market(assetId).symbol;
   const amount = (await session.reader.getClaimable(assetId, epoch, master)).claimable;
-  const r = await session.client(master).claim({ assetId, epoch });
+  const r = await session.signers.client(master).claim({ assetId, epoch });
   session.desk.claimed(assetId, epoch);
-  await session.refreshAccount(epoch, assetId);
+  await session.desk.refresh(epoch, assetId);
   const ok = r.status === 'CLAIMED';
   const name = marketLabel(symbol, assetId, epoch);
   return {

@@ -56,8 +56,8 @@ export async function closePosition(
     reason: '',
     positionChanged: false,
   };
-  await session.refreshAccount(e, a);
-  const inventory = session.account?.inventory(a, e) ?? 0n;
+  await session.desk.refresh(e, a);
+  const inventory = session.desk.account?.inventory(a, e) ?? 0n;
   const own = session.desk.ownLevels(a, e);
   const plan = planClose(inventory, await bookOf(session, a, e), inventory > 0n ? own.bids : own.asks, slippage);
   if (plan.kind === 'nothing') return { ...base, status: 'NOTHING_TO_CLOSE', remaining: '0' };
@@ -71,8 +71,8 @@ export async function closePosition(
   }
   await confirmOrder(ctx, session, a, e, { sell: plan.sell, price: plan.limit, size: plan.size }, 'IOC');
   // Re-read the position after the dialog: a resting order may have filled meanwhile.
-  await session.refreshAccount(e, a);
-  const now = session.account?.inventory(a, e) ?? 0n;
+  await session.desk.refresh(e, a);
+  const now = session.desk.account?.inventory(a, e) ?? 0n;
   const size = clipToInventory(plan, now);
   if (size === 0n) return { ...base, status: 'NOTHING_TO_CLOSE', remaining: now.toString(), positionChanged: true };
   const { result, fills } = await send(session, {
@@ -82,7 +82,7 @@ export async function closePosition(
     timeInForce: 'IOC',
     signAs,
   });
-  const left = session.account?.inventory(a, e) ?? 0n;
+  const left = session.desk.account?.inventory(a, e) ?? 0n;
   const filled = BigInt(result.filled);
   const p = priced(fills, plan.sell);
   const common = {

@@ -25,7 +25,7 @@ const FAUCET_ABI = [
 ];
 
 function masterOf(session: TradingSession): Address {
-  const master = session.selection.master;
+  const master = session.desk.selection.master;
   if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account first.');
   return master as Address;
 }
@@ -63,12 +63,12 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
     'funds.deposit': async ({ amount, mode }) => {
       const session = await trading.connected();
       const master = masterOf(session);
-      const facts = session.facts;
+      const facts = session.signers.facts;
       if (!facts) throw notConnected(session.deployment);
       // The pinned spenders only (confirmed with the domain), never the exchange's current configuration.
-      const { depositLedger, settlementToken, permit2 } = session.pinnedSpenders();
+      const { depositLedger, settlementToken, permit2 } = session.signers.pinnedSpenders();
       const units = toAmount(amount);
-      session.assertSigningAllowed();
+      session.signers.assertSigningAllowed();
       const depositId = randomUUID();
       let txHash: Hex | null = null;
       const progress = (
@@ -129,7 +129,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
         );
         if (credited) {
           progress('credited', 1, 1, `${formatDollars(units)} is now on your exchange balance.`);
-          await session.refreshAccount();
+          await session.desk.refresh();
         } else {
           ctx.events.emit('notice', {
             level: 'warning',
@@ -149,29 +149,29 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const units = toAmount(amount);
       const to = (receiver ?? master) as Address;
       // Withdrawals are always confirmed, whatever the settings say.
-      session.assertSigningAllowed();
+      session.signers.assertSigningAllowed();
       const signing = signingFacts(
         session.deployment,
         ctx.pinning.pinFor(session.deployment.id),
-        session.facts?.chainId,
+        session.signers.facts?.chainId,
       );
       const yes = await ctx.dialogs.confirm(
         withdrawalRequest({
           units,
           receiver: to,
           master,
-          ledger: session.facts?.contracts.ledger,
-          token: session.facts?.contracts.settlementToken,
+          ledger: session.signers.facts?.contracts.ledger,
+          token: session.signers.facts?.contracts.settlementToken,
           signing,
         }),
       );
       if (!yes) return { confirmed: false };
       assertSameFacts(
         signing,
-        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.facts?.chainId),
+        signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.signers.facts?.chainId),
       );
-      const r = await session.client(master).withdraw({ amount: units, receiver: to });
-      await session.refreshAccount();
+      const r = await session.signers.client(master).withdraw({ amount: units, receiver: to });
+      await session.desk.refresh();
       const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find(
         (w) => w.id.toLowerCase() === r.id.toLowerCase(),
       );
@@ -206,7 +206,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const session = await trading.connected();
       const master = masterOf(session);
       // The pinned token: a transaction goes only to a contract the user confirmed.
-      const token = session.pinnedSpenders().settlementToken;
+      const token = session.signers.pinnedSpenders().settlementToken;
       const provider = new JsonRpcProvider(rpcConnection(session.deployment.rpcUrl), undefined, {
         staticNetwork: true,
         batchMaxCount: 1,
@@ -255,7 +255,7 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           }
           return minted;
         });
-        await session.refreshAccount();
+        await session.desk.refresh();
         return { confirmed: true, value: { amount: amount.toString() } };
       } finally {
         provider.destroy();

@@ -77,7 +77,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         'No deployment is selected, so there is no signing domain: choose one first.',
       );
     ctx.pinning.assertSigningAllowed(deployment.id);
-    return signingFacts(deployment, pin, sessionOrNull()?.facts?.chainId);
+    return signingFacts(deployment, pin, sessionOrNull()?.signers.facts?.chainId);
   };
   const view = (id: string): KitView => kitView(ctx.kits.get(id), selected().pin);
 
@@ -146,7 +146,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         kit = await buildEmergencyKit(signing, {
           contracts: {
             exchange: facts.verifyingContract as Address,
-            ledger: sessionOrNull()?.facts?.contracts.ledger ?? null,
+            ledger: sessionOrNull()?.signers.facts?.contracts.ledger ?? null,
           },
           markets,
           perEpoch: args.perEpoch,
@@ -179,10 +179,13 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       if (text === null) return { confirmed: false };
       if (text.length > MAX_KIT_CHARS)
         throw new BridgeFailure('kit.invalid_file', 'That file is too large to be an emergency kit.');
-      return { confirmed: true, value: receiveKit(ctx, text, sessionOrNull()?.facts?.contracts.ledger ?? null) };
+      return {
+        confirmed: true,
+        value: receiveKit(ctx, text, sessionOrNull()?.signers.facts?.contracts.ledger ?? null),
+      };
     },
 
-    'kit.importText': (text) => receiveKit(ctx, text, sessionOrNull()?.facts?.contracts.ledger ?? null),
+    'kit.importText': (text) => receiveKit(ctx, text, sessionOrNull()?.signers.facts?.contracts.ledger ?? null),
 
     'kit.remove': async (id) => {
       const stored = ctx.kits.get(id);
@@ -220,7 +223,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       const results = [];
       for (const k of kits) results.push(await runPanic({ session, kits: ctx.kits }, k.kit.id));
       // The account view (when this is the selected account) shows the cancels at once.
-      await session.refreshAccount().catch(() => undefined);
+      await session.desk.refresh().catch(() => undefined);
       return results;
     },
   };

@@ -7,7 +7,7 @@ export function marketsHandlers(trading: TradingHost): AreaHandlers<'markets'> {
     'markets.list': async () => (await trading.connected()).board.marketList(),
     'markets.subscribeBook': async ({ assetId, epoch, depth }) => {
       const session = await trading.connected();
-      session.market(BigInt(assetId));
+      session.board.market(BigInt(assetId));
       return session.board.books.subscribe(BigInt(assetId), BigInt(epoch), depth);
     },
     'markets.unsubscribeBook': (subscriptionId) => {

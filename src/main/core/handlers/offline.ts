@@ -209,7 +209,7 @@ export function offlineHandlers(
   };
   const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
     try {
-      const facts = trading.session().facts;
+      const facts = trading.session().signers.facts;
       return { ledger: facts?.contracts.ledger, chainId: facts?.chainId };
     } catch {
       return { ledger: undefined, chainId: undefined };
@@ -387,10 +387,10 @@ export function offlineHandlers(
       }
       const client = new ExchangeClient({
         baseUrl: session.deployment.httpUrl,
-        deployment: () => session.signingContext(),
+        deployment: () => session.signers.signingContext(),
       });
       const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
-      await session.refreshAccount();
+      await session.desk.refresh();
       return { confirmed: true, value: { status: r.status } };
     },
   };

@@ -25,8 +25,8 @@ export async function confirmOrder(
 ): Promise<void> {
   // Read in place: this runs on every order (a whole-settings copy cost the hotkey path).
   if (!ctx.settings.read((s) => s.confirmations.orders)) return;
-  const symbol = session.market(assetId).symbol;
-  const q = quoteOf(t, session.account?.inventory(assetId, epoch) ?? 0n);
+  const symbol = session.board.market(assetId).symbol;
+  const q = quoteOf(t, session.desk.account?.inventory(assetId, epoch) ?? 0n);
   const closes = q.closing
     ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. `
     : '';
@@ -120,7 +120,7 @@ export async function send(session: TradingSession, p: Placement): Promise<{ res
           filled: response.filled,
         })
       : [];
-  await session.refreshAccount();
+  await session.desk.refresh();
   return { result: resultOf(response, p.ticket, fills), fills };
 }
 
@@ -128,7 +128,7 @@ export async function send(session: TradingSession, p: Placement): Promise<{ res
 /** The selected account's position in a market as last read (0 when none or not connected). */
 function inventoryNow(trading: TradingHost, assetId: bigint, epoch: bigint): bigint {
   try {
-    return trading.session().account?.inventory(assetId, epoch) ?? 0n;
+    return trading.session().desk.account?.inventory(assetId, epoch) ?? 0n;
   } catch {
     return 0n;
   }
@@ -141,7 +141,7 @@ function shortfallNow(trading: TradingHost, assetId: bigint, epoch: bigint, t: P
   } catch {
     return null;
   }
-  const account = session.account;
+  const account = session.desk.account;
   return shortfallOf(t, account?.balance?.balance ?? null, account?.inventory(assetId, epoch) ?? 0n);
 }
 
@@ -156,9 +156,13 @@ async function refuseUncovered(
   t: ParsedTicket,
 ): Promise<void> {
   const check = (): Shortfall | null =>
-    shortfallOf(t, session.account?.balance?.balance ?? null, session.account?.inventory(assetId, epoch) ?? 0n);
+    shortfallOf(
+      t,
+      session.desk.account?.balance?.balance ?? null,
+      session.desk.account?.inventory(assetId, epoch) ?? 0n,
+    );
   if (!check()) return;
-  await session.refreshAccount(epoch, assetId);
+  await session.desk.refresh(epoch, assetId);
   const short = check();
   if (!short) return;
   throw new BridgeFailure(
@@ -198,7 +202,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const assetId = BigInt(ticket.assetId);
       const epoch = BigInt(ticket.epoch);
       // Why nothing can be signed (a pin to confirm, another chain) comes before what the order lacks.
-      session.assertCanSign();
+      session.signers.assertCanSign();
       // Who signs is known before anything is asked: a watch-only master is refused before a dialog.
       session.actor(ticket.signAs);
       await refuseUncovered(session, assetId, epoch, t);
@@ -213,7 +217,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const outcome = actor.master
         ? await actor.client.cancelAgentOrder({ ...input, master: actor.master })
         : await actor.client.cancelOrder(input);
-      await session.refreshAccount();
+      await session.desk.refresh();
       const result = cancelResultOf(outcome);
       if (result.status === 'CANCELLED')
         session.desk.ordersCancelled(result.orderIds.length > 0 ? result.orderIds : [orderId]);
@@ -227,7 +231,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const outcome = actor.master
         ? await actor.client.cancelAllAgent({ ...input, master: actor.master })
         : await actor.client.cancelAll(input);
-      await session.refreshAccount();
+      await session.desk.refresh();
       const result = cancelResultOf(outcome);
       if (result.status === 'CANCELLED') session.desk.ordersCancelled(result.orderIds, 'cancelled with cancel all');
       return result;
@@ -237,7 +241,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const session = await trading.connected();
       const a = BigInt(assetId);
       const e = BigInt(epoch);
-      const resting = session.account?.restingOrders(a, e);
+      const resting = session.desk.account?.restingOrders(a, e);
       const sell = resting?.sells.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
       const buy = resting?.buys.some((o) => o.id.toLowerCase() === orderId.toLowerCase());
       if (!sell && !buy)
@@ -257,7 +261,7 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       const outcome = actor.master
         ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
         : await actor.client.cancelReplaceOrder(input);
-      await session.refreshAccount();
+      await session.desk.refresh();
       if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, duplicate: true };
       const r = outcome.response;
       // A replacement that crossed the book filled as taker, like any new order.

@@ -71,7 +71,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       await s.whenConnected();
       return s;
     },
-    selection: () => current?.selection ?? selection,
+    selection: () => current?.desk.selection ?? selection,
     feeds: () => (current ? current.health.feedHealth() : []),
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     dispose: () => {
@@ -85,7 +85,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     ctx.events.emit('connection', { ...connectionView(ctx, () => host.feeds()), clockOffsetMs: host.clockOffsetMs() });
 
   const start = (): void => {
-    if (current) selection = current.selection;
+    if (current) selection = current.desk.selection;
     current?.stop();
     current = null;
     // Offline mode: no session, so nothing connects (offline-mode.ts).
@@ -95,9 +95,10 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
     if (!deployment || unconfirmed) return;
     const autoClaim = new AutoClaimer({
-      enabled: () => ctx.settings.getSettings().autoClaim && current === session && session.selection.master !== null,
+      enabled: () =>
+        ctx.settings.getSettings().autoClaim && current === session && session.desk.selection.master !== null,
       claimable: async (assetId, epoch) => {
-        const master = session.selection.master;
+        const master = session.desk.selection.master;
         return master ? (await session.reader.getClaimable(assetId, epoch, master as `0x${string}`)).claimable : 0n;
       },
       claim: (assetId, epoch) => claimOne(session, assetId, epoch),

@@ -2,9 +2,9 @@
  * The connection to one deployment, composed of parts with one job each: connection health, the
  * market board (markets, books, feeds, oracle, resolutions), the account desk (the selected
  * account's state) and the signers (facts, pin, one client per key). The session owns their
- * lifecycle and timers; handlers reach the exchange only through it.
+ * lifecycle and timers; handlers reach the exchange only through it, calling methods on its parts.
  */
-import type { AccountSelection, SignAs } from '../../../shared/bridge';
+import type { SignAs } from '../../../shared/bridge';
 import {
   ExchangeClient,
   ExchangeClock,
@@ -13,42 +13,18 @@ import {
   OracleFeed,
   type ExchangeError,
 } from '../../../client';
-import type { Logger } from '../../log';
-import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings';
-import type { Vault } from '../../vault';
-import type { EventHub } from '../event-hub';
+import type { Deployment } from '../../settings';
 import { AccountDesk } from './account-desk';
 import { ConnectionHealth, ORACLE_STALE_MS } from './connection-health';
 import { MarketBoard } from './market-board';
 import type { MarketEntry } from './market-directory';
 import { oldestKept } from './retention';
 import { SessionTimers } from './session-timers';
+import type { SessionOptions } from './session-options';
 import { Signers, type Actor } from './signers';
 
 export { notConnected } from './signers';
-
-export interface SessionOptions {
-  deployment: Deployment;
-  markets: readonly MarketEntry[];
-  vault: Vault;
-  pinning: DeploymentPinning;
-  events: EventHub;
-  logger: Logger;
-  selection: AccountSelection;
-  /** Market list refresh and epoch poll, ms (default 1000). */
-  pollMs?: number;
-  /** Health probes of HTTP and chain, ms (default 5000). */
-  healthMs?: number;
-  /** Balance re-read of the selected account, ms (default 5000): credits and transfers made elsewhere. */
-  balancePollMs?: number;
-  /** Facts of the built-in devnet written down by its launcher (devnet.json), to pin it without a dialog. */
-  attestedFacts?: (deployment: Deployment) => DomainFacts | null;
-  /** Feed health or pin changed: the host re-sends `connection`. */
-  onConnectionChange(): void;
-  notify(level: 'info' | 'warning' | 'error', message: string): void;
-  /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
-  onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
-}
+export type { SessionOptions } from './session-options';
 
 const RETRY_CONNECT_MS = 3_000;
 
@@ -185,30 +161,13 @@ export class TradingSession {
     this.health.close();
   }
 
-  // ------------------------------------------------------------ what handlers ask of the parts
+  // ------------------------------------------------------------ what handlers ask of the session itself
 
   /** Resolves once connected; while the exchange cannot be reached, rejects with the reason (the retries go on). */
   whenConnected = (): Promise<void> => this.health.whenConnected(this.ready);
   get markets(): readonly MarketEntry[] {
     return this.#o.markets;
   }
-  market = (assetId: bigint): MarketEntry => this.board.market(assetId);
-  get facts() {
-    return this.signers.facts;
-  }
-  get selection(): AccountSelection {
-    return this.desk.selection;
-  }
-  get account() {
-    return this.desk.account;
-  }
-  keepSelection = (selection: AccountSelection): void => this.desk.keepSelection(selection);
-  select = (selection: AccountSelection): Promise<void> => this.desk.select(selection);
-  refreshAccount = (epoch?: bigint, assetId?: bigint): Promise<void> => this.desk.refresh(epoch, assetId);
-  client = (address: string): ExchangeClient => this.signers.client(address);
+  /** Who signs for the selected account: the master or its agent. */
   actor = (signAs: SignAs): Actor => this.signers.actor(this.desk.selection, signAs);
-  assertCanSign = (): void => this.signers.assertCanSign();
-  assertSigningAllowed = (): void => this.signers.assertSigningAllowed();
-  signingContext = () => this.signers.signingContext();
-  pinnedSpenders = () => this.signers.pinnedSpenders();
 }

@@ -1,0 +1,31 @@
+/** What a trading session is given: its deployment and markets, the vault and pins, and the host's hooks. */
+import type { AccountSelection } from '../../../shared/bridge';
+import type { Logger } from '../../log';
+import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings';
+import type { Vault } from '../../vault';
+import type { EventHub } from '../event-hub';
+import type { MarketEntry } from './market-directory';
+import type { TradingSession } from './session';
+
+export interface SessionOptions {
+  deployment: Deployment;
+  markets: readonly MarketEntry[];
+  vault: Vault;
+  pinning: DeploymentPinning;
+  events: EventHub;
+  logger: Logger;
+  selection: AccountSelection;
+  /** Market list refresh and epoch poll, ms (default 1000). */
+  pollMs?: number;
+  /** Health probes of HTTP and chain, ms (default 5000). */
+  healthMs?: number;
+  /** Balance re-read of the selected account, ms (default 5000): credits and transfers made elsewhere. */
+  balancePollMs?: number;
+  /** Facts of the built-in devnet written down by its launcher (devnet.json), to pin it without a dialog. */
+  attestedFacts?: (deployment: Deployment) => DomainFacts | null;
+  /** Feed health or pin changed: the host re-sends `connection`. */
+  onConnectionChange(): void;
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
+  onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
+}
