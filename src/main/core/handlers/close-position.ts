@@ -9,7 +9,7 @@ import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../trading-math/close-plan';
 import type { TradingSession } from '../session/session';
-import { confirmOrder, send } from './orders';
+import { confirmOrder, send } from './order-sending';
 
 async function bookOf(
   session: TradingSession,

@@ -7,9 +7,9 @@ import { isConfirmed, selectedDeployment, type Deployment, type DomainFacts, typ
 import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { connectionView } from '../handlers/app';
-import { claimOne } from '../handlers/claims';
 import { offlineRefusal } from '../offline-mode';
 import { AutoClaimer } from './auto-claim';
+import { claimOne } from './claim-actions';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
 
@@ -122,7 +122,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       onConnectionChange: () => {
         if (current === session) emitConnection();
       },
-      onResolved: (_s, assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
+      onResolved: (assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
       notify: (level, message) => {
         if (current !== session) return;
         ctx.events.emit('notice', { level, message: message.slice(0, 500) });

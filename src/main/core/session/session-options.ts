@@ -5,7 +5,6 @@ import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings'
 import type { Vault } from '../../vault';
 import type { EventHub } from '../event-hub';
 import type { MarketEntry } from './market-directory';
-import type { TradingSession } from './session';
 
 export interface SessionOptions {
   deployment: Deployment;
@@ -27,5 +26,5 @@ export interface SessionOptions {
   onConnectionChange(): void;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
-  onResolved?(session: TradingSession, assetId: bigint, epoch: bigint): void;
+  onResolved?(assetId: bigint, epoch: bigint): void;
 }

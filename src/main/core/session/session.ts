@@ -147,7 +147,7 @@ export class TradingSession {
     const wait = { sleep: () => this.#timers.sleep(this.#o.pollMs ?? 1_000), stopped: () => this.#timers.stopped };
     void this.board.awaitResolution(assetId, previous, current, wait, async () => {
       await this.desk.refresh(previous, assetId);
-      this.#o.onResolved?.(this, assetId, previous);
+      this.#o.onResolved?.(assetId, previous);
     });
   }
 
