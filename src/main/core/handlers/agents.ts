@@ -11,11 +11,7 @@ import { assertSameFacts, signingFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
 
-function masterOf(session: TradingSession): Address {
-  const master = session.desk.selection.master;
-  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the master account first.');
-  return master as Address;
-}
+const masterOf = (session: TradingSession): Address => session.desk.master('Choose the master account first.');
 
 async function statusOf(session: TradingSession, master: Address): Promise<AgentStatusView> {
   const s = await session.reader.getAgentApproval(master);

@@ -64,14 +64,6 @@ function isHeld(ctx: CoreContext, address: string): boolean {
 /** Every airgap.* method but the QR transport's (handlers/airgap-qr.ts). */
 export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<AreaHandlers<'airgap'>, AirgapQrMethod> {
   const { airgap: book, dialogs } = ctx;
-  const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
-    try {
-      const facts = trading.session().signers.facts;
-      return { ledger: facts?.contracts.ledger, chainId: facts?.chainId };
-    } catch {
-      return { ledger: undefined, chainId: undefined };
-    }
-  };
   const receivedEntry = (id: string) => {
     const entry = book.receivedById(id);
     if (!entry) throw new BridgeFailure('airgap.not_found', 'No request with that id was opened on this machine.');
@@ -93,7 +85,11 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       try {
         // The exchange's time (the wall clock corrected by the session's measured offset) dates an agent approval.
         const exchangeNowMs = Date.now() + (trading.clockOffsetMs() ?? 0);
-        request = await draftAction(ctx, master as Address, action, { ...sessionFacts(), exchangeNowMs });
+        request = await draftAction(ctx, master as Address, action, {
+          ledger: trading.facts()?.contracts.ledger,
+          chainId: trading.facts()?.chainId,
+          exchangeNowMs,
+        });
       } catch (error) {
         if (error instanceof BridgeFailure) throw error;
         try {

@@ -24,11 +24,7 @@ const FAUCET_ABI = [
   'error FaucetCooldown(uint256 availableAt)',
 ];
 
-function masterOf(session: TradingSession): Address {
-  const master = session.desk.selection.master;
-  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account first.');
-  return master as Address;
-}
+const masterOf = (session: TradingSession): Address => session.desk.master('Choose the account first.');
 
 function snake(code: string): string {
   return code.toLowerCase().replace(/[^a-z0-9]+/g, '_');

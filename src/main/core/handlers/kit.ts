@@ -61,13 +61,6 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       pin: ctx.pinning.pinFor(s.selectedDeploymentId),
     };
   };
-  const sessionOrNull = () => {
-    try {
-      return trading.session();
-    } catch {
-      return null;
-    }
-  };
   /** The selected deployment's pinned domain after every check that applies to a signature (offline too). */
   const signingNow = (): SigningFacts => {
     const { deployment, pin } = selected();
@@ -77,7 +70,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         'No deployment is selected, so there is no signing domain: choose one first.',
       );
     ctx.pinning.assertSigningAllowed(deployment.id);
-    return signingFacts(deployment, pin, sessionOrNull()?.signers.facts?.chainId);
+    return signingFacts(deployment, pin, trading.facts()?.chainId);
   };
   const view = (id: string): KitView => kitView(ctx.kits.get(id), selected().pin);
 
@@ -146,7 +139,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         kit = await buildEmergencyKit(signing, {
           contracts: {
             exchange: facts.verifyingContract as Address,
-            ledger: sessionOrNull()?.signers.facts?.contracts.ledger ?? null,
+            ledger: trading.facts()?.contracts.ledger ?? null,
           },
           markets,
           perEpoch: args.perEpoch,
@@ -181,11 +174,11 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         throw new BridgeFailure('kit.invalid_file', 'That file is too large to be an emergency kit.');
       return {
         confirmed: true,
-        value: receiveKit(ctx, text, sessionOrNull()?.signers.facts?.contracts.ledger ?? null),
+        value: receiveKit(ctx, text, trading.facts()?.contracts.ledger ?? null),
       };
     },
 
-    'kit.importText': (text) => receiveKit(ctx, text, sessionOrNull()?.signers.facts?.contracts.ledger ?? null),
+    'kit.importText': (text) => receiveKit(ctx, text, trading.facts()?.contracts.ledger ?? null),
 
     'kit.remove': async (id) => {
       const stored = ctx.kits.get(id);

@@ -207,14 +207,6 @@ export function offlineHandlers(
     const pin = ctx.pinning.pinFor(id);
     return pin ? { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName } : null;
   };
-  const sessionFacts = (): { ledger: Address | undefined; chainId: bigint | undefined } => {
-    try {
-      const facts = trading.session().signers.facts;
-      return { ledger: facts?.contracts.ledger, chainId: facts?.chainId };
-    } catch {
-      return { ledger: undefined, chainId: undefined };
-    }
-  };
   /** The selected deployment's pinned domain, after every check that applies to a signature. */
   const signingNow = (): SigningFacts => {
     const current = ctx.settings.getSettings();
@@ -225,7 +217,7 @@ export function offlineHandlers(
         'No deployment is selected, so there is no signing domain: choose one first.',
       );
     ctx.pinning.assertSigningAllowed(deployment.id);
-    return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), sessionFacts().chainId);
+    return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), trading.facts()?.chainId);
   };
 
   return {
@@ -234,7 +226,7 @@ export function offlineHandlers(
       if (!key) throw new BridgeFailure('keys.not_found', `No key for ${signer} is in this vault.`);
       // Only ever the pinned domain of the selected deployment: no argument can name another.
       const facts = signingNow();
-      const { ledger } = sessionFacts();
+      const ledger = trading.facts()?.contracts.ledger;
       const kind = KIND_OF[action.kind];
       if (needsDialog(kind)) {
         const amount = action.kind === 'withdrawal' ? toAmount(action.amount) : undefined;

@@ -8,6 +8,7 @@ import type { AccountSelection, AccountView, FillView, OrderHistoryEntry } from 
 import type { Address, Hex } from '../../../shared/protocol';
 import { AccountState, type ExchangeReader, type MarketUpdate, type OwnFill } from '../../../client';
 import type { Logger } from '../../log';
+import { BridgeFailure } from '../bridge-runtime';
 import type { EventHub } from '../event-hub';
 import { accountViewOf, type AccountViewSource, type PlacedFacts } from './account-view';
 import type { OwnLevels } from './book-subscriptions';
@@ -176,6 +177,13 @@ export class AccountDesk implements AccountViewSource {
   // ---------------------------------------------------------------- selection and refresh
 
   /** Remembers the account to trade with while not connected; the session selects it once the exchange answers. */
+  /** The selected master account; with none selected, a coded failure saying what to choose (`choose`). */
+  master(choose: string): Address {
+    const master = this.selection.master;
+    if (!master) throw new BridgeFailure('account.none_selected', choose);
+    return master as Address;
+  }
+
   keepSelection(selection: AccountSelection): void {
     this.selection = selection;
   }

@@ -4,15 +4,10 @@
  */
 import type { ClaimableEpoch, ClaimResult } from '../../../shared/bridge';
 import { formatDollars, type Address } from '../../../shared/protocol';
-import { BridgeFailure } from '../bridge-runtime';
 import { marketLabel } from './market-name';
 import type { TradingSession } from './session';
 
-function masterOf(session: TradingSession): Address {
-  const master = session.desk.selection.master;
-  if (!master) throw new BridgeFailure('account.none_selected', 'Choose the account to claim for first.');
-  return master as Address;
-}
+const masterOf = (session: TradingSession): Address => session.desk.master('Choose the account to claim for first.');
 
 export async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
   const master = masterOf(session);

@@ -12,6 +12,7 @@ import { AutoClaimer } from './auto-claim';
 import { claimOne } from './claim-actions';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
+import type { DeploymentFacts } from './signers';
 
 export interface TradingOptions {
   /** Asset ids per deployment (the API cannot list them). */
@@ -32,6 +33,8 @@ export interface TradingHost {
   /** The session once its first connect attempt finished (tests, harness). */
   connected(): Promise<TradingSession>;
   selection(): AccountSelection;
+  /** What the running session read of the exchange (contracts, chain), or null with no session or before it connects. */
+  facts(): DeploymentFacts | null;
   feeds(): FeedHealth[];
   clockOffsetMs(): number | null;
   dispose(): void;
@@ -72,6 +75,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       return s;
     },
     selection: () => current?.desk.selection ?? selection,
+    facts: () => current?.signers.facts ?? null,
     feeds: () => (current ? current.health.feedHealth() : []),
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     dispose: () => {
@@ -161,6 +165,7 @@ export function disabledTradingHost(): TradingHost {
     session: fail,
     connected: () => Promise.reject(failure()),
     selection: () => NO_SELECTION,
+    facts: () => null,
     feeds: () => [],
     clockOffsetMs: () => null,
     dispose: () => {},
