@@ -198,4 +198,35 @@ describe('AccountState balance re-reads', () => {
     expect(await state.refreshBalance()).toBe(true);
     expect(changes).toBe(3);
   });
+
+  it('never lets an older read answered late replace a newer one', async () => {
+    // Reads answer when the test says: the periodic re-read is sent first, a market refresh after it,
+    // and the refresh's answer (the newer state) arrives first.
+    const answers: ((b: bigint) => void)[] = [];
+    const base = reader(
+      () => [],
+      () => 0n,
+    );
+    const state = new AccountState({
+      reader: {
+        ...base,
+        getBalance: () =>
+          new Promise((resolve) =>
+            answers.push((balance) => resolve({ account: ACCOUNT, ts: 1, balance, pending: 0n })),
+          ),
+      },
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+    });
+    const polled = state.refreshBalance();
+    const refreshed = state.refresh(7n, 0n);
+    await Promise.resolve();
+    expect(answers).toHaveLength(2);
+    answers[1]!(250_000_000n); // the newer read: after a credit
+    expect(await refreshed).toBe(true);
+    expect(state.balance?.balance).toBe(250_000_000n);
+    answers[0]!(0n); // the older read, from before the credit
+    expect(await polled).toBe(false);
+    expect(state.balance?.balance).toBe(250_000_000n);
+  });
 });

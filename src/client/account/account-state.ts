@@ -62,6 +62,9 @@ export class AccountState {
   #sweptAt = 0;
   readonly #inflight = new Map<string, Promise<boolean>>();
   readonly #queued = new Set<string>();
+  /** Balance reads in the order they were sent: an answer to an older read never replaces a newer one. */
+  #balanceSent = 0;
+  #balanceTaken = 0;
   dropped = 0;
 
   constructor(opts: AccountStateOptions) {
@@ -185,11 +188,25 @@ export class AccountState {
    * market event to tell. Calls onChange only when it moved; resolves whether it did.
    */
   async refreshBalance(): Promise<boolean> {
-    const balance = await this.#o.reader.getBalance(this.account);
     const before = this.balance;
-    if (before && before.balance === balance.balance && before.pending === balance.pending) return false;
-    this.balance = balance;
+    if (!this.#takeBalance(await this.#readBalance())) return false;
+    const now = this.balance!;
+    if (before && before.balance === now.balance && before.pending === now.pending) return false;
     this.#o.onChange?.(this);
+    return true;
+  }
+
+  /** One balance read, numbered when sent (the periodic re-read and a market refresh may overlap). */
+  async #readBalance(): Promise<{ sent: number; balance: Balance }> {
+    const sent = ++this.#balanceSent;
+    return { sent, balance: await this.#o.reader.getBalance(this.account) };
+  }
+
+  /** Keeps a read unless one sent after it was already kept; says whether it was. */
+  #takeBalance(read: { sent: number; balance: Balance }): boolean {
+    if (read.sent < this.#balanceTaken) return false;
+    this.#balanceTaken = read.sent;
+    this.balance = read.balance;
     return true;
   }
 
@@ -197,7 +214,7 @@ export class AccountState {
     const r = this.#o.reader;
     const [orders, balance, position] = await Promise.all([
       r.getBookOrders(assetId, epoch, this.account),
-      r.getBalance(this.account),
+      this.#readBalance(),
       r.getPosition(this.account, assetId, epoch).catch((e: unknown) => {
         // No position yet is a normal state, not an error.
         if (e instanceof ExchangeHttpError && e.status === 404) return null;
@@ -212,7 +229,7 @@ export class AccountState {
     this.orders.set(k, orders);
     this.#bound(this.orders);
     for (const o of [...orders.buys, ...orders.sells]) this.#remember(o.id);
-    this.balance = balance;
+    this.#takeBalance(balance);
     this.positions.set(k, position);
     this.#bound(this.positions);
     this.#o.onChange?.(this);
