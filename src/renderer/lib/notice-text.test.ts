@@ -8,6 +8,7 @@ import {
   orderText,
   replaceText,
   resolutionText,
+  sentNoticeLevel,
   signedFileSentText,
 } from './notice-text';
 
@@ -245,5 +246,12 @@ describe('notices of requests signed elsewhere, once sent', () => {
     expect(signedFileSentText(null, { status: 'CANCELLED' })).toBe(
       'Sent: the signed file. The exchange answered CANCELLED.',
     );
+  });
+
+  it('show as errors when the exchange failed or rejected them', () => {
+    expect(sentNoticeLevel({ status: 'REJECTED' })).toBe('error');
+    expect(sentNoticeLevel({ status: 'CANCEL_FAILED' })).toBe('error');
+    expect(sentNoticeLevel({ status: 'WITHDRAWN' })).toBe('success');
+    expect(sentNoticeLevel({ status: 'ACCEPTED' })).toBe('success');
   });
 });

@@ -118,6 +118,11 @@ export function resolutionText(r: EpochResolution, market: string): string {
   return `${market} resolved ${r.upWon ? 'Up' : 'Down'}; #${r.currentEpoch} is trading.`;
 }
 
+/** How a sent request's notice shows: an error when the exchange failed or rejected it. */
+export function sentNoticeLevel(r: AirgapSubmitResult): 'error' | 'success' {
+  return /FAIL|REJECT/.test(r.status) ? 'error' : 'success';
+}
+
 /** A request signed on another machine, sent: what it was, its fingerprint, and the exchange's answer. */
 export function airgapSentText(request: PendingRequestView, r: AirgapSubmitResult): string {
   return `Sent: ${request.title}, fingerprint ${request.fingerprint}. The exchange answered ${cleanExchangeText(r.status)}.`;

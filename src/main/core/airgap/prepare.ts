@@ -19,19 +19,11 @@ import {
 } from '../../../client';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { signingFacts } from '../session/signing-facts';
+import { selectedSigningFacts } from '../session/signing-facts';
 
 /** The pinned domain of the selected deployment, after every check that applies to a signature. */
 export function pinnedDraftDomain(ctx: CoreContext, servedChainId: bigint | undefined) {
-  const current = ctx.settings.getSettings();
-  const deployment = current.deployments.find((d) => d.id === current.selectedDeploymentId);
-  if (!deployment)
-    throw new BridgeFailure(
-      'airgap.no_domain',
-      'No deployment is selected, so there is no signing domain: choose one first.',
-    );
-  ctx.pinning.assertSigningAllowed(deployment.id);
-  const facts = signingFacts(deployment, ctx.pinning.pinFor(deployment.id), servedChainId);
+  const facts = selectedSigningFacts(ctx, servedChainId, 'airgap.no_domain');
   return makeExchangeDomain({
     chainId: BigInt(facts.chainId),
     verifyingContract: facts.verifyingContract as Address,

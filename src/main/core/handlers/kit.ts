@@ -20,7 +20,7 @@ import type { CoreContext } from '../context';
 import { airgapFailure, receiveKit } from '../airgap/kit-receive';
 import { kitMatchesPin, kitView } from '../airgap/kit-view';
 import { runPanic } from '../airgap/kit-panic';
-import { assertSameFacts, signingFacts, type SigningFacts } from '../session/signing-facts';
+import { assertSameFacts, selectedSigningFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
 import { makeExchangeDomain } from '../../../shared/protocol';
@@ -62,16 +62,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
     };
   };
   /** The selected deployment's pinned domain after every check that applies to a signature (offline too). */
-  const signingNow = (): SigningFacts => {
-    const { deployment, pin } = selected();
-    if (!deployment)
-      throw new BridgeFailure(
-        'offline.no_domain',
-        'No deployment is selected, so there is no signing domain: choose one first.',
-      );
-    ctx.pinning.assertSigningAllowed(deployment.id);
-    return signingFacts(deployment, pin, trading.facts()?.chainId);
-  };
+  const signingNow = (): SigningFacts => selectedSigningFacts(ctx, trading.facts()?.chainId);
   const view = (id: string): KitView => kitView(ctx.kits.get(id), selected().pin);
 
   /** The markets asked for, from the selected deployment's own list, each from its current epoch on. */

@@ -38,7 +38,7 @@ import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';
 import type { ConfirmRequest } from '../dialogs';
-import { assertSameFacts, signingFacts, type SigningFacts } from '../session/signing-facts';
+import { assertSameFacts, selectedSigningFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
 
@@ -208,17 +208,7 @@ export function offlineHandlers(
     return pin ? { chainId: pin.chainId, verifyingContract: pin.verifyingContract, domainName: pin.domainName } : null;
   };
   /** The selected deployment's pinned domain, after every check that applies to a signature. */
-  const signingNow = (): SigningFacts => {
-    const current = ctx.settings.getSettings();
-    const deployment = current.deployments.find((d) => d.id === current.selectedDeploymentId);
-    if (!deployment)
-      throw new BridgeFailure(
-        'offline.no_domain',
-        'No deployment is selected, so there is no signing domain: choose one first.',
-      );
-    ctx.pinning.assertSigningAllowed(deployment.id);
-    return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), trading.facts()?.chainId);
-  };
+  const signingNow = (): SigningFacts => selectedSigningFacts(ctx, trading.facts()?.chainId);
 
   return {
     'offline.sign': async ({ signer, action }) => {

@@ -4,7 +4,7 @@
  * and the exchange disagree with the chain id the user configured: then nothing may be signed.
  */
 import { BridgeFailure } from '../bridge-runtime';
-import type { Deployment, Pin } from '../../settings';
+import type { Deployment, DeploymentPinning, Pin, SettingsService } from '../../settings';
 
 export interface SigningFacts {
   readonly chainId: string;
@@ -37,6 +37,27 @@ export function signingFacts(deployment: Deployment, pin: Pin | null, served?: b
     domainName: pin.domainName,
     deploymentName: deployment.name,
   };
+}
+
+/**
+ * The selected deployment's pinned facts after every check that applies to a signature, whether or not
+ * a session runs (offline signing, emergency kits, drafted requests). `served`: the chain id the
+ * exchange reported, when connected.
+ */
+export function selectedSigningFacts(
+  ctx: { readonly settings: SettingsService; readonly pinning: DeploymentPinning },
+  served: bigint | undefined,
+  noDomainCode = 'offline.no_domain',
+): SigningFacts {
+  const current = ctx.settings.getSettings();
+  const deployment = current.deployments.find((d) => d.id === current.selectedDeploymentId);
+  if (!deployment)
+    throw new BridgeFailure(
+      noDomainCode,
+      'No deployment is selected, so there is no signing domain: choose one first.',
+    );
+  ctx.pinning.assertSigningAllowed(deployment.id);
+  return signingFacts(deployment, ctx.pinning.pinFor(deployment.id), served);
 }
 
 /** After a dialog: the facts the user saw must still be the ones signed under. */
