@@ -14,6 +14,7 @@ import {
   freshFundedMaster,
   noProblems,
   open,
+  pickMarket,
   setPassword,
   shot,
 } from './harness/flows';
@@ -33,12 +34,7 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     const build = app.getByTestId('offline-build');
     await build.getByRole('combobox', { name: 'Signer' }).selectOption({ index: 1 });
     await build.getByRole('combobox', { name: 'Action' }).first().selectOption('order');
-    await build
-      .locator('label.row')
-      .filter({ hasText: /^Market/ })
-      .locator('select')
-      .selectOption(market.assetId);
-    await expect(build.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
+    await pickMarket(build, market);
     await build.getByRole('combobox', { name: 'Side' }).selectOption('buy');
     await build.getByRole('textbox', { name: 'Price (¢)' }).fill('33');
     await build.getByRole('textbox', { name: 'Size' }).fill('2');

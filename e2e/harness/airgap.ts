@@ -12,7 +12,7 @@ import { CHROMIUM_ARGS, findChromium } from '../chromium';
 import type { HarnessClient } from './client';
 import { fakeCameraArgs, writeImageVideo } from './fake-camera';
 import { expect, invokeInPage } from './fixture';
-import { PASSWORD, open, shot } from './flows';
+import { PASSWORD, open, pickMarket, shot } from './flows';
 import { installTerminal } from './install-terminal';
 import { decodePng } from './png';
 
@@ -53,14 +53,7 @@ export async function prepareFor(
   await open(page, 'Offline signing', 'Offline signing');
   const prepare = page.getByTestId('airgap-prepare');
   await prepare.getByTestId('prepare-kind').selectOption(kind);
-  if (market) {
-    await prepare
-      .locator('label.row')
-      .filter({ hasText: /^Market/ })
-      .locator('select')
-      .selectOption(market.assetId);
-    await expect(prepare.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
-  }
+  if (market) await pickMarket(prepare, market);
   return prepare;
 }
 
@@ -92,6 +85,29 @@ export interface FileRoundTrip {
 }
 
 /**
+ * The signer trusts the request's domain when it is new and signs it, answering main's dialogs; each
+ * dialog must show the fingerprint the online machine shows.
+ */
+async function signReceived(
+  received: Locator,
+  signer: HarnessClient,
+  fingerprint: string,
+  how: { readonly trustDomain?: boolean; readonly confirmSign?: boolean },
+): Promise<void> {
+  const lastConfirm = async () => (await signer.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
+  if (how.trustDomain) {
+    await expect(received).toContainText('never trusted this signing domain');
+    await signer.dialogs({ kind: 'confirm', yes: true });
+    await received.getByTestId('trust-domain').click();
+    expect((await lastConfirm()).request.detail).toContain(fingerprint);
+  }
+  if (how.confirmSign) await signer.dialogs({ kind: 'confirm', yes: true });
+  await received.getByTestId('sign-request').click();
+  await expect(received).toContainText('signed');
+  if (how.confirmSign) expect((await lastConfirm()).request.detail).toContain(fingerprint);
+}
+
+/**
  * The newest pending request's way by file: saved online (main's save dialog), opened on the signer
  * (main's open dialog) with the same fingerprint, signed, saved, opened online and checked. Leaves
  * it ready to send; returns the signer's view of it.
@@ -112,20 +128,7 @@ export async function roundTripByFile(trip: FileRoundTrip): Promise<{ pending: L
   await expect(received.getByTestId('fingerprint')).toHaveText(fingerprint);
   await received.scrollIntoViewIfNeeded();
   await shot(signer.page, `${name}-2-signer-opened`);
-  if (trip.trustDomain) {
-    await expect(received).toContainText('never trusted this signing domain');
-    await signer.client.dialogs({ kind: 'confirm', yes: true });
-    await received.getByTestId('trust-domain').click();
-    const trust = (await signer.client.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
-    expect(trust.request.detail).toContain(fingerprint);
-  }
-  if (trip.confirmSign) await signer.client.dialogs({ kind: 'confirm', yes: true });
-  await received.getByTestId('sign-request').click();
-  await expect(received).toContainText('signed');
-  if (trip.confirmSign) {
-    const asked = (await signer.client.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
-    expect(asked.request.detail).toContain(fingerprint);
-  }
+  await signReceived(received, signer.client, fingerprint, trip);
   const responseFile = join(dir, `${name}-response.json`);
   await signer.client.dialogs({ kind: 'saveFile', path: responseFile });
   await received.getByTestId('save-response').click();
@@ -246,6 +249,26 @@ export interface QrRoundTrip {
 }
 
 /**
+ * One leg by QR: the codes `item`'s display shows (with the fingerprint) are captured into a video
+ * that is the camera of a new window on the other core, which it returns.
+ */
+async function carryByCamera(
+  trip: QrRoundTrip,
+  item: Locator,
+  fingerprint: string,
+  leg: { readonly from: Page; readonly screen: string; readonly video: string; readonly to: HarnessClient },
+): Promise<Page> {
+  const display = item.getByTestId('qr-display');
+  await expect(display.getByTestId('qr-fingerprint')).toHaveText(fingerprint);
+  await display.scrollIntoViewIfNeeded();
+  await shot(leg.from, leg.screen);
+  const frames = await captureCodes(display, trip.dir, leg.video);
+  const side = await cameraPage(frames, join(trip.dir, `${leg.video}.y4m`), trip.rendererUrl, leg.to, trip.problems);
+  trip.opened.push(side);
+  return side.page;
+}
+
+/**
  * The newest pending request's way by QR codes: shown online, captured into the camera of a window
  * on the signer, scanned there with the same fingerprint, signed, shown as codes, captured into the
  * camera of a new window on the online core, scanned and checked. Leaves it ready to send in that
@@ -254,55 +277,26 @@ export interface QrRoundTrip {
 export async function roundTripByQr(
   trip: QrRoundTrip,
 ): Promise<{ online: Page; pending: Locator; received: Locator; signerPage: Page }> {
-  const { dir, name } = trip;
+  const { name } = trip;
   const { pending, fingerprint } = await newestPending(trip.onlinePage);
   await pending.getByTestId('show-request-qr').click();
-  const requestDisplay = pending.getByTestId('qr-display');
-  await expect(requestDisplay.getByTestId('qr-fingerprint')).toHaveText(fingerprint);
-  await requestDisplay.scrollIntoViewIfNeeded();
-  await shot(trip.onlinePage, `${name}-1-online-codes`);
-  const requestFrames = await captureCodes(requestDisplay, dir, `${name}-request`);
-
-  const signerSide = await cameraPage(
-    requestFrames,
-    join(dir, `${name}-request.y4m`),
-    trip.rendererUrl,
-    trip.signerClient,
-    trip.problems,
-  );
-  trip.opened.push(signerSide);
-  const signerPage = signerSide.page;
+  const signerPage = await carryByCamera(trip, pending, fingerprint, {
+    from: trip.onlinePage,
+    screen: `${name}-1-online-codes`,
+    video: `${name}-request`,
+    to: trip.signerClient,
+  });
   await scanWithCamera(signerPage, fingerprint, trip.received, `${name}-2-signer-scanned`);
   const received = signerPage.getByTestId('received-request').first();
   await expect(received.getByTestId('fingerprint')).toHaveText(fingerprint);
-  if (trip.trustDomain) {
-    await expect(received).toContainText('never trusted this signing domain');
-    await trip.signerClient.dialogs({ kind: 'confirm', yes: true });
-    await received.getByTestId('trust-domain').click();
-  }
-  if (trip.confirmSign) await trip.signerClient.dialogs({ kind: 'confirm', yes: true });
-  await received.getByTestId('sign-request').click();
-  await expect(received).toContainText('signed');
-  if (trip.confirmSign) {
-    const asked = (await trip.signerClient.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
-    expect(asked.request.detail).toContain(fingerprint);
-  }
+  await signReceived(received, trip.signerClient, fingerprint, trip);
   await received.getByTestId('show-response-qr').click();
-  const responseDisplay = received.getByTestId('qr-display');
-  await expect(responseDisplay.getByTestId('qr-fingerprint')).toHaveText(fingerprint);
-  await responseDisplay.scrollIntoViewIfNeeded();
-  await shot(signerPage, `${name}-3-signer-response-codes`);
-  const responseFrames = await captureCodes(responseDisplay, dir, `${name}-response`);
-
-  const onlineSide = await cameraPage(
-    responseFrames,
-    join(dir, `${name}-response.y4m`),
-    trip.rendererUrl,
-    trip.onlineClient,
-    trip.problems,
-  );
-  trip.opened.push(onlineSide);
-  const online = onlineSide.page;
+  const online = await carryByCamera(trip, received, fingerprint, {
+    from: signerPage,
+    screen: `${name}-3-signer-response-codes`,
+    video: `${name}-response`,
+    to: trip.onlineClient,
+  });
   await scanWithCamera(online, fingerprint, /^Received a signed response\.$/, `${name}-4-online-scanned`);
   const checked = online.getByTestId('pending-request').first();
   await expect(checked.getByTestId('fingerprint')).toHaveText(fingerprint);

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { keySigner, type ExchangeClient } from '../../src/client';
 import { devnetClient } from '../../src/devnet/bot';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
@@ -23,6 +23,16 @@ export interface MarketRow {
   epoch: string;
   expiration: number;
   resolved: boolean;
+}
+
+/** Picks a market in an offline form's market fields (build-and-sign, prepare): the form fills in its current epoch. */
+export async function pickMarket(form: Locator, market: { assetId: string; epoch: string }): Promise<void> {
+  await form
+    .locator('label.row')
+    .filter({ hasText: /^Market/ })
+    .locator('select')
+    .selectOption(market.assetId);
+  await expect(form.getByRole('textbox', { name: 'Epoch' })).toHaveValue(market.epoch);
 }
 
 export async function open(page: Page, label: string, title: string): Promise<void> {
