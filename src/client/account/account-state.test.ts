@@ -199,6 +199,36 @@ describe('AccountState balance re-reads', () => {
     expect(changes).toBe(3);
   });
 
+  it('skip a re-read while the kept balance is fresher than asked, then read again', async () => {
+    let reads = 0;
+    let now = 1_000;
+    const base = reader(
+      () => [],
+      () => 0n,
+    );
+    const state = new AccountState({
+      reader: {
+        ...base,
+        getBalance: () => {
+          reads++;
+          return Promise.resolve({ account: ACCOUNT, ts: 1, balance: BigInt(reads), pending: 0n });
+        },
+      },
+      account: ACCOUNT,
+      currentEpoch: () => undefined,
+      now: () => now,
+    });
+    await state.refresh(7n, 0n); // a market refresh reads the balance too
+    expect(reads).toBe(1);
+    now += 4_000;
+    expect(await state.refreshBalance(5_000)).toBe(false);
+    expect(reads).toBe(1);
+    now += 1_000;
+    expect(await state.refreshBalance(5_000)).toBe(true);
+    expect(reads).toBe(2);
+    expect(state.balance?.balance).toBe(2n);
+  });
+
   it('never lets an older read answered late replace a newer one', async () => {
     // Reads answer when the test says: the periodic re-read is sent first, a market refresh after it,
     // and the refresh's answer (the newer state) arrives first.

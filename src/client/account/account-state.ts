@@ -65,6 +65,8 @@ export class AccountState {
   /** Balance reads in the order they were sent: an answer to an older read never replaces a newer one. */
   #balanceSent = 0;
   #balanceTaken = 0;
+  /** When the kept balance was read (sent), for re-reads that skip a balance still fresh. */
+  #balanceReadAt = -Infinity;
   dropped = 0;
 
   constructor(opts: AccountStateOptions) {
@@ -97,7 +99,7 @@ export class AccountState {
    */
   #remember(orderId: string): void {
     const id = orderId.toLowerCase();
-    const now = this.#o.now?.() ?? Date.now();
+    const now = this.#now();
     this.#own.delete(id);
     this.#own.set(id, now);
     if (now - this.#sweptAt >= OWN_SWEEP_EVERY_MS) {
@@ -185,9 +187,11 @@ export class AccountState {
 
   /**
    * Re-reads the balance alone: a credit, a deposit or a withdrawal made elsewhere moves it with no
-   * market event to tell. Calls onChange only when it moved; resolves whether it did.
+   * market event to tell. Calls onChange only when it moved; resolves whether it did. With
+   * `staleAfterMs`, a balance read more recently than that (a market refresh reads it too) is not read again.
    */
-  async refreshBalance(): Promise<boolean> {
+  async refreshBalance(staleAfterMs?: number): Promise<boolean> {
+    if (staleAfterMs !== undefined && this.#now() - this.#balanceReadAt < staleAfterMs) return false;
     const before = this.balance;
     if (!this.#takeBalance(await this.#readBalance())) return false;
     const now = this.balance!;
@@ -197,17 +201,23 @@ export class AccountState {
   }
 
   /** One balance read, numbered when sent (the periodic re-read and a market refresh may overlap). */
-  async #readBalance(): Promise<{ sent: number; balance: Balance }> {
+  async #readBalance(): Promise<{ sent: number; at: number; balance: Balance }> {
     const sent = ++this.#balanceSent;
-    return { sent, balance: await this.#o.reader.getBalance(this.account) };
+    const at = this.#now();
+    return { sent, at, balance: await this.#o.reader.getBalance(this.account) };
   }
 
   /** Keeps a read unless one sent after it was already kept; says whether it was. */
-  #takeBalance(read: { sent: number; balance: Balance }): boolean {
+  #takeBalance(read: { sent: number; at: number; balance: Balance }): boolean {
     if (read.sent < this.#balanceTaken) return false;
     this.#balanceTaken = read.sent;
+    this.#balanceReadAt = read.at;
     this.balance = read.balance;
     return true;
+  }
+
+  #now(): number {
+    return this.#o.now?.() ?? Date.now();
   }
 
   async #refreshOnce(assetId: bigint, epoch: bigint): Promise<boolean> {

@@ -232,9 +232,12 @@ export class AccountDesk implements AccountViewSource {
     ]);
   }
 
-  /** The selected account's balance, read again; the window hears of it only when it moved. */
-  async pollBalance(): Promise<void> {
-    await this.account?.refreshBalance();
+  /**
+   * The selected account's balance, read again unless a refresh read it within `staleAfterMs` (busy
+   * trading reads it with every order); the window hears of it only when it moved.
+   */
+  async pollBalance(staleAfterMs: number): Promise<void> {
+    await this.account?.refreshBalance(staleAfterMs);
   }
 
   onMarketUpdate(u: MarketUpdate): void {

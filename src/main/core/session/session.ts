@@ -130,7 +130,8 @@ export class TradingSession {
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
     this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
     this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
-    this.#timers.every(this.#o.balancePollMs ?? 5_000, () => this.desk.pollBalance());
+    const balanceMs = this.#o.balancePollMs ?? 5_000;
+    this.#timers.every(balanceMs, () => this.desk.pollBalance(balanceMs));
     // Socket states are in memory: re-read them every second so the status bar never shows a cut
     // feed as live for the length of a network probe.
     this.#timers.every(1_000, () => Promise.resolve(this.health.emitIfChanged()));
