@@ -48,6 +48,7 @@ import {
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
+import { riskMethods } from './bridge/risk';
 import { airgapMethods, submitResult } from './bridge/airgap';
 import {
   qrPartsArgs,
@@ -84,6 +85,7 @@ export * from './bridge/funds';
 export * from './bridge/offline';
 export * from './bridge/offline-mode';
 export * from './bridge/kit';
+export * from './bridge/risk';
 export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap';
@@ -499,6 +501,7 @@ export const bridgeMethods = {
   },
   ...offlineModeMethods,
   ...kitMethods,
+  ...riskMethods,
 
   ...airgapMethods,
 } as const satisfies Record<string, MethodSpec>;

@@ -159,6 +159,40 @@ export const MaxSlippageSchema = z
   .regex(/^(?:[1-9][0-9]?|0)(?:\.[0-9])?$/, { message: 'must be a number of cents such as 5 or 2.5' })
   .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
 
+/**
+ * The risk guards main applies to every order (src/main/core/risk, docs/risk-guards.md). Stored as
+ * typed: cents and dollars as decimal text, counts as numbers. Making one stricter is immediate;
+ * making one looser happens only after main's dialog (settings.setRiskLimits); settings.update
+ * cannot touch them.
+ */
+export const RiskLimitsSchema = z.strictObject({
+  /** A buy above fair + band, or a sell below fair − band, is refused (cents, 0.1–99.9). */
+  priceBandCents: MaxSlippageSchema,
+  /** The most one order may cost (collateral it locks plus nothing else), in dollars. */
+  maxOrderCost: z
+    .string()
+    .regex(/^(?:[1-9][0-9]{0,8}|0)(?:\.[0-9]{1,2})?$/, { message: 'must be an amount in dollars such as 250' })
+    .refine((v) => /[1-9]/.test(v), { message: 'must be more than $0' }),
+  /** The largest position, in contracts, on either side of one market's epoch. */
+  maxPositionContracts: HumanSizeSchema,
+  /** The most orders resting at once across all markets of the account. */
+  maxOpenOrders: z.number().int().min(1).max(1000),
+  /** The most orders signed in any 60 seconds. */
+  maxOrdersPerMinute: z.number().int().min(1).max(6000),
+  /** Today's loss (UTC day, realised plus unrealised at fair value) at which risk-adding orders stop, in % of the day's starting equity. */
+  dailyLossPercent: z.number().min(0.1).max(100),
+});
+export type RiskLimits = z.infer<typeof RiskLimitsSchema>;
+
+export const DEFAULT_RISK_LIMITS: RiskLimits = {
+  priceBandCents: '15',
+  maxOrderCost: '500',
+  maxPositionContracts: '2000',
+  maxOpenOrders: 50,
+  maxOrdersPerMinute: 120,
+  dailyLossPercent: 10,
+};
+
 export const SettingsSchema = z
   .strictObject({
     version: z.literal(SETTINGS_VERSION),
@@ -213,6 +247,8 @@ export const SettingsSchema = z
      * Turning it off makes the app connect, so only main's own dialog does that. Older files get off.
      */
     offlineMode: z.boolean().default(false),
+    /** Pre-trade risk guards (older files get the defaults). */
+    riskLimits: RiskLimitsSchema.default(DEFAULT_RISK_LIMITS),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -278,5 +314,6 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     maxSlippageCents: DEFAULT_MAX_SLIPPAGE_CENTS,
     autoClaim: false,
     offlineMode: false,
+    riskLimits: { ...DEFAULT_RISK_LIMITS },
   };
 }

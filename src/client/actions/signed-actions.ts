@@ -43,6 +43,12 @@ import {
 /** The vault adapts to this; private keys never come near the client. */
 export interface ActionSigner {
   readonly address: Address;
+  /**
+   * Sees the struct and domain behind the next digest before it is signed, and may refuse (throw).
+   * The app's vault signer signs only digests it reviewed this way, so every order it signs passed
+   * main's order gate (src/main/core/session/vault-signer.ts).
+   */
+  review?(info: SignRequestInfo): void | Promise<void>;
   signDigest(digest: Hex): Promise<Hex>;
 }
 
@@ -59,6 +65,9 @@ export interface SignRequestInfo {
   primaryType: PrimaryType;
   digest: Hex;
   signer: Address;
+  /** The struct exactly as hashed into `digest`. */
+  action: Readonly<Record<string, unknown>>;
+  domain: Readonly<ExchangeDomain>;
 }
 
 export interface SigningContext {
@@ -184,7 +193,15 @@ async function signDigestOf<P extends PrimaryType>(
   action: ActionOf<P>,
 ): Promise<{ orderHash: Hex; signature: Hex }> {
   const orderHash = localCheck(() => hashAction(primaryType, action as never, ctx.domain));
-  await ctx.beforeSign?.({ primaryType, digest: orderHash, signer: ctx.signer.address });
+  const info: SignRequestInfo = {
+    primaryType,
+    digest: orderHash,
+    signer: ctx.signer.address,
+    action: action as unknown as Readonly<Record<string, unknown>>,
+    domain: ctx.domain,
+  };
+  await ctx.beforeSign?.(info);
+  await ctx.signer.review?.(info);
   const signature = await ctx.signer.signDigest(orderHash);
   if (typeof signature !== 'string' || !SIGNATURE_RE.test(signature)) {
     throw new ExchangeError('SIGNER_FAILED', 'The signer returned something that is not a 65-byte signature.');

@@ -21,7 +21,7 @@ import {
   type StepSignature,
   type UnsignedRequest,
 } from './formats';
-import { STEP_COUNT, stepDigest } from './steps';
+import { STEP_COUNT, stepAt, stepDigest } from './steps';
 
 /** The exchange route each kind is sent to. */
 export const REQUEST_KIND_OF: Readonly<Record<UnsignedRequest['kind'], RequestKind>> = {
@@ -59,11 +59,16 @@ export async function signUnsignedRequest(
   }
   const signatures: StepSignature[] = [];
   for (let i = 0; i < STEP_COUNT[request.kind]; i++) {
-    const digest = stepDigest(
-      request,
-      i,
-      signatures.map((s) => s.signature),
-    );
+    const prior = signatures.map((s) => s.signature);
+    const digest = stepDigest(request, i, prior);
+    const step = stepAt(request, i, prior);
+    await signer.review?.({
+      primaryType: step.primaryType,
+      digest,
+      signer: signer.address,
+      action: step.action,
+      domain: request.domain,
+    });
     const signature = await signer.signDigest(digest);
     if (typeof signature !== 'string' || !SIGNATURE_RE.test(signature)) {
       throw airgapError('AIRGAP_SIGNER_FAILED', 'The signer returned something that is not a 65-byte signature.');

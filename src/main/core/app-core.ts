@@ -33,6 +33,10 @@ import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
 import { kitHandlers } from './handlers/kit';
 import { coreProbe } from './probe';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
+import { Clearances } from './risk/clearances';
+import { LossBudget } from './risk/loss-budget';
+import { OrderGate } from './risk/order-gate';
+import { OrderRate } from './risk/order-rate';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -120,6 +124,20 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   );
   let feeds: FeedHealthSource = deps.feeds ?? (() => []);
   const dialogs = gateDialogs(deps.dialogs);
+  const now = deps.now ?? Date.now;
+  const store = deps.store ?? createMemoryStore();
+  const clearances = new Clearances(now);
+  const lossBudget = new LossBudget(store, now);
+  const orderGate = new OrderGate({
+    settings: deps.settings,
+    dialogs,
+    labelOf: (address) =>
+      deps.vault.list().find((k) => k.address.toLowerCase() === address.toLowerCase())?.label ?? null,
+    budget: lossBudget,
+    rate: new OrderRate(now),
+    clearances,
+    logger,
+  });
   const ctx: CoreContext = {
     vault: deps.vault,
     settings: deps.settings,
@@ -128,11 +146,14 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     logger,
     events,
     app: deps.app,
-    now: deps.now ?? Date.now,
+    now,
     devnetAccounts: deps.devnetAccounts ?? [],
     offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
     kits: new KitStore(deps.kitStore ?? createMemoryStore()),
-    airgap: new AirgapBook(deps.store ?? createMemoryStore()),
+    airgap: new AirgapBook(store),
+    orderGate,
+    clearances,
+    lossBudget,
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();

@@ -8,6 +8,9 @@ import type { DevnetAccountEntry } from './devnet-accounts';
 import type { KitStore } from './airgap/kit-store';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
+import type { Clearances } from './risk/clearances';
+import type { LossBudget } from './risk/loss-budget';
+import type { OrderGate } from './risk/order-gate';
 
 /** The shell's own facts, which app.info answers even when the core cannot start. */
 export interface AppFacts {
@@ -32,4 +35,10 @@ export interface CoreContext {
   readonly kits: KitStore;
   /** Air-gapped round trips: requests prepared and received, signing domains pinned for them. */
   readonly airgap: AirgapBook;
+  /** Every order passes here before it is signed or sent (risk/order-gate.ts). */
+  readonly orderGate: OrderGate;
+  /** What the gate cleared for signing; the vault signer takes them (session/vault-signer.ts). */
+  readonly clearances: Clearances;
+  /** Today's loss baseline per account, for the daily loss limit. */
+  readonly lossBudget: LossBudget;
 }

@@ -55,6 +55,9 @@ export const networkUse = {
   'settings.setConfirmation': 'local',
   'settings.setAutoLock': 'local',
   'settings.setOfflineMode': 'local',
+  'settings.setRiskLimits': 'local',
+  // Reads the selected session when there is one; offline it says there is none.
+  'risk.status': 'local',
   // Accepting a pin writes facts already observed; adding or editing a deployment reads its hosts.
   'deployments.acceptPin': 'local',
   'deployments.add': 'network',

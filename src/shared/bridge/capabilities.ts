@@ -6,7 +6,9 @@
  *                  key, locking, unlocking with the password, layout and cosmetic settings).
  *   trade          signs orders, cancels, cancel-and-replace, claims and agent revocations for the
  *                  exchange, under the pinned domain of the selected deployment only. One keystroke
- *                  fast: main asks only when the user wants order confirmations.
+ *                  fast, and every order passes main's order gate (src/main/core/risk): the risk
+ *                  guards always, main's dialog when the user wants order confirmations or a guard
+ *                  breaks, so a window can lose at most the daily loss limit.
  *   moves-value    can move, sign away, hand out or destroy value: withdrawals, agent approvals,
  *                  on-chain transactions, key export and deletion, offline signing and submitting
  *                  of anything but orders and cancels. Never happens without a dialog owned by main.
@@ -50,6 +52,9 @@ export const methodCapabilities = {
   'settings.setAutoLock': 'changes-trust',
   // Off makes the app connect: main's dialog first (on is immediate).
   'settings.setOfflineMode': 'changes-trust',
+  // Looser limits let a window lose more: main's dialog first (stricter is immediate).
+  'settings.setRiskLimits': 'changes-trust',
+  'risk.status': 'read',
   'deployments.acceptPin': 'changes-trust',
   'deployments.add': 'changes-trust',
   'deployments.edit': 'changes-trust',

@@ -21,6 +21,7 @@ import type { AirgapQrMethod } from './airgap-qr';
 import type { ConfirmRequest } from '../dialogs';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
+import { passOrderStruct } from '../risk/signed-orders';
 import { airgapFailure, receiveEnvelope } from '../airgap/inbox';
 import { envelopeText } from '../airgap/outbox';
 import { domainPinnedHere, pinDomainRequest } from '../airgap/pins';
@@ -55,6 +56,13 @@ function roundTripRequest(request: UnsignedRequest, stage: 'sign' | 'send'): Con
         : 'Once sent, the exchange carries it out.',
     ],
   });
+}
+
+/** The order a request signs or sends: a new order, or the replacement of an edit. */
+function orderStructOf(request: UnsignedRequest): Readonly<Record<string, unknown>> | null {
+  if (request.kind === 'order') return request.order as unknown as Record<string, unknown>;
+  if (request.kind === 'cancel-replace') return request.replacement as unknown as Record<string, unknown>;
+  return null;
 }
 
 function isHeld(ctx: CoreContext, address: string): boolean {
@@ -152,16 +160,22 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
           'airgap.domain_not_pinned',
           `This machine has never trusted the signing domain of this request (chain ${request.domain.chainId}, contract ${toChecksumAddress(request.domain.verifyingContract)}): trust it first, after checking the fingerprint ${request.fingerprint}. Nothing was signed.`,
         );
-      if (describeRequest(request).movesValue || book.alwaysConfirm()) {
+      // An order (or an edit's replacement) passes the order gate, whose dialog says what it is;
+      // everything else that moves value, or everything when asked, gets the round-trip dialog.
+      const order = orderStructOf(request);
+      const passed = order ? await passOrderStruct(ctx, trading, 'airgap-sign', order) : null;
+      if (!passed && (describeRequest(request).movesValue || book.alwaysConfirm())) {
         const yes = await dialogs.confirm(roundTripRequest(request, 'sign'));
         if (!yes) return { confirmed: false };
       }
       try {
         // The wall clock: an expired agent approval is refused before it is signed.
-        const response = await signUnsignedRequest(request, vaultSigner(ctx.vault, request.signer));
+        const response = await signUnsignedRequest(request, vaultSigner(ctx.vault, request.signer, ctx.clearances));
         book.setReceivedResponse(id, response);
       } catch (error) {
         airgapFailure(error);
+      } finally {
+        passed?.release();
       }
       ctx.logger.info('airgap.signed', { kind: request.kind });
       return { confirmed: true, value: receivedView(receivedEntry(id), true) };
@@ -194,12 +208,14 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
           'airgap.domain_mismatch',
           `This request was prepared for another domain than ${session.deployment.name} pins now, so nothing was sent.`,
         );
-      if (describeRequest(entry.request).movesValue) {
+      const order = orderStructOf(entry.request);
+      if (order) await passOrderStruct(ctx, trading, 'airgap-send', order);
+      else if (describeRequest(entry.request).movesValue) {
         const yes = await dialogs.confirm(roundTripRequest(entry.request, 'send'));
         if (!yes) return { confirmed: false };
-        if (book.pendingById(id)?.state === 'sent')
-          throw new BridgeFailure('airgap.replayed', 'This request was sent meanwhile; it is not sent again.');
       }
+      if (book.pendingById(id)?.state === 'sent')
+        throw new BridgeFailure('airgap.replayed', 'This request was sent meanwhile; it is not sent again.');
       // Marked before the send, so a second call while this one waits cannot send it twice.
       book.updatePending(id, { state: 'sent' });
       const client = new ExchangeClient({

@@ -9,7 +9,7 @@ import { MAX_BOOK_DEPTH } from '../../../client';
 import type { CoreContext } from '../context';
 import { clipToInventory, planClose } from '../trading-math/close-plan';
 import type { TradingSession } from '../session/session';
-import { confirmOrder, send } from './order-sending';
+import { passGate, send } from './order-sending';
 
 async function bookOf(
   session: TradingSession,
@@ -69,19 +69,35 @@ export async function closePosition(
       remaining: inventory.toString(),
     };
   }
-  await confirmOrder(ctx, session, a, e, { sell: plan.sell, price: plan.limit, size: plan.size }, 'IOC');
-  // Re-read the position after the dialog: a resting order may have filled meanwhile.
-  await session.desk.refresh(e, a);
-  const now = session.desk.account?.inventory(a, e) ?? 0n;
-  const size = clipToInventory(plan, now);
-  if (size === 0n) return { ...base, status: 'NOTHING_TO_CLOSE', remaining: now.toString(), positionChanged: true };
-  const { result, fills } = await send(session, {
+  const passed = await passGate(ctx, session, {
+    path: 'close',
+    signAs,
     assetId: a,
     epoch: e,
-    ticket: { sell: plan.sell, price: plan.limit, size },
+    ticket: { sell: plan.sell, price: plan.limit, size: plan.size },
     timeInForce: 'IOC',
-    signAs,
   });
+  let sent;
+  try {
+    // Re-read the position after the gate (and its dialog): a resting order may have filled meanwhile.
+    await session.desk.refresh(e, a);
+    const now = session.desk.account?.inventory(a, e) ?? 0n;
+    const size = clipToInventory(plan, now);
+    if (size === 0n) return { ...base, status: 'NOTHING_TO_CLOSE', remaining: now.toString(), positionChanged: true };
+    sent = {
+      size,
+      ...(await send(session, {
+        assetId: a,
+        epoch: e,
+        ticket: { sell: plan.sell, price: plan.limit, size },
+        timeInForce: 'IOC',
+        signAs,
+      })),
+    };
+  } finally {
+    passed.release();
+  }
+  const { result, fills, size } = sent;
   const left = session.desk.account?.inventory(a, e) ?? 0n;
   const filled = BigInt(result.filled);
   const p = priced(fills, plan.sell);

@@ -124,6 +124,8 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
           trading.options.creditTimeoutMs ?? 120_000,
         );
         if (credited) {
+          // Money in is not a gain: today's loss baseline moves with it (risk/loss-budget.ts).
+          ctx.lossBudget.noteTransfer(master, units);
           progress('credited', 1, 1, `${formatDollars(units)} is now on your exchange balance.`);
           await session.desk.refresh();
         } else {
@@ -167,6 +169,8 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
         signingFacts(session.deployment, ctx.pinning.pinFor(session.deployment.id), session.signers.facts?.chainId),
       );
       const r = await session.signers.client(master).withdraw({ amount: units, receiver: to });
+      // Money out is not a loss: today's loss baseline moves with it (risk/loss-budget.ts).
+      if (r.status !== 'WITHDRAWAL_FAILED') ctx.lossBudget.noteTransfer(master, -units);
       await session.desk.refresh();
       const listed = (await readWithdrawals(session.reader, master).catch(() => [])).find(
         (w) => w.id.toLowerCase() === r.id.toLowerCase(),

@@ -118,7 +118,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       if (!yes) return { confirmed: false };
       assertSameFacts(facts, signingNow());
       const signing: SigningContext = {
-        signer: vaultSigner(ctx.vault, key.address),
+        signer: vaultSigner(ctx.vault, key.address, ctx.clearances),
         domain: makeExchangeDomain({
           chainId: BigInt(facts.chainId),
           verifyingContract: facts.verifyingContract as Address,

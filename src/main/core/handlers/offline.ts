@@ -2,7 +2,8 @@
  * offline.sign / describe / submit: one of a fixed set of actions signed with no network under the
  * pinned domain of the selected deployment (never one the window names); a payload checked and
  * described in words; and a previously signed payload sent as is. Anything but orders and cancels
- * is confirmed in main's dialog when it is signed and again when it is sent.
+ * is confirmed in main's dialog when it is signed and again when it is sent; orders pass the order
+ * gate (risk/order-gate.ts) when signed and again when sent.
  */
 import type { OfflineAction, PayloadDescription, SignedPayload } from '../../../shared/bridge';
 import { signedPayload } from '../../../shared/bridge';
@@ -41,6 +42,9 @@ import type { ConfirmRequest } from '../dialogs';
 import { assertSameFacts, selectedSigningFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
+import type { Passed } from '../risk/order-gate';
+import { hostGateView, passOrderStruct } from '../risk/signed-orders';
+import { parseTicket } from '../trading-math/order-math';
 
 type PayloadKind = SignedPayload['kind'];
 type DomainFacts = SignedPayload['domain'];
@@ -145,6 +149,41 @@ function parsePayload(value: unknown): SignedPayload {
   return r.data;
 }
 
+/** The signed request inside an envelope, parsed at the edge. */
+function parseOrThrow(payload: SignedPayload): Record<string, unknown> {
+  try {
+    return parseSignedRequest(payload.kind, payload.body) as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw invalid(`The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`);
+  }
+}
+
+/** The order gate for an order this machine signs for another to send (the signer trades for itself). */
+function passOfflineOrder(
+  ctx: CoreContext,
+  trading: TradingHost,
+  signer: Address,
+  action: Extract<OfflineAction, { kind: 'order' }>,
+): Promise<Passed> {
+  const t = parseTicket(action);
+  return ctx.orderGate.pass(
+    {
+      path: 'offline-sign',
+      signer,
+      master: signer,
+      role: 'master',
+      assetId: BigInt(action.assetId),
+      epoch: BigInt(action.epoch),
+      sell: t.sell,
+      price: t.price,
+      size: t.size,
+      timeInForce: action.timeInForce,
+      signsHere: true,
+    },
+    hostGateView(trading),
+  );
+}
+
 /** What main shows before it signs or sends anything offline that is not an order or a cancel. */
 interface OfflineDialogFacts {
   readonly stage: 'sign' | 'submit';
@@ -185,7 +224,11 @@ function offlineRequest(f: OfflineDialogFacts): ConfirmRequest {
   });
 }
 
-/** Orders and cancels stay one step; everything else is confirmed in main's dialog, when signed and when sent. */
+/**
+ * Everything but orders and cancels is confirmed in main's dialog, when signed and when sent; orders
+ * pass the order gate instead (its dialog when the user confirms orders, a guard breaks, or the
+ * account cannot be read here), and cancels stay one step.
+ */
 function needsDialog(kind: PayloadKind): boolean {
   return kind !== 'orders' && kind !== 'cancels';
 }
@@ -257,13 +300,22 @@ export function offlineHandlers(
         verifyingContract: facts.verifyingContract,
         domainName: facts.domainName,
       };
-      const signing: SigningContext = { signer: vaultSigner(ctx.vault, key.address), domain: domainOf(domain) };
+      // An order handed out signed is an order: the same gate as one sent from here, then the same facts.
+      const passed =
+        action.kind === 'order' ? await passOfflineOrder(ctx, trading, key.address as Address, action) : null;
+      if (passed) assertSameFacts(facts, signingNow());
+      const signing: SigningContext = {
+        signer: vaultSigner(ctx.vault, key.address, ctx.clearances),
+        domain: domainOf(domain),
+      };
       let signed: SignedAction<PayloadKind>;
       try {
         signed = await build(signing, action, ledger);
       } catch (error) {
         if (error instanceof BridgeFailure) throw error;
         throw toExchangeError(error);
+      } finally {
+        passed?.release();
       }
       return {
         confirmed: true,
@@ -281,14 +333,7 @@ export function offlineHandlers(
     'offline.describe': (value): PayloadDescription => {
       const payload = parsePayload(value);
       const kind = payload.kind;
-      let request: Record<string, unknown>;
-      try {
-        request = parseSignedRequest(kind, payload.body) as unknown as Record<string, unknown>;
-      } catch (error) {
-        throw invalid(
-          `The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`,
-        );
-      }
+      const request = parseOrThrow(payload);
       const action = request[ACTION_KEY[kind]] as Record<string, unknown>;
       const primaryType = REQUEST_KINDS[kind].primaryType as PrimaryType;
       const warnings: string[] = [];
@@ -345,14 +390,7 @@ export function offlineHandlers(
       }
       if (needsDialog(checked.kind)) {
         const facts = signingNow();
-        let request: Record<string, unknown>;
-        try {
-          request = parseSignedRequest(checked.kind, checked.body) as unknown as Record<string, unknown>;
-        } catch (error) {
-          throw invalid(
-            `The signed request inside is malformed: ${error instanceof Error ? error.message : 'unreadable'}.`,
-          );
-        }
+        const request = parseOrThrow(checked);
         const action = request[ACTION_KEY[checked.kind]] as Record<string, unknown>;
         const withdrawal = checked.kind === 'withdrawals';
         const yes = await ctx.dialogs.confirm(
@@ -366,6 +404,10 @@ export function offlineHandlers(
           }),
         );
         if (!yes) return { confirmed: false };
+      }
+      if (checked.kind === 'orders') {
+        const request = parseOrThrow(checked);
+        await passOrderStruct(ctx, trading, 'offline-send', request['order'] as Record<string, unknown>);
       }
       const client = new ExchangeClient({
         baseUrl: session.deployment.httpUrl,

@@ -1,43 +1,57 @@
 /**
- * Signing and sending one order, shared by orders.place and orders.flatten: main's confirmation
- * dialog when the setting asks for one, the signature by the master or its agent, the order history
- * entry, the taker fills recorded at their prices, and the result the window words.
+ * Signing and sending one order, shared by orders.place, orders.replace and orders.flatten: the
+ * order gate (risk/order-gate.ts) for the selected account, the signature by the master or its
+ * agent, the order history entry, the taker fills recorded at their prices, and the result the
+ * window words.
  */
 import type { FillView, OrderResult, SignAs, TimeInForceName } from '../../../shared/bridge';
-import { formatCents, formatDollars, formatSize } from '../../../shared/protocol';
+import type { Address } from '../../../shared/protocol';
 import type { NewOrderResponse, OrderOutcome } from '../../../client';
 import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { quoteOf, type ParsedTicket } from '../trading-math/order-math';
+import type { ParsedTicket } from '../trading-math/order-math';
+import type { OrderPath, Passed } from '../risk/order-gate';
+import { sessionGateView } from '../risk/session-view';
 import type { TradingSession } from '../session/session';
 
-function sideWord(sell: boolean): string {
-  return sell ? 'Sell' : 'Buy';
+export interface GateSpec {
+  path: Extract<OrderPath, 'place' | 'edit' | 'close'>;
+  signAs: SignAs;
+  assetId: bigint;
+  epoch: bigint;
+  ticket: ParsedTicket;
+  timeInForce: TimeInForceName;
+  replaces?: string;
 }
 
-export async function confirmOrder(
-  ctx: CoreContext,
-  session: TradingSession,
-  assetId: bigint,
-  epoch: bigint,
-  t: ParsedTicket,
-  tif: TimeInForceName,
-): Promise<void> {
-  // Read in place: this runs on every order (a whole-settings copy cost the hotkey path).
-  if (!ctx.settings.read((s) => s.confirmations.orders)) return;
-  const symbol = session.board.market(assetId).symbol;
-  const q = quoteOf(t, session.desk.account?.inventory(assetId, epoch) ?? 0n);
-  const closes = q.closing
-    ? `It closes ${formatSize(BigInt(q.closing))} of the position for ${formatDollars(BigInt(q.proceeds ?? '0'))}. `
-    : '';
-  const yes = await ctx.dialogs.confirm({
-    title: 'Place order',
-    message: `${sideWord(t.sell)} ${formatSize(t.size)} ${symbol} Up at ${formatCents(t.price)} (${tif}, epoch ${epoch})?`,
-    detail: `${closes}It costs ${formatDollars(BigInt(q.cost))} and pays ${formatDollars(BigInt(q.payoutIfRight))} if right; the most it can lose is ${formatDollars(BigInt(q.maxLoss))}.`,
-    confirmLabel: `${sideWord(t.sell)} ${formatSize(t.size)}`,
-  });
-  if (!yes) throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
+/**
+ * The order gate for an order of the selected account signed here: the account is fixed from the
+ * selection (the master, or its agent as `signAs` asks) before anything is asked.
+ */
+export function passGate(ctx: CoreContext, session: TradingSession, o: GateSpec): Promise<Passed> {
+  // Refuses first, in words, a missing account or agent and a watch-only master.
+  session.actor(o.signAs);
+  const { master, agent } = session.desk.selection;
+  const signer = o.signAs === 'agent' ? agent : master;
+  if (!master || !signer) throw new BridgeFailure('account.none_selected', 'Choose the account to trade with first.');
+  return ctx.orderGate.pass(
+    {
+      path: o.path,
+      signer: signer as Address,
+      master: master as Address,
+      role: o.signAs,
+      assetId: o.assetId,
+      epoch: o.epoch,
+      sell: o.ticket.sell,
+      price: o.ticket.price,
+      size: o.ticket.size,
+      timeInForce: o.timeInForce,
+      ...(o.replaces === undefined ? {} : { replaces: o.replaces }),
+      signsHere: true,
+    },
+    sessionGateView(session),
+  );
 }
 
 /** A resend that the exchange had already processed: what we can say without its original answer. */

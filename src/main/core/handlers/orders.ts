@@ -10,10 +10,16 @@ import { parseTicket, quoteOf, type ParsedTicket } from '../trading-math/order-m
 import { shortfallOf, type Shortfall } from '../trading-math/order-funds';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
-import { confirmOrder, resultOf, send, type Placement } from './order-sending';
+import { passGate, resultOf, send, type Placement } from './order-sending';
 
-async function sendOrder(session: TradingSession, p: Placement): Promise<OrderResult> {
-  return (await send(session, p)).result;
+/** The gate, then the signature and the send; a clearance the send did not use is withdrawn. */
+async function gateAndSend(ctx: CoreContext, session: TradingSession, p: Placement): Promise<OrderResult> {
+  const passed = await passGate(ctx, session, { path: 'place', ...p });
+  try {
+    return (await send(session, p)).result;
+  } finally {
+    passed.release();
+  }
 }
 
 /** The selected account's position in a market as last read (0 when none or not connected). */
@@ -89,8 +95,13 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       // Who signs is known before anything is asked: a watch-only master is refused before a dialog.
       session.actor(ticket.signAs);
       await refuseUncovered(session, assetId, epoch, t);
-      await confirmOrder(ctx, session, assetId, epoch, t, ticket.timeInForce);
-      return sendOrder(session, { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs });
+      return gateAndSend(ctx, session, {
+        assetId,
+        epoch,
+        ticket: t,
+        timeInForce: ticket.timeInForce,
+        signAs: ticket.signAs,
+      });
     },
 
     'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {
@@ -131,6 +142,17 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         throw new BridgeFailure('orders.not_found', 'That order is no longer open, so there is nothing to replace.');
       const t = parseTicket({ side: sell ? 'sell' : 'buy', price, size });
       const timeInForce = session.desk.timeInForceOf(orderId);
+      session.signers.assertCanSign();
+      // An edit is a new order: the same gate as a placement, the order it replaces left out of the open ones.
+      const passed = await passGate(ctx, session, {
+        path: 'edit',
+        signAs,
+        assetId: a,
+        epoch: e,
+        ticket: t,
+        timeInForce,
+        replaces: orderId,
+      });
       const actor = session.actor(signAs);
       const input = {
         assetId: a,
@@ -141,9 +163,14 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         size: t.size,
         timeInForce,
       };
-      const outcome = actor.master
-        ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
-        : await actor.client.cancelReplaceOrder(input);
+      let outcome;
+      try {
+        outcome = actor.master
+          ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
+          : await actor.client.cancelReplaceOrder(input);
+      } finally {
+        passed.release();
+      }
       await session.desk.refresh();
       if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, duplicate: true };
       const r = outcome.response;

@@ -21,6 +21,8 @@ const PROTECTED: Readonly<Record<string, string>> = {
   pins: 'pins are written only by the app after you confirm them in its own dialog',
   pendingPinChanges: 'pins are written only by the app after you confirm them in its own dialog',
   version: 'the version belongs to the settings migrations',
+  riskLimits:
+    'change risk limits with settings.setRiskLimits, which asks you in a dialog of the app before making any looser',
   offlineMode:
     'turn offline mode on or off with settings.setOfflineMode, which asks you in a dialog of the app before the app connects again',
 };
@@ -73,7 +75,7 @@ export function protectionHandlers(
             change: {
               setting: 'Order confirmation',
               from: 'on: each order, edit and flatten waits for your yes in a dialog of the app',
-              to: 'off: orders, cancels, edits, flattens and claims go out on one keystroke',
+              to: 'off: orders, cancels, edits, flattens and claims go out on one keystroke, within your risk limits',
             },
             notes: [
               'Withdrawals, agent approvals, key export and on-chain transactions stay confirmed whatever this says.',

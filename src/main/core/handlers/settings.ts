@@ -3,6 +3,7 @@ import type { AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { offlineModeHandler } from './offline-mode';
 import { protectionHandlers, windowPatch } from './protections';
+import { riskLimitsHandler } from './risk';
 
 export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
   const { settings } = ctx;
@@ -11,5 +12,6 @@ export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
     'settings.update': (patch) => settings.updateSettings(windowPatch(patch)),
     ...protectionHandlers(ctx),
     ...offlineModeHandler(ctx),
+    ...riskLimitsHandler(ctx),
   };
 }

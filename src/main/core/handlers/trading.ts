@@ -9,8 +9,9 @@ import { fundsHandlers } from './funds';
 import { marketsHandlers } from './markets';
 import { offlineHandlers } from './offline';
 import { ordersHandlers } from './orders';
+import { riskHandlers } from './risk';
 
-export type TradingHandlers = AreaHandlers<'markets' | 'account' | 'orders' | 'agents' | 'claims' | 'funds'> &
+export type TradingHandlers = AreaHandlers<'markets' | 'account' | 'orders' | 'agents' | 'claims' | 'funds' | 'risk'> &
   Pick<BridgeHandlers, 'offline.sign' | 'offline.describe' | 'offline.submit'>;
 
 export function tradingHandlers(ctx: CoreContext, trading: TradingHost): TradingHandlers {
@@ -22,5 +23,6 @@ export function tradingHandlers(ctx: CoreContext, trading: TradingHost): Trading
     ...claimsHandlers(trading),
     ...fundsHandlers(ctx, trading),
     ...offlineHandlers(ctx, trading),
+    ...riskHandlers(ctx, trading),
   };
 }

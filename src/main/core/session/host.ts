@@ -115,6 +115,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       deployment,
       markets: options.markets(deployment),
       vault: ctx.vault,
+      clearances: ctx.clearances,
       pinning: ctx.pinning,
       events: ctx.events,
       logger: ctx.logger.child({ scope: 'session' }),

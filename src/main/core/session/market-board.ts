@@ -230,6 +230,11 @@ export class MarketBoard {
     forgetEpochsBefore(this.#resolved, assetId, oldest);
   }
 
+  /** The resolution of one epoch, when it has been read. */
+  resolution(assetId: bigint, epoch: bigint): ResolvedEpoch | undefined {
+    return this.#resolved.get(`${assetId}:${epoch}`);
+  }
+
   /** Resolved epochs of an asset, newest first: what we saw roll over plus the few before the current one. */
   async resolvedEpochs(assetId: bigint, lookback = 5): Promise<ResolvedEpoch[]> {
     this.market(assetId);

@@ -4,12 +4,15 @@ import type { Logger } from '../../log';
 import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings';
 import type { Vault } from '../../vault';
 import type { EventHub } from '../event-hub';
+import type { Clearances } from '../risk/clearances';
 import type { MarketEntry } from './market-directory';
 
 export interface SessionOptions {
   deployment: Deployment;
   markets: readonly MarketEntry[];
   vault: Vault;
+  /** Orders the gate cleared: the vault signs no order without one. */
+  clearances: Clearances;
   pinning: DeploymentPinning;
   events: EventHub;
   logger: Logger;

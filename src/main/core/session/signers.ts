@@ -15,6 +15,7 @@ import {
 import { describePinChange, type Deployment, type DeploymentPinning, type DomainFacts } from '../../settings';
 import type { Vault } from '../../vault';
 import { BridgeFailure } from '../bridge-runtime';
+import type { Clearances } from '../risk/clearances';
 import { readDeploymentFacts } from './deployment-facts';
 import { vaultSigner } from './vault-signer';
 
@@ -35,6 +36,7 @@ export interface Actor {
 export interface SignersOptions {
   deployment: Deployment;
   vault: Vault;
+  clearances: Clearances;
   pinning: DeploymentPinning;
   clock: ExchangeClock;
   /** Facts of the built-in devnet written down by its launcher (devnet.json), to pin it without a dialog. */
@@ -133,7 +135,7 @@ export class Signers {
         baseUrl: this.#o.deployment.httpUrl,
         timeoutMs: 15_000,
         onResponse: clock.onResponse,
-        signer: vaultSigner(this.#o.vault, address),
+        signer: vaultSigner(this.#o.vault, address, this.#o.clearances),
         deployment: () => this.signingContext(),
         beforeSign: () => this.assertSigningAllowed(),
         now: () => Date.now() + clock.offsetMs,

@@ -1,0 +1,180 @@
+/**
+ * The pre-trade checks, as pure functions of one order, the fair value, the limits and what the
+ * account holds (docs/risk-guards.md). Each returns the breach it finds, with a code and a sentence
+ * carrying the numbers; the gate decides what a breach means (refused, or main's override dialog).
+ */
+import { PROTOCOL_SCALE, displayPrice, formatCents, formatDollars, formatSize, orderMargin } from '../../../shared/protocol';
+import type { RiskLimits } from '../../../shared/settings-schema';
+import type { ParsedLimits } from './limits';
+
+export interface CheckedOrder {
+  assetId: bigint;
+  epoch: bigint;
+  sell: boolean;
+  price: bigint;
+  size: bigint;
+  /** GTC and ALO may rest on the book; IOC and FOK never do. */
+  mayRest: boolean;
+}
+
+export interface RestingOrder {
+  assetId: bigint;
+  epoch: bigint;
+  sell: boolean;
+  price: bigint;
+  /** What is left to fill. */
+  size: bigint;
+}
+
+/** What the account holds, read before the check; null parts could not be read (see the gate). */
+export interface AccountRisk {
+  /** Signed contracts in the order's market and epoch. */
+  inventory: bigint;
+  /** Every resting order of the account, in all markets, without the one an edit replaces. */
+  resting: readonly RestingOrder[];
+  /** Today's loss so far and today's limit. */
+  lossToday: bigint;
+  lossLimit: bigint;
+}
+
+export interface Breach {
+  code:
+    | 'risk.price_band'
+    | 'risk.order_cost'
+    | 'risk.position'
+    | 'risk.open_orders'
+    | 'risk.order_rate'
+    | 'risk.daily_loss';
+  limit: keyof RiskLimits;
+  /** Our words with the numbers, e.g. "99¢ is 49.0¢ above fair value 50.0¢; your band is 15¢." */
+  sentence: string;
+  /** Main's dialog may let this one order through once; rate and open-order limits protect the app itself. */
+  overridable: boolean;
+}
+
+export type FairOf = (assetId: bigint, epoch: bigint) => bigint | null;
+
+const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
+
+/** The part of an order that opens or adds to a position (the rest closes what is held). */
+export function openingSize(o: Pick<CheckedOrder, 'sell' | 'size'>, inventory: bigint): bigint {
+  const held = o.sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n;
+  return o.size > held ? o.size - held : 0n;
+}
+
+/**
+ * What filling the order now would cost against fair value, rounded up: a buy above fair pays the
+ * difference, a sell below fair gives it away. With no fair value, the most it could lose.
+ */
+export function edgeCost(o: Pick<RestingOrder, 'sell' | 'price' | 'size'>, fair: bigint | null): bigint {
+  if (fair === null) return orderMargin(o.sell, o.size, o.price);
+  const worse = o.sell ? fair - o.price : o.price - fair;
+  return worse > 0n ? ceilDiv(worse * o.size, PROTOCOL_SCALE) : 0n;
+}
+
+export function bandBreach(o: CheckedOrder, fair: bigint | null, l: ParsedLimits): Breach | null {
+  if (fair === null) return null;
+  const off = o.sell ? fair - o.price : o.price - fair;
+  if (off <= l.band) return null;
+  return {
+    code: 'risk.price_band',
+    limit: 'priceBandCents',
+    sentence: `${formatCents(o.price)} is ${displayPrice(off)} ${o.sell ? 'below' : 'above'} fair value ${displayPrice(fair)}; your band is ${formatCents(l.band)}.`,
+    overridable: true,
+  };
+}
+
+export function costBreach(o: CheckedOrder, inventory: bigint, l: ParsedLimits): Breach | null {
+  const cost = orderMargin(o.sell, openingSize(o, inventory), o.price);
+  if (cost <= l.maxOrderCost) return null;
+  return {
+    code: 'risk.order_cost',
+    limit: 'maxOrderCost',
+    sentence: `this order costs ${formatDollars(cost)}; your largest order cost is ${formatDollars(l.maxOrderCost)}.`,
+    overridable: true,
+  };
+}
+
+export function positionBreach(o: CheckedOrder, a: AccountRisk, l: ParsedLimits): Breach | null {
+  if (openingSize(o, a.inventory) === 0n) return null;
+  const sameSide = a.resting
+    .filter((r) => r.assetId === o.assetId && r.epoch === o.epoch && r.sell === o.sell)
+    .reduce((s, r) => s + r.size, 0n);
+  // The position if this order and the account's other orders on the same side all filled.
+  const worst = a.inventory + (o.sell ? -(o.size + sameSide) : o.size + sameSide);
+  const magnitude = worst < 0n ? -worst : worst;
+  if (magnitude <= l.maxPosition) return null;
+  return {
+    code: 'risk.position',
+    limit: 'maxPositionContracts',
+    sentence: `it could take your position in this market to ${formatSize(magnitude)} contracts ${worst < 0n ? 'short' : 'long'}; your largest position is ${formatSize(l.maxPosition)}.`,
+    overridable: true,
+  };
+}
+
+export function openOrdersBreach(o: CheckedOrder, a: AccountRisk, l: ParsedLimits): Breach | null {
+  if (!o.mayRest || a.resting.length < l.maxOpenOrders) return null;
+  return {
+    code: 'risk.open_orders',
+    limit: 'maxOpenOrders',
+    sentence: `${a.resting.length} of your orders are open; your limit is ${l.maxOpenOrders}. Cancel some first.`,
+    overridable: false,
+  };
+}
+
+export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | null {
+  if (sentInLastMinute < l.maxOrdersPerMinute) return null;
+  return {
+    code: 'risk.order_rate',
+    limit: 'maxOrdersPerMinute',
+    sentence: `${sentInLastMinute} orders were signed in the last minute; your limit is ${l.maxOrdersPerMinute} a minute.`,
+    overridable: false,
+  };
+}
+
+/**
+ * The daily loss limit. What the account has committed is today's loss plus what every open order
+ * (this one included) would cost against fair value if it filled now. An order that adds risk must
+ * fit that within the limit; an order that only reduces a position goes even at the limit as long as
+ * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
+ */
+export function lossBreach(o: CheckedOrder, a: AccountRisk, fairOf: FairOf): Breach | null {
+  const own = edgeCost(o, fairOf(o.assetId, o.epoch));
+  const resting = a.resting.reduce((s, r) => s + edgeCost(r, fairOf(r.assetId, r.epoch)), 0n);
+  const committed = a.lossToday + resting + own;
+  const addsRisk = openingSize(o, a.inventory) > 0n;
+  if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
+    return null;
+  const spent = a.lossToday >= a.lossLimit;
+  const head = spent
+    ? `today's loss of ${formatDollars(a.lossToday)} has reached your daily limit of ${formatDollars(a.lossLimit)}`
+    : `today's loss (${formatDollars(a.lossToday)}) with what your open orders${resting > 0n ? ` (${formatDollars(resting)})` : ''} and this one (${formatDollars(own)}) could cost against fair value comes to ${formatDollars(committed)}, over your daily limit of ${formatDollars(a.lossLimit)}`;
+  return {
+    code: 'risk.daily_loss',
+    limit: 'dailyLossPercent',
+    sentence: `${head}. Orders that reduce a position at or better than fair value still go.`,
+    overridable: true,
+  };
+}
+
+/** Every breach of one order, in the order a trader reads them. */
+export function breachesOf(input: {
+  order: CheckedOrder;
+  fairOf: FairOf;
+  limits: ParsedLimits;
+  /** Null when the account's state could not be read (the gate then asks the person). */
+  account: AccountRisk | null;
+  sentInLastMinute: number;
+}): Breach[] {
+  const { order: o, limits: l, account: a } = input;
+  const fair = input.fairOf(o.assetId, o.epoch);
+  const found = [
+    bandBreach(o, fair, l),
+    costBreach(o, a?.inventory ?? 0n, l),
+    a && positionBreach(o, a, l),
+    a && openOrdersBreach(o, a, l),
+    rateBreach(input.sentInLastMinute, l),
+    a && lossBreach(o, a, input.fairOf),
+  ];
+  return found.filter((b): b is Breach => b !== null);
+}

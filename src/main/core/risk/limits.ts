@@ -1,0 +1,78 @@
+/**
+ * The risk limits as main uses them: the stored settings (typed text and numbers) parsed into
+ * protocol units once, and the comparison that decides whether a change needs main's dialog
+ * (looser) or takes effect at once (stricter).
+ */
+import type { RiskLimits } from '../../../shared/settings-schema';
+import { formatCents, formatDollars, formatSize, parseAmount, parsePrice, parseSize } from '../../../shared/protocol';
+
+export interface ParsedLimits {
+  /** Price units (10^6 = $1). */
+  band: bigint;
+  /** Amount units (10^6 = $1). */
+  maxOrderCost: bigint;
+  /** Size units (10^6 = one contract). */
+  maxPosition: bigint;
+  maxOpenOrders: number;
+  maxOrdersPerMinute: number;
+  /** Basis points of the day's starting equity (10% = 1000). */
+  dailyLossBps: bigint;
+}
+
+export function parseLimits(l: RiskLimits): ParsedLimits {
+  return {
+    band: parsePrice(l.priceBandCents),
+    maxOrderCost: parseAmount(l.maxOrderCost),
+    maxPosition: parseSize(l.maxPositionContracts),
+    maxOpenOrders: l.maxOpenOrders,
+    maxOrdersPerMinute: l.maxOrdersPerMinute,
+    dailyLossBps: BigInt(Math.round(l.dailyLossPercent * 100)),
+  };
+}
+
+type LimitKey = keyof RiskLimits;
+
+/** Every limit is "at most": a larger number is looser. */
+const LOOSER: Readonly<Record<LimitKey, (from: ParsedLimits, to: ParsedLimits) => boolean>> = {
+  priceBandCents: (a, b) => b.band > a.band,
+  maxOrderCost: (a, b) => b.maxOrderCost > a.maxOrderCost,
+  maxPositionContracts: (a, b) => b.maxPosition > a.maxPosition,
+  maxOpenOrders: (a, b) => b.maxOpenOrders > a.maxOpenOrders,
+  maxOrdersPerMinute: (a, b) => b.maxOrdersPerMinute > a.maxOrdersPerMinute,
+  dailyLossPercent: (a, b) => b.dailyLossBps > a.dailyLossBps,
+};
+
+/** Our words for each limit, for dialogs and refusals. */
+export const LIMIT_NAMES: Readonly<Record<LimitKey, string>> = {
+  priceBandCents: 'Price band around fair value',
+  maxOrderCost: 'Largest order cost',
+  maxPositionContracts: 'Largest position per market',
+  maxOpenOrders: 'Most open orders',
+  maxOrdersPerMinute: 'Most orders per minute',
+  dailyLossPercent: 'Daily loss limit',
+};
+
+export function limitText(key: LimitKey, l: RiskLimits): string {
+  const p = parseLimits(l);
+  switch (key) {
+    case 'priceBandCents':
+      return `${formatCents(p.band)} either side of fair value`;
+    case 'maxOrderCost':
+      return formatDollars(p.maxOrderCost);
+    case 'maxPositionContracts':
+      return `${formatSize(p.maxPosition)} contracts`;
+    case 'maxOpenOrders':
+      return `${l.maxOpenOrders} orders`;
+    case 'maxOrdersPerMinute':
+      return `${l.maxOrdersPerMinute} a minute`;
+    case 'dailyLossPercent':
+      return `${l.dailyLossPercent}% of the day's starting equity`;
+  }
+}
+
+/** The limits a change makes looser, in table order; empty when it only tightens or keeps them. */
+export function loosened(from: RiskLimits, to: RiskLimits): LimitKey[] {
+  const a = parseLimits(from);
+  const b = parseLimits(to);
+  return (Object.keys(LOOSER) as LimitKey[]).filter((k) => LOOSER[k](a, b));
+}

@@ -1,0 +1,197 @@
+/**
+ * The order gate: the one function every order passes before it is signed or sent (docs/risk-guards.md).
+ * It fixes who signs, for whom and what; reads the account; applies the risk guards against the
+ * market's fair value; asks in main's dialog when the user wants every order confirmed, when a guard
+ * that allows a one-off override breaks, or when the account could not be read here; checks after
+ * the dialog that nothing it showed has changed; and only then lets the vault sign the order (a
+ * clearance, see clearances.ts) or the path send one signed before.
+ */
+import type { TimeInForceName } from '../../../shared/bridge';
+import type { Address } from '../../../shared/protocol';
+import type { FairValue } from '../../../client';
+import type { Logger } from '../../log';
+import type { SettingsService } from '../../settings';
+import { BridgeFailure } from '../bridge-runtime';
+import type { Dialogs } from '../dialogs';
+import type { ClearedTerms, Clearances } from './clearances';
+import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
+import { parseLimits } from './limits';
+import type { LossBudget } from './loss-budget';
+import { orderDialog, type OrderPath } from './order-dialog';
+import type { OrderRate } from './order-rate';
+
+export type { OrderPath } from './order-dialog';
+
+export interface GateOrder {
+  path: OrderPath;
+  /** The key that signs: the master, or its agent. */
+  signer: Address;
+  /** The account whose money it is. */
+  master: Address;
+  role: 'master' | 'agent';
+  assetId: bigint;
+  epoch: bigint;
+  sell: boolean;
+  price: bigint;
+  size: bigint;
+  timeInForce: TimeInForceName;
+  /** An edit's order being replaced: it no longer counts among the open orders. */
+  replaces?: string;
+  /** True when this machine signs it (a clearance is issued); false when a signed order is only sent. */
+  signsHere: boolean;
+}
+
+/** What the account holds, as the session read it, with its equity at fair value. */
+export interface AccountSnapshot {
+  inventory: bigint;
+  resting: RestingOrder[];
+  equity: bigint;
+}
+
+/** The market and account facts the gate needs, from the running session (or none, offline). */
+export interface GateView {
+  fair(assetId: bigint, epoch: bigint): FairValue;
+  marketName(assetId: bigint, epoch: bigint): string;
+  /** Null when the account cannot be read here (offline, or not the selected account). */
+  account(master: string, assetId: bigint, epoch: bigint, replaces?: string): Promise<AccountSnapshot | null>;
+  deploymentName: string | null;
+  /** Who is selected and what is pinned, compared before and after the dialog. */
+  identity(): string;
+}
+
+export interface OrderGateDeps {
+  settings: Pick<SettingsService, 'read'>;
+  dialogs: Pick<Dialogs, 'confirm'>;
+  labelOf(address: string): string | null;
+  budget: LossBudget;
+  rate: OrderRate;
+  clearances: Clearances;
+  logger: Logger;
+}
+
+/** What passed the gate: the clearance it issued, to void if the path stops before signing. */
+export interface Passed {
+  readonly terms: ClearedTerms | null;
+  release(): void;
+}
+
+const NOT_READ =
+  'your position, open orders and today’s loss could not be read, so the position, open-order and daily loss limits were not applied';
+
+function refusal(b: Breach, more: number): BridgeFailure {
+  const tail = more > 0 ? ` (${more} more limit${more === 1 ? '' : 's'} broken.)` : '';
+  return new BridgeFailure(b.code, `Refused: ${b.sentence}${tail}`);
+}
+
+export class OrderGate {
+  readonly #d: OrderGateDeps;
+
+  constructor(deps: OrderGateDeps) {
+    this.#d = deps;
+  }
+
+  /** Orders the account signed (or sent) through the gate in the last 60 seconds. */
+  sentInLastMinute(master: string): number {
+    return this.#d.rate.inLastMinute(master);
+  }
+
+  async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
+    const { settings } = this.#d;
+    const limits = parseLimits(settings.read((s) => s.riskLimits));
+    const confirmEach = settings.read((s) => s.confirmations.orders);
+    const identity = view?.identity() ?? '';
+    const fairOf: FairOf = (a, e) => {
+      const f = view?.fair(a, e);
+      return f?.known ? f.price : null;
+    };
+    const checked: CheckedOrder = {
+      assetId: order.assetId,
+      epoch: order.epoch,
+      sell: order.sell,
+      price: order.price,
+      size: order.size,
+      mayRest: order.timeInForce === 'GTC' || order.timeInForce === 'ALO',
+    };
+    const read = async (): Promise<{ risk: AccountRisk | null; inventory: bigint | null }> => {
+      const snap = view ? await view.account(order.master, order.assetId, order.epoch, order.replaces) : null;
+      if (!snap) return { risk: null, inventory: null };
+      const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
+      return {
+        risk: { inventory: snap.inventory, resting: snap.resting, lossToday: status.loss, lossLimit: status.limit },
+        inventory: snap.inventory,
+      };
+    };
+    const check = (risk: AccountRisk | null): Breach[] =>
+      breachesOf({
+        order: checked,
+        fairOf,
+        limits,
+        account: risk,
+        sentInLastMinute: this.#d.rate.inLastMinute(order.master),
+      });
+
+    const before = await read();
+    const breaches = check(before.risk);
+    const hard = breaches.find((b) => !b.overridable);
+    if (hard) throw this.#refuse(order, hard, breaches.length - 1);
+
+    if (confirmEach || breaches.length > 0 || before.risk === null) {
+      const fair = view?.fair(order.assetId, order.epoch);
+      const yes = await this.#d.dialogs.confirm(
+        orderDialog({
+          path: order.path,
+          signer: order.signer,
+          signerLabel: this.#d.labelOf(order.signer),
+          role: order.role,
+          master: order.master,
+          market: view?.marketName(order.assetId, order.epoch) ?? `asset ${order.assetId} epoch ${order.epoch}`,
+          sell: order.sell,
+          price: order.price,
+          size: order.size,
+          timeInForce: order.timeInForce,
+          inventory: before.inventory,
+          fair: fair?.known
+            ? { price: fair.price }
+            : { reason: fair?.reason ?? 'this machine has no oracle prices, so fair value is not known here.' },
+          breaches,
+          unchecked: before.risk === null ? [NOT_READ] : [],
+          deployment: view?.deploymentName ?? null,
+        }),
+      );
+      if (!yes) {
+        const first = breaches[0];
+        if (first) throw this.#refuse(order, first, breaches.length - 1);
+        throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
+      }
+      // The dialog showed one account, one domain and one set of facts: nothing else may be signed now.
+      if ((view?.identity() ?? '') !== identity)
+        throw new BridgeFailure(
+          'orders.changed_meanwhile',
+          'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
+        );
+      const after = check((await read()).risk);
+      const agreed = new Set(breaches.map((b) => b.code));
+      const fresh = after.find((b) => !agreed.has(b.code));
+      if (fresh) throw this.#refuse(order, fresh, 0);
+    }
+
+    this.#d.rate.note(order.master);
+    if (!order.signsHere) return { terms: null, release: () => undefined };
+    const terms: ClearedTerms = {
+      signer: order.signer,
+      sender: order.master,
+      assetId: order.assetId,
+      epoch: order.epoch,
+      sell: order.sell,
+      price: order.price,
+      size: order.size,
+    };
+    this.#d.clearances.issue(terms);
+    return { terms, release: () => this.#d.clearances.void(terms) };
+  }
+
+  #refuse(order: GateOrder, b: Breach, more: number): BridgeFailure {
+    this.#d.logger.info('risk.refused', { code: b.code, path: order.path });
+    return refusal(b, more);
+  }
+}
