@@ -30,7 +30,12 @@ export function vaultSigner(
   return {
     address: checksummed,
     review: (info: SignRequestInfo) => {
-      const digest = hashAction(info.primaryType, info.action as never, info.domain).toLowerCase();
+      let digest: string;
+      try {
+        digest = hashAction(info.primaryType, info.action as never, info.domain).toLowerCase();
+      } catch {
+        throw unreviewed();
+      }
       if (digest !== info.digest.toLowerCase()) throw unreviewed();
       if (ORDER_TYPES.has(info.primaryType)) {
         const a = info.action;

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { Address } from '../../../shared/protocol';
+import { silentLogger } from '../../log';
+import { SettingsService } from '../../settings';
+import { createMemoryStore } from '../../store/key-value-store';
+import type { ConfirmRequest } from '../dialogs';
+import { Clearances } from './clearances';
+import { LossBudget } from './loss-budget';
+import { OrderGate, type AccountSnapshot, type GateOrder, type GateView } from './order-gate';
+import { OrderRate } from './order-rate';
+
+const C = 10_000n;
+const N = 1_000_000n;
+const D = 1_000_000n;
+const MASTER = ('0x' + '11'.repeat(20)) as Address;
+const AGENT = ('0x' + '22'.repeat(20)) as Address;
+
+function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSnapshot | null } = {}) {
+  const settings = new SettingsService({ store: createMemoryStore() });
+  settings.updateSettings({ confirmations: { ...settings.getSettings().confirmations, orders: opts.confirm ?? false } });
+  const asked: ConfirmRequest[] = [];
+  let identity = 'A';
+  const clearances = new Clearances();
+  const gate = new OrderGate({
+    settings,
+    dialogs: {
+      confirm: (r) => {
+        asked.push(r);
+        return Promise.resolve(opts.answer ?? false);
+      },
+    },
+    labelOf: (a) => (a === MASTER ? 'Main\u202e evil' : null),
+    budget: new LossBudget(createMemoryStore()),
+    rate: new OrderRate(),
+    clearances,
+    logger: silentLogger,
+  });
+  const view: GateView = {
+    fair: () => ({ known: true, price: 50n * C, sigma: 0.6, sigmaClamped: null, spot: 1n, strike: 1n, secondsLeft: 30, at: 0 }) as never,
+    marketName: () => 'BTC\u0007 1m #7',
+    account: () =>
+      Promise.resolve(
+        opts.snapshot === undefined ? { inventory: 0n, resting: [], equity: 1000n * D } : opts.snapshot,
+      ),
+    deploymentName: 'Local devnet',
+    identity: () => identity,
+  };
+  const order = (o: Partial<GateOrder> = {}): GateOrder => ({
+    path: 'place',
+    signer: MASTER,
+    master: MASTER,
+    role: 'master',
+    assetId: 1n,
+    epoch: 7n,
+    sell: false,
+    price: 55n * C,
+    size: 10n * N,
+    timeInForce: 'GTC',
+    signsHere: true,
+    ...o,
+  });
+  return { gate, view, order, asked, clearances, setIdentity: (i: string) => (identity = i) };
+}
+
+describe('OrderGate', () => {
+  it('lets an order inside every limit through without a dialog when confirmation is off, and clears it once', async () => {
+    const { gate, view, order, asked, clearances } = setup();
+    const passed = await gate.pass(order(), view);
+    expect(asked).toHaveLength(0);
+    expect(clearances.outstanding).toBe(1);
+    clearances.take(passed.terms!);
+    expect(() => clearances.take(passed.terms!)).toThrow(/did not pass the app’s order checks/);
+  });
+
+  it('asks with confirmation on and names the account, market, fair value and cost, stripped and labelled', async () => {
+    const { gate, view, order, asked, clearances } = setup({ confirm: true });
+    await expect(gate.pass(order(), view)).rejects.toMatchObject({ code: 'orders.not_confirmed' });
+    expect(clearances.outstanding).toBe(0);
+    const text = asked[0]!.detail;
+    expect(text).toContain(`Account: “Main evil” (your label), master key 0x1111111111111111111111111111111111111111`);
+    expect(text).toContain('Market: “BTC 1m #7” (name from the market list)');
+    expect(text).toContain('Order: Buy 10 Up at 55¢, GTC');
+    expect(text).toContain('Fair value: Buy price is 5.0¢ above fair value 50.0¢');
+    expect(text).toContain('Cost: $5.50; pays $10.00 if right');
+    expect(text).not.toMatch(/[\u0007\u202e]/);
+  });
+
+  it('names the agent and the account it trades for', async () => {
+    const { gate, view, order, asked } = setup({ confirm: true });
+    await expect(gate.pass(order({ signer: AGENT, role: 'agent' }), view)).rejects.toThrow();
+    expect(asked[0]!.detail).toContain('Signed by: agent key 0x2222222222222222222222222222222222222222');
+  });
+
+  it('offers a one-off override for a band breach in main’s dialog, and refuses with the numbers on no', async () => {
+    const { gate, view, order, asked } = setup();
+    await expect(gate.pass(order({ price: 99n * C }), view)).rejects.toMatchObject({
+      code: 'risk.price_band',
+      message: 'Refused: 99¢ is 49.0¢ above fair value 50.0¢; your band is 15¢.',
+    });
+    expect(asked[0]!.title).toBe('Place order');
+    expect(asked[0]!.confirmLabel).toBe('Buy anyway');
+    const yes = setup({ answer: true });
+    await expect(yes.gate.pass(yes.order({ price: 99n * C }), yes.view)).resolves.toBeDefined();
+  });
+
+  it('asks when the account cannot be read here, and says which limits were not applied', async () => {
+    const { gate, view, order, asked } = setup({ snapshot: null, answer: true });
+    await gate.pass(order({ path: 'offline-sign' }), view);
+    expect(asked[0]!.title).toBe('Sign an order for another machine');
+    expect(asked[0]!.detail).toContain('Not checked here: your position, open orders and today’s loss could not be read');
+  });
+
+  it('refuses when the account or domain changed while the dialog was open', async () => {
+    const s = setup({ confirm: true, answer: true });
+    const asking = s.gate.pass(s.order(), s.view);
+    s.setIdentity('B');
+    await expect(asking).rejects.toMatchObject({ code: 'orders.changed_meanwhile' });
+    expect(s.clearances.outstanding).toBe(0);
+  });
+
+  it('issues nothing to sign for an order only sent, and voids an unused clearance on release', async () => {
+    const { gate, view, order, clearances } = setup();
+    const sent = await gate.pass(order({ signsHere: false, path: 'offline-send' }), view);
+    expect(sent.terms).toBeNull();
+    const passed = await gate.pass(order(), view);
+    passed.release();
+    expect(clearances.outstanding).toBe(0);
+  });
+
+  it('counts every order toward the rate limit', async () => {
+    const { gate, view, order } = setup();
+    for (let i = 0; i < 3; i++) (await gate.pass(order(), view)).release();
+    expect(gate.sentInLastMinute(MASTER)).toBe(3);
+  });
+});
