@@ -126,15 +126,16 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const dialogs = gateDialogs(deps.dialogs);
   const now = deps.now ?? Date.now;
   const store = deps.store ?? createMemoryStore();
-  const clearances = new Clearances(now);
-  const lossBudget = new LossBudget(store, now);
+  // The risk guards run on the wall clock (the UTC day, the last minute), not the idle clock tests drive.
+  const clearances = new Clearances(Date.now);
+  const lossBudget = new LossBudget(store, Date.now);
   const orderGate = new OrderGate({
     settings: deps.settings,
     dialogs,
     labelOf: (address) =>
       deps.vault.list().find((k) => k.address.toLowerCase() === address.toLowerCase())?.label ?? null,
     budget: lossBudget,
-    rate: new OrderRate(now),
+    rate: new OrderRate(Date.now),
     clearances,
     logger,
   });

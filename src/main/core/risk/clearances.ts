@@ -84,6 +84,7 @@ export class Clearances {
 
   #sweep(): void {
     const now = this.#now();
-    for (let i = this.#entries.length - 1; i >= 0; i--) if (this.#entries[i]!.expiresAt <= now) this.#entries.splice(i, 1);
+    for (let i = this.#entries.length - 1; i >= 0; i--)
+      if (this.#entries[i]!.expiresAt <= now) this.#entries.splice(i, 1);
   }
 }

@@ -3,7 +3,14 @@
  * account holds (docs/risk-guards.md). Each returns the breach it finds, with a code and a sentence
  * carrying the numbers; the gate decides what a breach means (refused, or main's override dialog).
  */
-import { PROTOCOL_SCALE, displayPrice, formatCents, formatDollars, formatSize, orderMargin } from '../../../shared/protocol';
+import {
+  PROTOCOL_SCALE,
+  displayPrice,
+  formatCents,
+  formatDollars,
+  formatSize,
+  orderMargin,
+} from '../../../shared/protocol';
 import type { RiskLimits } from '../../../shared/settings-schema';
 import type { ParsedLimits } from './limits';
 

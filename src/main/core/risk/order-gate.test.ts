@@ -17,7 +17,9 @@ const AGENT = ('0x' + '22'.repeat(20)) as Address;
 
 function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSnapshot | null } = {}) {
   const settings = new SettingsService({ store: createMemoryStore() });
-  settings.updateSettings({ confirmations: { ...settings.getSettings().confirmations, orders: opts.confirm ?? false } });
+  settings.updateSettings({
+    confirmations: { ...settings.getSettings().confirmations, orders: opts.confirm ?? false },
+  });
   const asked: ConfirmRequest[] = [];
   let identity = 'A';
   const clearances = new Clearances();
@@ -36,12 +38,20 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
     logger: silentLogger,
   });
   const view: GateView = {
-    fair: () => ({ known: true, price: 50n * C, sigma: 0.6, sigmaClamped: null, spot: 1n, strike: 1n, secondsLeft: 30, at: 0 }) as never,
+    fair: () =>
+      ({
+        known: true,
+        price: 50n * C,
+        sigma: 0.6,
+        sigmaClamped: null,
+        spot: 1n,
+        strike: 1n,
+        secondsLeft: 30,
+        at: 0,
+      }) as never,
     marketName: () => 'BTC\u0007 1m #7',
     account: () =>
-      Promise.resolve(
-        opts.snapshot === undefined ? { inventory: 0n, resting: [], equity: 1000n * D } : opts.snapshot,
-      ),
+      Promise.resolve(opts.snapshot === undefined ? { inventory: 0n, resting: [], equity: 1000n * D } : opts.snapshot),
     deploymentName: 'Local devnet',
     identity: () => identity,
   };
@@ -107,7 +117,9 @@ describe('OrderGate', () => {
     const { gate, view, order, asked } = setup({ snapshot: null, answer: true });
     await gate.pass(order({ path: 'offline-sign' }), view);
     expect(asked[0]!.title).toBe('Sign an order for another machine');
-    expect(asked[0]!.detail).toContain('Not checked here: your position, open orders and today’s loss could not be read');
+    expect(asked[0]!.detail).toContain(
+      'Not checked here: your position, open orders and today’s loss could not be read',
+    );
   });
 
   it('refuses when the account or domain changed while the dialog was open', async () => {

@@ -65,7 +65,10 @@ export function sessionEquity(session: TradingSession): bigint | null {
   });
 }
 
-export function sessionGateView(session: TradingSession, identity: () => string = () => sessionIdentity(session)): GateView {
+export function sessionGateView(
+  session: TradingSession,
+  identity: () => string = () => sessionIdentity(session),
+): GateView {
   return {
     fair: (a, e) => session.board.fairValue(a, e),
     marketName: (a, e) => {
