@@ -138,7 +138,13 @@ export {
   type VolatilityEstimate,
   type VolatilityOptions,
 } from './pricing/volatility';
-export { fairValueOf, type FairValue, type FairValueInput } from './pricing/market-fair-value';
+export {
+  fairValueFrom,
+  fairValueOf,
+  type FairValue,
+  type FairValueInput,
+  type FairValueParts,
+} from './pricing/market-fair-value';
 
 // On-chain deposits into the exchange's deposit ledger.
 export {

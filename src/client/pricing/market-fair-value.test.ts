@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fairPrice } from './fair-value';
-import { fairValueOf } from './market-fair-value';
+import { fairValueFrom, fairValueOf } from './market-fair-value';
 import { estimateVolatility, type PriceTick } from './volatility';
 
 const T0 = 1_700_000_000_000;
@@ -79,5 +79,13 @@ describe('fairValueOf', () => {
     expect(fairValueOf({ ...base, nowMs: newest.at + 20_000, staleAfterMs: 30_000 }).known).toBe(true);
     const fewer = fairValueOf({ ...base, ticks: ticks.slice(-10), volatility: { minTicks: 5, minSpanMs: 2_000 } });
     expect(fewer.known).toBe(true);
+  });
+
+  it('is the same from an estimate made beforehand (what a caller asked often keeps per symbol)', () => {
+    const volatility = estimateVolatility(ticks);
+    for (const nowMs of [newest.at + 500, newest.at + 9_000, newest.at + 11_000, base.expiryMs]) {
+      expect(fairValueFrom({ ...base, nowMs, spot: newest, volatility })).toEqual(fairValueOf({ ...base, nowMs }));
+    }
+    expect(fairValueFrom({ ...base, spot: null, volatility })).toEqual(fairValueOf({ ...base, ticks: [] }));
   });
 });

@@ -4,7 +4,13 @@
  * When it cannot be had, it says why in a sentence a trader can act on.
  */
 import { fairPrice } from './fair-value';
-import { estimateVolatility, VOLATILITY_DEFAULTS, type PriceTick, type VolatilityOptions } from './volatility';
+import {
+  estimateVolatility,
+  VOLATILITY_DEFAULTS,
+  type PriceTick,
+  type VolatilityEstimate,
+  type VolatilityOptions,
+} from './volatility';
 
 export type FairValue =
   | {
@@ -44,32 +50,57 @@ export interface FairValueInput {
 }
 
 export function fairValueOf(input: FairValueInput): FairValue {
+  const spot = input.ticks.at(-1);
+  return fairValueFrom({
+    ...input,
+    spot: spot ?? null,
+    volatility: estimateVolatility(input.ticks, input.volatility),
+    needs: input.volatility,
+  });
+}
+
+export interface FairValueParts extends Omit<FairValueInput, 'ticks' | 'volatility'> {
+  /** The oracle's newest tick, or null before the first. */
+  spot: PriceTick | null;
+  /** σ from `estimateVolatility` over the ticks up to `spot` (given without `nowMs`: staleness is judged here). */
+  volatility: VolatilityEstimate;
+  /** The minimums the estimate was made with, for the sentences (defaults otherwise). */
+  needs?: Pick<VolatilityOptions, 'minTicks' | 'minSpanMs'> | undefined;
+}
+
+/**
+ * The same from a volatility estimated beforehand: the estimate changes only when a tick arrives,
+ * so a caller asked often (main's order gate, the market list) keeps it per symbol and pays here
+ * only for the staleness check and one N(d2).
+ */
+export function fairValueFrom(input: FairValueParts): FairValue {
   const name = input.symbol ?? 'this market';
   const unknown = (reason: string): FairValue => ({ known: false, reason });
-  const spot = input.ticks.at(-1);
-  if (spot === undefined) return unknown(`No fair value yet: no oracle price for ${name} has arrived.`);
+  const { spot, volatility: vol } = input;
+  if (spot === null) return unknown(`No fair value yet: no oracle price for ${name} has arrived.`);
   if (input.strike <= 0n) return unknown(`No fair value: the exchange has not set this epoch's strike yet.`);
   const secondsLeft = (input.expiryMs - input.nowMs) / 1000;
   if (secondsLeft <= 0) return unknown(`No fair value: this epoch has ended, and its resolution price decides it.`);
   const staleAfterMs = input.staleAfterMs ?? VOLATILITY_DEFAULTS.staleAfterMs;
-  const vol = estimateVolatility(input.ticks, { ...input.volatility, nowMs: input.nowMs, staleAfterMs });
+  const ageMs = input.nowMs - spot.at;
+  // An estimate made with a clock may say stale too: either way, the sentence gives the older age.
+  const estimateAge = vol.sigma === null && vol.reason === 'stale' ? (vol.ageMs ?? 0) : null;
+  if (ageMs > staleAfterMs || estimateAge !== null) {
+    const age = Math.max(ageMs, estimateAge ?? 0);
+    return unknown(
+      `No fair value: the last oracle price for ${name} is ${seconds(age)} old, over ${seconds(staleAfterMs)}.`,
+    );
+  }
   if (vol.sigma === null) {
-    const needTicks = input.volatility?.minTicks ?? VOLATILITY_DEFAULTS.minTicks;
-    const needSpan = input.volatility?.minSpanMs ?? VOLATILITY_DEFAULTS.minSpanMs;
-    switch (vol.reason) {
-      case 'stale':
-        return unknown(
-          `No fair value: the last oracle price for ${name} is ${seconds(vol.ageMs ?? 0)} old, over ${seconds(staleAfterMs)}.`,
-        );
-      case 'too_few_ticks':
-        return unknown(
+    const needTicks = input.needs?.minTicks ?? VOLATILITY_DEFAULTS.minTicks;
+    const needSpan = input.needs?.minSpanMs ?? VOLATILITY_DEFAULTS.minSpanMs;
+    return vol.reason === 'too_few_ticks'
+      ? unknown(
           `No fair value yet: the oracle has sent ${vol.samples} ${vol.samples === 1 ? 'price' : 'prices'} for ${name}, ${needTicks} are needed.`,
-        );
-      case 'too_short':
-        return unknown(
+        )
+      : unknown(
           `No fair value yet: the oracle's prices for ${name} span ${seconds(vol.spanMs)}, ${seconds(needSpan)} are needed.`,
         );
-    }
   }
   if (spot.price <= 0n) return unknown(`No fair value: the oracle's last price for ${name} is not positive.`);
   return {
