@@ -129,6 +129,23 @@ export { AccountState, type AccountStateOptions, type OwnFill } from './account/
 export { EpochWatcher, type EpochClaimable, type EpochWatcherOptions } from './time/epoch-watcher';
 export { ExchangeClock } from './time/clock';
 
+// Pricing: N(d2) fair value of an up/down market and the oracle volatility it needs (docs/fair-value.md).
+export { digitalProbability, fairPrice, normalCdf, type DigitalInput } from './pricing/fair-value';
+export {
+  estimateVolatility,
+  VOLATILITY_DEFAULTS,
+  type PriceTick,
+  type VolatilityEstimate,
+  type VolatilityOptions,
+} from './pricing/volatility';
+export {
+  fairValueFrom,
+  fairValueOf,
+  type FairValue,
+  type FairValueInput,
+  type FairValueParts,
+} from './pricing/market-fair-value';
+
 // On-chain deposits into the exchange's deposit ledger.
 export {
   createDepositClient,

@@ -31,6 +31,7 @@ import {
 import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
 import { startExchangeService, type ExchangeServiceHandle } from './exchange';
 import { defaultCatalog, type MarketCatalog } from './markets';
+import { VOLATILITY_DEFAULTS } from '../client';
 
 export type DevnetStage = 'chain' | 'exchange' | 'funding' | 'bots' | 'ready' | 'notice';
 
@@ -194,6 +195,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
       endpoints,
       chain: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, contracts: chain.contracts, domainName, confirmations },
       markets: markets.markets.map((m) => m.assetId),
+      volatilityOf: (assetId) => botVolatility(markets, assetId),
       seed,
       stepMs: options.botStepMs ?? 1000,
       log,
@@ -268,3 +270,15 @@ function hasState(dir: string): boolean {
 }
 
 export type { Address, DevnetChain };
+
+/**
+ * The volatility the bots price a market with: its oracle path's own, so the bots' fair value and
+ * the terminal's (estimated from the same path's ticks) agree. Raised to the estimator's floor, as the
+ * terminal's is: a flat test path (volatility 0) would otherwise make N(d2) a step and the bots
+ * quote at the range's ends.
+ */
+function botVolatility(catalog: MarketCatalog, assetId: bigint): number | undefined {
+  const market = catalog.markets.find((m) => m.assetId === assetId);
+  const symbol = market && catalog.symbols.find((s) => s.symbolId === market.symbolId);
+  return symbol ? Math.max(symbol.volatility, VOLATILITY_DEFAULTS.floor) : undefined;
+}

@@ -8,10 +8,9 @@ import { startLiquidityBot, type LiquidityBot } from './liquidity-bot';
 import { botProfile } from './profiles';
 
 export { buildLadder, dropCrossing, fairMoved, type LadderConfig, type Quote } from './ladder';
-export { digitalProbability, fairPrice, normalCdf } from './fair-value';
 export { reconcileQuotes, type QuoteAction, type RestingOrder } from './reconcile';
 export { startLiquidityBot, type LiquidityBot, type LiquidityBotOptions } from './liquidity-bot';
-export { MarketMaker, type MarketMakerConfig } from './market-maker';
+export { MarketMaker, type BotFair, type MarketMakerConfig } from './market-maker';
 export { botProfile } from './profiles';
 export { devnetClient, type DevnetEndpoint } from './devnet-client';
 export type { BotVenue, MarketInfo, VenueOrderOutcome, OrderRequest, VenueTopOfBook } from './venue';
@@ -24,6 +23,8 @@ export interface StartBotsOptions {
   endpoints: { httpUrl: string; marketWsUrl: string; oracleWsUrl: string };
   chain: { rpcUrl: string; chainId: bigint; contracts: DevnetContracts; domainName: string; confirmations: number };
   markets: bigint[];
+  /** Each market's oracle volatility (the catalog's), which the bots price with; unknown ones use the profile's. */
+  volatilityOf?: (assetId: bigint) => number | undefined;
   seed: number;
   stepMs: number;
   log: (line: string) => void;
@@ -59,6 +60,7 @@ export async function startBots(opts: StartBotsOptions): Promise<DevnetBots> {
       }),
       assetIds: opts.markets,
       config: botProfile(i),
+      ...(opts.volatilityOf ? { sigmaOf: opts.volatilityOf } : {}),
       seed: opts.seed + i * 7919,
       stepMs: opts.stepMs,
       log: opts.log,

@@ -3,7 +3,7 @@
  * the venue's feeds say it may need new quotes (venue.watch). A failed step is logged as one line
  * and the loop goes on: a bot never takes the devnet down with it.
  */
-import { MarketMaker, type MarketMakerConfig } from './market-maker';
+import { MarketMaker, type BotFair, type MarketMakerConfig } from './market-maker';
 import { jitter, seededRandom } from '../prng';
 import type { BotVenue } from './venue';
 
@@ -12,6 +12,8 @@ export interface LiquidityBotOptions {
   venue: BotVenue;
   assetIds: bigint[];
   config: MarketMakerConfig;
+  /** A market's own volatility for N(d2) (its oracle's), when it has one; else `config.sigma`. */
+  sigmaOf?: (assetId: bigint) => number | undefined;
   seed: number;
   /** Mean ms between steps; each wait is jittered ±30 %. */
   stepMs: number;
@@ -24,6 +26,8 @@ export interface LiquidityBot {
   readonly address: string;
   /** Completed steps across all markets (progress for tests and the status line). */
   readonly steps: number;
+  /** The fair value the bot last priced a market at (undefined before its first priced step). */
+  lastFair(assetId: bigint): BotFair | undefined;
   /** Cancels the bot's quotes and closes its connections. */
   stop(): Promise<void>;
 }
@@ -33,7 +37,14 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
   const log = (line: string): void => opts.log(`[bot ${opts.name}] ${line}`);
   const makers = opts.assetIds.map(
     (assetId) =>
-      new MarketMaker({ venue: opts.venue, assetId, config: opts.config, random, now: opts.now ?? Date.now, log }),
+      new MarketMaker({
+        venue: opts.venue,
+        assetId,
+        config: { ...opts.config, sigma: opts.sigmaOf?.(assetId) ?? opts.config.sigma },
+        random,
+        now: opts.now ?? Date.now,
+        log,
+      }),
   );
   let steps = 0;
   let stopped = false;
@@ -90,6 +101,9 @@ export function startLiquidityBot(opts: LiquidityBotOptions): LiquidityBot {
     address: opts.venue.address,
     get steps() {
       return steps;
+    },
+    lastFair(assetId) {
+      return makers[opts.assetIds.indexOf(assetId)]?.lastFair;
     },
     async stop() {
       if (stopped) return;

@@ -2,6 +2,7 @@
 // and the bot loop re-quoting when the venue's feeds wake it.
 import { describe, expect, it, vi } from 'vitest';
 import { startLiquidityBot } from './liquidity-bot';
+import { fairPrice } from '../../client';
 import { MarketMaker, type MarketMakerConfig } from './market-maker';
 import type { RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderRequest } from './venue';
@@ -97,6 +98,25 @@ describe('MarketMaker', () => {
     expect(Math.max(...bids.map(Number))).toBeLessThan(Math.min(...asks.map(Number)));
   });
 
+  it('keeps the fair value it priced with, and what it was made from', async () => {
+    const { venue, api } = makeVenue();
+    const mm = makerOn(api);
+    expect(mm.lastFair).toBeUndefined();
+    venue.spot = 100_020_000n;
+    await mm.step();
+    const secondsLeft = 2_000_000_000 - 1_999_999_700;
+    expect(mm.lastFair).toEqual({
+      assetId: 9n,
+      epoch: 0n,
+      fair: fairPrice({ spot: 100_020_000n, strike: 100_000_000n, secondsToExpiry: secondsLeft, sigma: 0.6 }),
+      spot: 100_020_000n,
+      strike: 100_000_000n,
+      sigma: 0.6,
+      secondsLeft,
+      at: 1_999_999_700_000,
+    });
+  });
+
   it('leaves quotes alone while fair is within a tick, and moves them with cancel-replace when it is not', async () => {
     const { venue, api } = makeVenue();
     const mm = makerOn(api);
@@ -162,6 +182,7 @@ describe('startLiquidityBot with a feed-backed venue', () => {
       venue: api,
       assetIds: [9n],
       config: { ...config, takeProbability: 1 },
+      sigmaOf: (assetId) => (assetId === 9n ? 0.75 : undefined),
       seed: 1,
       stepMs: 1e9,
       log: () => {},
@@ -170,6 +191,7 @@ describe('startLiquidityBot with a feed-backed venue', () => {
     try {
       await vi.waitFor(() => expect(venue.orders).toHaveLength(4));
       await vi.waitFor(() => expect(bot.steps).toBe(1));
+      expect(bot.lastFair(9n)?.sigma).toBe(0.75); // the market's own volatility, not the profile's
       expect(wakers).toHaveLength(1);
       expect(venue.calls.filter((c) => c === 'ioc')).toHaveLength(1);
 

@@ -3,13 +3,17 @@
  * oracle, and reconciles its post-only ladder; on a new epoch it cancels the old book and claims.
  * Now and then it crosses the spread with an IOC so the tape moves.
  */
-import { fairPrice } from './fair-value';
+import { fairPrice } from '../../client';
 import { buildLadder, dropCrossing, fairMoved, MAX_PRICE, MIN_PRICE, TICK, LOT, type LadderConfig } from './ladder';
 import { reconcileQuotes } from './reconcile';
 import type { BotVenue, MarketInfo, OrderRequest } from './venue';
 
 export interface MarketMakerConfig extends LadderConfig {
-  /** Annualised volatility used for N(d2). */
+  /**
+   * Annualised volatility used for N(d2). The devnet sets it per market to its oracle symbol's
+   * configured volatility (startBots' `volatilityOf`), so the bots price with the volatility the
+   * path really has, the one the terminal estimates from the ticks (docs/fair-value.md).
+   */
   sigma: number;
   /** Chance per step of sending one IOC that takes liquidity. */
   takeProbability: number;
@@ -26,8 +30,23 @@ export interface MarketMakerDeps {
   log: (line: string) => void;
 }
 
+/** The fair value a maker last quoted around, and what it was made from (tests compare it with the terminal's). */
+export interface BotFair {
+  assetId: bigint;
+  epoch: bigint;
+  /** N(d2), micro-dollars, not snapped. */
+  fair: bigint;
+  spot: bigint;
+  strike: bigint;
+  sigma: number;
+  secondsLeft: number;
+  /** The maker's clock when it priced, unix ms. */
+  at: number;
+}
+
 export class MarketMaker {
   private epoch: bigint | undefined;
+  private last: BotFair | undefined;
   private quotedFair: bigint | undefined;
   /** Epochs left behind that may still hold a claimable position. */
   private readonly unclaimed = new Set<bigint>();
@@ -47,9 +66,12 @@ export class MarketMaker {
 
     const spot = await venue.oraclePrice(market.assetId);
     if (spot === undefined) return; // no fair value yet: quote nothing rather than guess
-    const secondsLeft = Number(market.expiration) - this.d.now() / 1000;
+    const at = this.d.now();
+    const secondsLeft = Number(market.expiration) - at / 1000;
     if (secondsLeft <= 0) return; // expired, waiting for resolution and the next epoch
-    const fair = fairPrice({ spot, strike: market.strike, secondsToExpiry: secondsLeft, sigma: this.d.config.sigma });
+    const sigma = this.d.config.sigma;
+    const fair = fairPrice({ spot, strike: market.strike, secondsToExpiry: secondsLeft, sigma });
+    this.last = { assetId, epoch: market.epoch, fair, spot, strike: market.strike, sigma, secondsLeft, at };
 
     const resting = await venue.restingOrders(assetId, market.epoch);
     const wanted = buildLadder(fair, this.d.config);
@@ -58,6 +80,11 @@ export class MarketMaker {
       await this.requote(market, fair, wanted, resting);
     }
     if ((opts.take ?? true) && this.d.random() < this.d.config.takeProbability) await this.take(market, fair);
+  }
+
+  /** The fair value of the last step that priced, if any. */
+  get lastFair(): BotFair | undefined {
+    return this.last;
   }
 
   /** Cancels whatever rests on this market's current epoch (shutdown). */

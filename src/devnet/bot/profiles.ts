@@ -13,7 +13,9 @@ import type { MarketMakerConfig } from './market-maker';
 export function botProfile(index: number): MarketMakerConfig {
   return {
     // One sigma for all: with different sigmas the bots' fair values differ by ticks, and each
-    // one's inner quote would be dropped for crossing another's, widening the inside.
+    // one's inner quote would be dropped for crossing another's, widening the inside. The devnet
+    // replaces it per market with the market's oracle volatility (devnet.ts botVolatility), still
+    // the same for every bot; 0.6 is what a market without one is priced with.
     sigma: 0.6,
     levels: 4,
     halfSpreadTicks: 1 + (index % 3 === 2 ? 1 : 0),

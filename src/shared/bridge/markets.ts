@@ -51,6 +51,16 @@ export const marketSummary = z.object({
   quoteSource: z.enum(['book', 'poll']),
   resolved: z.boolean(),
   ledger: address,
+  /**
+   * Fair value of Up (docs/fair-value.md): N(d2) from the oracle, the strike, the time left by the
+   * exchange's clock and σ estimated from the oracle's ticks, rounded to the 0.1¢ shown. For display:
+   * main prices its own checks from the unrounded value.
+   */
+  fairPrice: decimalString.nullable(),
+  /** Why there is no fair value (a sentence for people), when `fairPrice` is null. */
+  fairNote: z.string().max(300).nullable(),
+  /** The annualised volatility it used (0.62 = 62 %), to the percent. */
+  fairSigma: z.number().nonnegative().nullable(),
 });
 
 export const oracleTick = z.object({ symbolId: decimalString, price: decimalString, at: unixMs });

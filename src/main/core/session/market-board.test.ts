@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { packAssetId } from '../../../shared/protocol';
-import type { Asset, EpochWatcher, MarketFeed, MarketUpdate, OracleFeed } from '../../../client';
+import {
+  fairValueOf,
+  VOLATILITY_DEFAULTS,
+  type Asset,
+  type EpochWatcher,
+  type MarketFeed,
+  type MarketUpdate,
+  type OracleFeed,
+  type PriceTick,
+} from '../../../client';
+import type { MarketSummary } from '../../../shared/bridge';
 import { DEVNET_DEPLOYMENT } from '../../settings';
 import { createEventHub } from '../event-hub';
 import { MarketBoard, type MarketBoardOptions } from './market-board';
+import { ORACLE_HISTORY_TICKS } from './oracle-history';
 import { oldestKept } from './retention';
 
 const ASSET = packAssetId({
@@ -85,5 +96,177 @@ describe('MarketBoard epoch bounds', () => {
     for (let e = 0n; e < 200n; e++) trade(e);
     expect(b.trades(ASSET.toString(), '0')).toEqual([]);
     expect(b.trades(ASSET.toString(), '199')).toHaveLength(1);
+  });
+});
+
+describe('MarketBoard fair value', () => {
+  const PERIOD = 60n;
+  const START = 1_700_000_000n;
+  const EPOCH = 10n;
+  /** Epoch 10 runs [START + 600 s, START + 660 s). */
+  const EXPIRY_MS = Number(START + (EPOCH + 1n) * PERIOD) * 1000;
+  const STRIKE = 65_000_000_000n;
+
+  /** A board whose oracle feed, epoch and clock the test drives; every market event is recorded. */
+  function fairBoard() {
+    let onPrice: (p: { symbolId: bigint; price: bigint; tsMs: number; receivedAt: number }) => void = () => {};
+    const oracleFeed = {
+      subscribe: (_s: bigint, h: { onPrice: typeof onPrice }) => {
+        onPrice = (p) => h.onPrice(p);
+        return { unsubscribe: () => Promise.resolve() };
+      },
+    } as unknown as OracleFeed;
+    const marketFeed = {
+      subscribe: () => ({ unsubscribe: () => Promise.resolve() }),
+    } as unknown as MarketFeed;
+    let epoch = EPOCH;
+    const asset = (): Asset =>
+      ({
+        assetId: ASSET,
+        epoch,
+        strikePrice: STRIKE,
+        isResolved: false,
+        ledger: '0x' + '11'.repeat(20),
+      }) as unknown as Asset;
+    const epochs = { current: () => epoch, asset } as unknown as EpochWatcher;
+    const reader = {
+      getTopOfBook: () => Promise.reject(new Error('no book')),
+    } as unknown as MarketBoardOptions['reader'];
+    const events = createEventHub();
+    const emitted: MarketSummary[][] = [];
+    events.on('markets', (list) => emitted.push(list));
+    // The feed's 240th tick, 2 minutes on, lands 30 s before expiry.
+    let now = EXPIRY_MS - 150_000;
+    const b = new MarketBoard({
+      deployment: DEVNET_DEPLOYMENT,
+      markets: [{ assetId: ASSET, symbol: 'BTC' }],
+      reader,
+      epochs,
+      marketFeed,
+      oracleFeed,
+      events,
+      ownLevels: () => ({ bids: new Map(), asks: new Map() }),
+      onMarketsChanged: () => {},
+      now: () => now,
+    });
+    b.subscribeFeeds({ onUpdate: () => {}, onResyncRequired: () => {}, onOracle: () => {}, onOracleStale: () => {} });
+    const ticks: PriceTick[] = [];
+    /** One oracle price every 500 ms after the last (a zig-zag of ±0.04 %); the clock follows the newest. */
+    const feed = (count: number): void => {
+      for (let i = 0; i < count; i++) {
+        const at = (ticks.at(-1)?.at ?? now) + 500;
+        const price = ticks.length % 2 === 0 ? STRIKE + 26_000_000n : STRIKE;
+        ticks.push({ price, at });
+        onPrice({ symbolId: 1n, price, tsMs: at, receivedAt: at });
+        now = Math.max(now, at);
+      }
+    };
+    return {
+      board: b,
+      feed,
+      ticks,
+      emitted,
+      now: () => now,
+      setNow: (ms: number) => (now = ms),
+      setEpoch: (e: bigint) => (epoch = e),
+    };
+  }
+
+  it('is N(d2) of the oracle ticks it kept, by the exchange clock it was given', () => {
+    const f = fairBoard();
+    f.feed(240); // the clock ends 30 s before expiry
+    const fv = f.board.fairValue(ASSET, EPOCH);
+    if (!fv.known) throw new Error(fv.reason);
+    expect(fv).toEqual(
+      fairValueOf({ ticks: f.ticks, strike: STRIKE, expiryMs: EXPIRY_MS, nowMs: EXPIRY_MS - 30_000, symbol: 'BTC' }),
+    );
+    expect(fv.secondsLeft).toBe(30);
+    expect(fv.strike).toBe(STRIKE);
+    // The same ticks, a later clock: less time left.
+    f.setNow(EXPIRY_MS - 25_000);
+    const later = f.board.fairValue(ASSET, EPOCH);
+    expect(later.known && later.secondsLeft).toBe(25);
+  });
+
+  it('prices from the newest tick once one arrives (the kept estimate is dropped with each tick)', () => {
+    const f = fairBoard();
+    f.feed(120);
+    const before = f.board.fairValue(ASSET, EPOCH);
+    f.feed(1);
+    const after = f.board.fairValue(ASSET, EPOCH);
+    if (!before.known || !after.known) throw new Error('unknown');
+    expect(after.samples).toBe(121);
+    expect(after.spot).toBe(f.ticks.at(-1)!.price);
+    expect(after.spot).not.toBe(before.spot);
+  });
+
+  it('says why there is none: too few ticks, a stale oracle by the exchange clock, an epoch not trading', () => {
+    const f = fairBoard();
+    expect(f.board.fairValue(ASSET, EPOCH)).toEqual({
+      known: false,
+      reason: 'No fair value yet: no oracle price for BTC has arrived.',
+    });
+    f.feed(3);
+    expect(f.board.fairValue(ASSET, EPOCH)).toEqual({
+      known: false,
+      reason: 'No fair value yet: the oracle has sent 3 prices for BTC, 30 are needed.',
+    });
+    f.feed(60);
+    expect(f.board.fairValue(ASSET, EPOCH).known).toBe(true);
+    f.setNow(f.now() + 12_000);
+    expect(f.board.fairValue(ASSET, EPOCH)).toEqual({
+      known: false,
+      reason: 'No fair value: the last oracle price for BTC is 12 s old, over 10 s.',
+    });
+    expect(f.board.fairValue(ASSET, EPOCH - 1n)).toEqual({
+      known: false,
+      reason: 'No fair value: BTC 1m #9 has ended, and its resolution price decides it.',
+    });
+    expect(f.board.fairValue(ASSET, EPOCH + 1n).known).toBe(false);
+    expect(f.board.fairValue(ASSET + 1n, EPOCH).known).toBe(false);
+  });
+
+  it('puts the fair value in the market list, rounded to the 0.1¢ shown, or the sentence why there is none', async () => {
+    const f = fairBoard();
+    f.feed(5);
+    await f.board.refreshMarkets();
+    expect(f.emitted.at(-1)?.[0]).toMatchObject({
+      fairPrice: null,
+      fairNote: 'No fair value yet: the oracle has sent 5 prices for BTC, 30 are needed.',
+      fairSigma: null,
+    });
+    f.feed(60);
+    await f.board.refreshMarkets();
+    const row = f.emitted.at(-1)![0]!;
+    const fv = f.board.fairValue(ASSET, EPOCH);
+    if (!fv.known) throw new Error(fv.reason);
+    expect(row.fairNote).toBeNull();
+    expect(BigInt(row.fairPrice!) % 1_000n).toBe(0n);
+    expect(BigInt(row.fairPrice!) - fv.price).toBeLessThanOrEqual(500n);
+    expect(fv.price - BigInt(row.fairPrice!)).toBeLessThan(500n);
+    expect(row.fairSigma).toBe(Math.round(fv.sigma * 100) / 100);
+  });
+
+  it('does not re-send the market list for time passing that leaves the shown fair value as it is', async () => {
+    const f = fairBoard();
+    f.feed(121); // the newest price above the strike: time left moves the value
+    await f.board.refreshMarkets();
+    const sent = f.emitted.length;
+    const fed = f.now();
+    f.setNow(fed + 5);
+    await f.board.refreshMarkets();
+    expect(f.emitted.length).toBe(sent);
+    // Far enough on for the rounded value to move, it is sent again.
+    f.setNow(fed + 9_000);
+    await f.board.refreshMarkets();
+    expect(f.emitted.length).toBe(sent + 1);
+    expect(f.emitted.at(-1)![0]!.fairPrice).not.toBe(f.emitted.at(-2)![0]!.fairPrice);
+  });
+
+  it('keeps no more oracle ticks than its ring holds, enough for the volatility window', () => {
+    const f = fairBoard();
+    f.feed(ORACLE_HISTORY_TICKS + 50);
+    expect(f.board.oracleHistory('1')).toHaveLength(ORACLE_HISTORY_TICKS);
+    expect(ORACLE_HISTORY_TICKS * 500).toBeGreaterThanOrEqual(VOLATILITY_DEFAULTS.windowMs);
   });
 });

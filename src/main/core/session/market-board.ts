@@ -1,17 +1,29 @@
 /**
- * The markets of one deployment as the window sees them: the market list with its quotes, streamed
- * books, the trade tape and last trades, oracle prices, and resolved epochs. It subscribes the
- * market and oracle feeds and reports each epoch's resolution once the exchange has it.
+ * The markets of one deployment as the window sees them: the market list with its quotes and fair
+ * values, streamed books, the trade tape and last trades, oracle prices, and resolved epochs. It
+ * subscribes the market and oracle feeds and reports each epoch's resolution once the exchange has it.
  */
 import type { BookView, MarketSummary, OracleTick, ResolvedEpoch, TradePrint } from '../../../shared/bridge';
 import { formatTimeframe, unpackAssetId } from '../../../shared/protocol';
-import type { EpochWatcher, ExchangeReader, MarketFeed, MarketUpdate, OracleFeed, TopOfBook } from '../../../client';
+import {
+  estimateVolatility,
+  fairValueFrom,
+  type EpochWatcher,
+  type ExchangeReader,
+  type FairValue,
+  type MarketFeed,
+  type MarketUpdate,
+  type OracleFeed,
+  type TopOfBook,
+  type VolatilityEstimate,
+} from '../../../client';
 import type { Deployment } from '../../settings';
 import { BridgeFailure } from '../bridge-runtime';
 import type { EventHub } from '../event-hub';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import type { MarketEntry } from './market-directory';
 import { OracleHistory } from './oracle-history';
+import { marketLabel } from './market-name';
 import { forgetEpochsBefore } from './retention';
 import { TradeTape } from './trade-tape';
 
@@ -32,7 +44,15 @@ export interface MarketBoardOptions {
   ownLevels(assetId: bigint, epoch: bigint): OwnLevels;
   /** The market list changed: the account marks its positions again. */
   onMarketsChanged(): void;
+  /** Exchange time now, ms (the session's ExchangeClock): fair values count the time to expiry by it. */
+  now?: () => number;
 }
+
+/** A market's fair value as the market list shows it (see `#shownFair`). */
+type ShownFair = Pick<MarketSummary, 'fairPrice' | 'fairNote' | 'fairSigma'>;
+
+/** The list's fair price is rounded to the tenth of a cent the window shows, so time decay alone rarely re-sends it. */
+const SHOWN_FAIR_STEP = 1_000n;
 
 /** What the feeds tell the rest of the session. */
 export interface FeedHooks {
@@ -52,10 +72,16 @@ export class MarketBoard {
   readonly #last = new Map<string, LastTrade>();
   /** Resolved epochs by `asset:epoch`, dropped like `#last`. */
   readonly #resolved = new Map<string, ResolvedEpoch>();
+  /** σ per symbol, estimated from the oracle history when first asked after a tick (one estimate per tick at most). */
+  readonly #volatility = new Map<string, VolatilityEstimate>();
+  /** The market list's fair values by asset, refreshed on each oracle tick and market poll, not per book update. */
+  readonly #shownFair = new Map<string, { epoch: bigint; shown: ShownFair }>();
+  readonly #now: () => number;
   #marketsJson = '';
 
   constructor(opts: MarketBoardOptions) {
     this.#o = opts;
+    this.#now = opts.now ?? Date.now;
     this.books = new BookSubscriptions({
       reader: opts.reader,
       feed: opts.marketFeed,
@@ -105,6 +131,8 @@ export class MarketBoard {
           hooks.onOracle(p.receivedAt);
           const tick = { symbolId: p.symbolId.toString(), price: p.price.toString(), at: p.tsMs };
           this.#oracle.push(tick);
+          this.#volatility.delete(tick.symbolId);
+          this.#refreshShownFair(tick.symbolId);
           this.#o.events.emit('oracle', tick);
         },
         onStale: () => hooks.onOracleStale(),
@@ -140,7 +168,70 @@ export class MarketBoard {
         }
       }),
     );
+    // Time passes between ticks: the poll ages the fair values (and notices a silent oracle).
+    this.#refreshShownFair();
     this.#emitMarketsIfChanged();
+  }
+
+  /**
+   * The fair value of a market's epoch now (docs/fair-value.md): N(d2) from the newest oracle price,
+   * the epoch's strike, the time to its expiry by the exchange's clock and σ estimated from the
+   * oracle ticks kept here. Unknown, with the sentence why, for a market or epoch not trading now.
+   */
+  fairValue(assetId: bigint, epoch: bigint): FairValue {
+    const m = this.#o.markets.find((e) => e.assetId === assetId);
+    if (!m)
+      return {
+        known: false,
+        reason: `No fair value: asset ${assetId} is not one of the markets of ${this.#o.deployment.name}.`,
+      };
+    const name = marketLabel(m.symbol, assetId, epoch);
+    const asset = this.#o.epochs.asset(assetId);
+    if (!asset) return { known: false, reason: `No fair value yet: ${name}'s strike has not been read yet.` };
+    if (epoch < asset.epoch)
+      return { known: false, reason: `No fair value: ${name} has ended, and its resolution price decides it.` };
+    if (epoch > asset.epoch) return { known: false, reason: `No fair value: ${name} has not started.` };
+    const f = unpackAssetId(assetId);
+    const symbolId = f.id.toString();
+    const latest = this.#oracle.latest(symbolId);
+    return fairValueFrom({
+      spot: latest ? { price: BigInt(latest.price), at: latest.at } : null,
+      volatility: this.#volatilityOf(symbolId),
+      strike: asset.strikePrice,
+      expiryMs: Number(f.startTime + (epoch + 1n) * f.periodLength) * 1000,
+      nowMs: this.#now(),
+      symbol: m.symbol,
+    });
+  }
+
+  #volatilityOf(symbolId: string): VolatilityEstimate {
+    let v = this.#volatility.get(symbolId);
+    if (!v) {
+      const ticks = this.#oracle.list(symbolId).map((t) => ({ price: BigInt(t.price), at: t.at }));
+      this.#volatility.set(symbolId, (v = estimateVolatility(ticks)));
+    }
+    return v;
+  }
+
+  /** Recomputes the list's fair values (of one symbol's markets, or all) for the next market-list update. */
+  #refreshShownFair(symbolId?: string): void {
+    for (const m of this.#o.markets) {
+      if (symbolId !== undefined && unpackAssetId(m.assetId).id.toString() !== symbolId) continue;
+      const epoch = this.#o.epochs.asset(m.assetId)?.epoch;
+      if (epoch !== undefined) this.#computeShownFair(m.assetId, epoch);
+    }
+  }
+
+  #computeShownFair(assetId: bigint, epoch: bigint): ShownFair {
+    const shown = shownFair(this.fairValue(assetId, epoch));
+    this.#shownFair.set(assetId.toString(), { epoch, shown });
+    return shown;
+  }
+
+  /** The list's fair value of the epoch: as last refreshed, or now when that was another epoch's. */
+  #listFair(assetId: bigint, epoch: bigint): ShownFair {
+    const kept = this.#shownFair.get(assetId.toString());
+    return kept?.epoch === epoch ? kept.shown : this.#computeShownFair(assetId, epoch);
   }
 
   #emitMarketsIfChanged(): void {
@@ -179,6 +270,7 @@ export class MarketBoard {
         quoteSource: q.source,
         resolved: asset.isResolved,
         ledger: asset.ledger,
+        ...this.#listFair(m.assetId, asset.epoch),
       });
     }
     return out;
@@ -304,4 +396,11 @@ export class MarketBoard {
     }
     return toMs(Number(expiration));
   }
+}
+
+/** The list's view of a fair value: the price to a tenth of a cent, σ to a percent, or the sentence why there is none. */
+function shownFair(fv: FairValue): ShownFair {
+  if (!fv.known) return { fairPrice: null, fairNote: fv.reason, fairSigma: null };
+  const rounded = ((fv.price + SHOWN_FAIR_STEP / 2n) / SHOWN_FAIR_STEP) * SHOWN_FAIR_STEP;
+  return { fairPrice: rounded.toString(), fairNote: null, fairSigma: Math.round(fv.sigma * 100) / 100 };
 }

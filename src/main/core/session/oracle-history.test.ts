@@ -10,5 +10,9 @@ describe('OracleHistory', () => {
     expect(h.latest('1')?.price).toBe('5');
     expect(h.list('2')).toHaveLength(1);
     expect(h.list('3')).toEqual([]);
+    expect(h.latest('3')).toBeNull();
+    h.push({ symbolId: '1', price: '6', at: 6 });
+    expect(h.latest('1')?.price).toBe('6');
+    expect(h.latest('2')?.price).toBe('9');
   });
 });

@@ -1,9 +1,19 @@
-/** Recent oracle prices per symbol, for the chart: a fixed-size ring so memory stays flat. */
+/**
+ * Recent oracle prices per symbol, for the chart and the fair value's volatility: a fixed-size ring
+ * so memory stays flat.
+ */
 import type { OracleTick } from '../../../shared/bridge';
+
+/**
+ * Ticks kept per symbol: the fair value's 5-minute volatility window (docs/fair-value.md) at the
+ * devnet's two prices a second is 600 ticks; a minute more to spare. A faster oracle fills the ring
+ * sooner and the estimate then uses its last 720 ticks, still far more than it needs.
+ */
+export const ORACLE_HISTORY_TICKS = 720;
 
 export class OracleHistory {
   readonly #rings = new Map<string, { ticks: OracleTick[]; next: number }>();
-  constructor(private readonly capacity = 600) {}
+  constructor(private readonly capacity = ORACLE_HISTORY_TICKS) {}
 
   push(tick: OracleTick): void {
     let ring = this.#rings.get(tick.symbolId);
@@ -22,8 +32,10 @@ export class OracleHistory {
       : [...ring.ticks.slice(ring.next), ...ring.ticks.slice(0, ring.next)];
   }
 
+  /** The newest tick, without copying the ring (asked per market on every market-list update). */
   latest(symbolId: string): OracleTick | null {
-    const ticks = this.list(symbolId);
-    return ticks[ticks.length - 1] ?? null;
+    const ring = this.#rings.get(symbolId);
+    if (!ring || ring.ticks.length === 0) return null;
+    return ring.ticks[(ring.next - 1 + ring.ticks.length) % ring.ticks.length] ?? null;
   }
 }

@@ -77,6 +77,7 @@ export class TradingSession {
       oracleFeed: this.#oracleFeed,
       ownLevels: (a, e) => this.desk.ownLevels(a, e),
       onMarketsChanged: () => this.desk.emitIfMarksChanged(),
+      now: this.clock.now,
     });
     this.health = new ConnectionHealth({
       ...opts,

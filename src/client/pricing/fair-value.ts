@@ -1,6 +1,7 @@
 /**
  * Fair value of an up/down binary: the Black–Scholes digital-call price N(d2) with zero rates.
- * Floats live only here; the result leaves as a protocol price (bigint, micro-dollars).
+ * Floats live only here and in the volatility estimate; the result leaves as a protocol price
+ * (bigint, micro-dollars). Used by the terminal (market-fair-value.ts) and the devnet's bots alike.
  */
 
 const SECONDS_PER_YEAR = 365 * 24 * 3600;
@@ -15,7 +16,7 @@ export function normalCdf(x: number): number {
   return x >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }
 
-export interface FairValueInput {
+export interface DigitalInput {
   /** Oracle price, oracle scale. */
   spot: bigint;
   /** Strike, same scale as spot. */
@@ -27,7 +28,7 @@ export interface FairValueInput {
 }
 
 /** Probability (0..1) that the market resolves Up (price ≥ strike at expiry). */
-export function digitalProbability({ spot, strike, secondsToExpiry, sigma }: FairValueInput): number {
+export function digitalProbability({ spot, strike, secondsToExpiry, sigma }: DigitalInput): number {
   if (spot <= 0n || strike <= 0n) throw new RangeError('spot and strike must be positive');
   const t = secondsToExpiry / SECONDS_PER_YEAR;
   const vol = sigma * Math.sqrt(Math.max(t, 0));
@@ -39,6 +40,6 @@ export function digitalProbability({ spot, strike, secondsToExpiry, sigma }: Fai
 }
 
 /** N(d2) as a protocol price (0..1,000,000 micro-dollars, not yet snapped to a tick). */
-export function fairPrice(input: FairValueInput): bigint {
+export function fairPrice(input: DigitalInput): bigint {
   return BigInt(Math.round(digitalProbability(input) * SCALE));
 }
