@@ -7,7 +7,7 @@ import {
   PROTOCOL_SCALE,
   displayPrice,
   formatCents,
-  formatDollars,
+  displayUsd,
   formatSize,
   orderMargin,
 } from '../../../shared/protocol';
@@ -97,7 +97,7 @@ export function costBreach(o: CheckedOrder, inventory: bigint, l: ParsedLimits):
   return {
     code: 'risk.order_cost',
     limit: 'maxOrderCost',
-    sentence: `this order costs ${formatDollars(cost)}; your largest order cost is ${formatDollars(l.maxOrderCost)}.`,
+    sentence: `this order costs ${displayUsd(cost)}; your largest order cost is ${displayUsd(l.maxOrderCost)}.`,
     overridable: true,
   };
 }
@@ -154,8 +154,8 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fairOf: FairOf): Bre
     return null;
   const spent = a.lossToday >= a.lossLimit;
   const head = spent
-    ? `today's loss of ${formatDollars(a.lossToday)} has reached your daily limit of ${formatDollars(a.lossLimit)}`
-    : `today's loss (${formatDollars(a.lossToday)}) with what your open orders${resting > 0n ? ` (${formatDollars(resting)})` : ''} and this one (${formatDollars(own)}) could cost against fair value comes to ${formatDollars(committed)}, over your daily limit of ${formatDollars(a.lossLimit)}`;
+    ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
+    : `today's loss (${displayUsd(a.lossToday)}) with what your open orders${resting > 0n ? ` (${displayUsd(resting)})` : ''} and this one (${displayUsd(own)}) could cost against fair value comes to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',

@@ -48,7 +48,7 @@ export const LIMIT_NAMES: Readonly<Record<LimitKey, string>> = {
   maxOrderCost: 'Largest order cost',
   maxPositionContracts: 'Largest position per market',
   maxOpenOrders: 'Most open orders',
-  maxOrdersPerMinute: 'Most orders per minute',
+  maxOrdersPerMinute: 'Most orders a minute',
   dailyLossPercent: 'Daily loss limit',
 };
 

@@ -15,7 +15,7 @@ import { BridgeFailure } from '../bridge-runtime';
 import type { Dialogs } from '../dialogs';
 import type { ClearedTerms, Clearances } from './clearances';
 import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
-import { parseLimits } from './limits';
+import { LIMIT_NAMES, parseLimits } from './limits';
 import type { LossBudget } from './loss-budget';
 import { orderDialog, type OrderPath } from './order-dialog';
 import type { OrderRate } from './order-rate';
@@ -78,9 +78,14 @@ export interface Passed {
 const NOT_READ =
   'your position, open orders and today’s loss could not be read, so the position, open-order and daily loss limits were not applied';
 
-function refusal(b: Breach, more: number): BridgeFailure {
-  const tail = more > 0 ? ` (${more} more limit${more === 1 ? '' : 's'} broken.)` : '';
-  return new BridgeFailure(b.code, `Refused: ${b.sentence}${tail}`);
+/** "Refused: <the first breach, with its numbers>. It also breaks your <others>." */
+function refusal(b: Breach, others: readonly Breach[]): BridgeFailure {
+  const names = others.filter((o) => o.code !== b.code).map((o) => LIMIT_NAMES[o.limit].toLowerCase());
+  const also =
+    names.length === 0
+      ? ''
+      : ` It also breaks your ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}.`;
+  return new BridgeFailure(b.code, `Refused: ${b.sentence}${also}`);
 }
 
 export class OrderGate {
@@ -133,7 +138,7 @@ export class OrderGate {
     const before = await read();
     const breaches = check(before.risk);
     const hard = breaches.find((b) => !b.overridable);
-    if (hard) throw this.#refuse(order, hard, breaches.length - 1);
+    if (hard) throw this.#refuse(order, hard, breaches);
 
     if (confirmEach || breaches.length > 0 || before.risk === null) {
       const fair = view?.fair(order.assetId, order.epoch);
@@ -160,7 +165,7 @@ export class OrderGate {
       );
       if (!yes) {
         const first = breaches[0];
-        if (first) throw this.#refuse(order, first, breaches.length - 1);
+        if (first) throw this.#refuse(order, first, breaches);
         throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
       }
       // The dialog showed one account, one domain and one set of facts: nothing else may be signed now.
@@ -172,7 +177,7 @@ export class OrderGate {
       const after = check((await read()).risk);
       const agreed = new Set(breaches.map((b) => b.code));
       const fresh = after.find((b) => !agreed.has(b.code));
-      if (fresh) throw this.#refuse(order, fresh, 0);
+      if (fresh) throw this.#refuse(order, fresh, []);
     }
 
     this.#d.rate.note(order.master);
@@ -190,8 +195,8 @@ export class OrderGate {
     return { terms, release: () => this.#d.clearances.void(terms) };
   }
 
-  #refuse(order: GateOrder, b: Breach, more: number): BridgeFailure {
+  #refuse(order: GateOrder, b: Breach, all: readonly Breach[]): BridgeFailure {
     this.#d.logger.info('risk.refused', { code: b.code, path: order.path });
-    return refusal(b, more);
+    return refusal(b, all);
   }
 }
