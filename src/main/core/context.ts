@@ -8,6 +8,7 @@ import type { DevnetAccountEntry } from './devnet-accounts';
 import type { KitStore } from './airgap/kit-store';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
+import type { UserPresence } from './user-presence';
 
 /** The shell's own facts, which app.info answers even when the core cannot start. */
 export interface AppFacts {
@@ -32,4 +33,6 @@ export interface CoreContext {
   readonly kits: KitStore;
   /** Air-gapped round trips: requests prepared and received, signing domains pinned for them. */
   readonly airgap: AirgapBook;
+  /** The person's presses seen by main (never bridge calls): what kit.panic needs. */
+  readonly presence: UserPresence;
 }
