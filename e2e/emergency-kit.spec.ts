@@ -2,14 +2,16 @@
  * The Kit panel on both sides. Key side: a master key in the vault makes an emergency kit for the
  * BTC 5m market (main's dialog answered yes) and saves it as a file. Watch side, a core with no key
  * at all: the kit is taken in from that file, an order of the master placed afterwards (from the
- * test process, with the master's key) rests, and the big Panic button cancels it.
+ * test process, with the master's key) rests, and the big Panic button cancels it, on the person's
+ * click only: a click the page's script dispatches, or a bare bridge call, is refused and sends nothing.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devnetClient } from '../src/devnet/bot/devnet-client';
 import type { Address, Hex } from '../src/shared/protocol';
-import { expect, test } from './harness/fixture';
+import { GESTURE_WINDOW_MS } from '../src/main/core/user-presence';
+import { expect, invokeInPage, test } from './harness/fixture';
 import {
   USD,
   accountBook,
@@ -90,6 +92,22 @@ test('watch side, no key: take the kit in and panic', async ({ app, core, devnet
   expect(placed.delivery).toBe('answered');
   expect((await accountBook(net, market.assetId, market.epoch, master)).buys).toHaveLength(1);
 
+  // The window's own script cannot panic: a click it dispatches is not the person's, nor is a bare
+  // call. (Once the person's last press, opening the file, is older than the gesture window: a
+  // script firing right after any press of the person is the limit, see user-presence.ts.)
+  await core.advanceClock(GESTURE_WINDOW_MS + 1_000);
+  await kept.getByTestId('panic').evaluate((button) => (button as unknown as { click(): void }).click());
+  await expect(
+    app.getByTestId('toast').filter({ hasText: 'Panic needs your click or key press: press the Panic button' }),
+  ).toBeVisible();
+  expect(await invokeInPage(app, 'kit.panic', null)).toMatchObject({
+    ok: false,
+    error: { code: 'kit.needs_person' },
+  });
+  await expect(kept.getByTestId('kit-coverage')).toContainText('0 used · 18 unused of 18');
+  expect((await accountBook(net, market.assetId, market.epoch, master)).buys).toHaveLength(1);
+
+  // The person's click (Playwright's, trusted: the harness forwards it as Electron's input events would).
   await kept.getByTestId('panic').click();
   await expect(kept.getByTestId('panic-result')).toContainText('Cancel all on BTC 5m');
   await expect(kept.getByTestId('panic-result')).toContainText('answered CANCELLED');

@@ -1,6 +1,6 @@
 /** The test process's side of the harness: token-authenticated calls to the core server. */
 import type { BridgeEvent, BridgeOutcome } from '../../src/shared/bridge';
-import type { DialogAnswer, DialogRecord } from '../../src/main/core';
+import type { DialogAnswer, DialogRecord, UserInput } from '../../src/main/core';
 import type { UnscriptedMode } from '../../src/main/core/scripted-dialogs';
 import { TOKEN_HEADER, type CoreServer } from './core-server';
 
@@ -20,6 +20,8 @@ export interface HarnessClient {
     unscripted?: UnscriptedMode;
     release?: boolean;
   }): Promise<{ shown: DialogRecord[]; waiting: number; released: number }>;
+  /** What Electron's main would see of the person (the page forwards its trusted presses: install-terminal.ts). */
+  noteInput(input: UserInput): Promise<void>;
   advanceClock(ms: number): Promise<void>;
   restartCore(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): Harnes
       post(`/events?after=${after}&wait=${options.wait === false ? 0 : 1}`, {}, options.signal),
     dialogs: (...answers) => post('/control/dialogs', { answers }),
     dialogPolicy: (policy) => post('/control/dialogs', policy),
+    noteInput: (input) => post('/control/input', input),
     advanceClock: (ms) => post('/control/advance-clock', { ms }),
     restartCore: () => post('/control/restart', {}),
   };

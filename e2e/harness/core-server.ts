@@ -15,7 +15,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findCredentialsAsync, AsyncEntry } from '@napi-rs/keyring';
-import { createAppCore, createScriptedDialogs, type AppCore, type DialogAnswer } from '../../src/main/core';
+import {
+  createAppCore,
+  createScriptedDialogs,
+  type AppCore,
+  type DialogAnswer,
+  type UserInput,
+} from '../../src/main/core';
 import { createLogger } from '../../src/main/log';
 import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../src/main/settings';
 import { createConfStore } from '../../src/main/store/conf-store';
@@ -70,6 +76,22 @@ function skewableClock(): Clock & { advance(ms: number): void } {
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     advance: (ms) => void (offset += ms),
   };
+}
+
+/** A forwarded press, as the core takes it; anything else is refused (the route is the harness's own). */
+function userInput(body: Record<string, unknown>): UserInput {
+  const type = body['type'];
+  if (typeof type !== 'string') throw new Error('input without a type');
+  switch (body['device']) {
+    case 'key':
+      return { device: 'key', type, repeat: body['repeat'] === true };
+    case 'mouse':
+      return { device: 'mouse', type };
+    case 'touch':
+      return { device: 'touch', type };
+    default:
+      throw new Error('input of no known device');
+  }
 }
 
 interface Running {
@@ -168,6 +190,11 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
         waiting: dialogs.waiting(),
         released,
       });
+    },
+    // Stands in for Electron's input events (install-terminal.ts forwards the page's trusted presses).
+    '/control/input': (body) => {
+      running.core.noteUserInput(userInput(body));
+      return Promise.resolve(null);
     },
     '/control/advance-clock': (body) => {
       clock.advance(Number(body['ms']));

@@ -6,20 +6,34 @@
  * → exposeBinding → test process → harness server (token) → app core; events come back by
  * long-poll from the server to the test process, then into the page to the preload's listeners.
  * A preload bundle that does not load, or exposes nothing, fails every spec that uses this.
+ *
+ * The harness also stands in for what Electron's main sees of the person (webContents
+ * 'before-input-event', 'before-mouse-event', 'input-event'; src/main/core/user-presence.ts): the
+ * page-side script forwards the key presses, mouse buttons and touches whose DOM event is trusted
+ * (`isTrusted`: Playwright's real clicks and keys, never an event a script dispatched) to the core's
+ * noteUserInput, and holds every bridge call until the presses before it have reached the core, as
+ * main sees input before the page acts on it. Only the harness does this: in the app, main observes
+ * input itself and the page has no say. (The forwarder is hidden from the page's globals, but a page
+ * script could still reach Playwright's binding controller: e2e shows the person's path works; that
+ * the window cannot forge a press is for the Electron wiring and test/core.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import type { UserInput } from '../../src/main/core';
 import { EVENT_CHANNEL_PREFIX, INVOKE_CHANNEL_PREFIX } from '../../src/shared/bridge';
 import type { HarnessClient } from './client';
 
 const PRELOAD_BUNDLE = resolve('out/preload/index.cjs');
 const INVOKE_BINDING = '__harnessInvoke';
+const INPUT_BINDING = '__harnessInput';
 const DELIVER = '__harnessDeliver';
 
 /** Names the page-side script needs; JSON so they can be spliced into its source. */
 interface ShellNames {
   readonly invokeBinding: string;
+  /** Where trusted presses go (absent: none are forwarded). */
+  readonly inputBinding?: string;
   readonly deliver: string;
   readonly invokePrefix: string;
   readonly eventPrefix: string;
@@ -34,6 +48,29 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
   return `(() => {
   const names = ${JSON.stringify(names)};
   const call = globalThis[names.invokeBinding];
+  // Main sees the person's input before the page acts on it: presses go first, calls wait for them.
+  let inputs = Promise.resolve();
+  const sendInput = names.inputBinding ? globalThis[names.inputBinding] : null;
+  if (sendInput) {
+    delete globalThis[names.inputBinding];
+    const forward = (domType, input) =>
+      addEventListener(
+        domType,
+        (event) => {
+          if (!event.isTrusted) return;
+          const sent = sendInput(input(event));
+          inputs = inputs.then(() => sent).catch(() => undefined);
+        },
+        true,
+      );
+    // As Electron names them (before-input-event, before-mouse-event, input-event).
+    forward('keydown', (e) => ({ device: 'key', type: 'keyDown', repeat: e.repeat }));
+    forward('keyup', (e) => ({ device: 'key', type: 'keyUp', repeat: e.repeat }));
+    forward('mousedown', () => ({ device: 'mouse', type: 'mouseDown' }));
+    forward('mouseup', () => ({ device: 'mouse', type: 'mouseUp' }));
+    forward('touchstart', () => ({ device: 'touch', type: 'touchStart' }));
+    forward('touchend', () => ({ device: 'touch', type: 'touchEnd' }));
+  }
   const listeners = new Map();
   const ipcRenderer = Object.freeze({
     invoke(channel, ...args) {
@@ -41,7 +78,7 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
       if (typeof channel !== 'string' || !channel.startsWith(names.invokePrefix)) {
         return Promise.reject(new Error("No handler registered for '" + String(channel) + "'"));
       }
-      return call(channel.slice(names.invokePrefix.length), args[0]);
+      return inputs.then(() => call(channel.slice(names.invokePrefix.length), args[0]));
     },
     on(channel, listener) {
       let set = listeners.get(channel);
@@ -100,9 +137,11 @@ export interface InstalledTerminal {
 
 export async function installTerminal(page: Page, client: HarnessClient): Promise<InstalledTerminal> {
   await page.exposeBinding(INVOKE_BINDING, (_source, method: string, args: unknown[]) => client.invoke(method, args));
+  await page.exposeBinding(INPUT_BINDING, (_source, input: UserInput) => client.noteInput(input));
   await page.addInitScript({
     content: preloadInitScript(shippedPreload(), {
       invokeBinding: INVOKE_BINDING,
+      inputBinding: INPUT_BINDING,
       deliver: DELIVER,
       invokePrefix: INVOKE_CHANNEL_PREFIX,
       eventPrefix: EVENT_CHANNEL_PREFIX,

@@ -12,6 +12,7 @@ import {
   loadDevnetAccounts,
   type AppCore,
   type AppFacts,
+  type UserInput,
 } from './core';
 import { attestedBy, devnetAtStart } from './core/devnet-deployment';
 import { launchedOffline } from './core/offline-mode';
@@ -48,8 +49,8 @@ function appEntry(): AppEntry {
 let mainWindow: BrowserWindow | null = null;
 /** --offline or EXCHANGE_TERMINAL_OFFLINE=1: no connection at all, and the window cannot turn it off. */
 const offlineAtLaunch = launchedOffline(process.argv, process.env);
-/** Set once the core runs: real input in the window restarts the idle auto-lock (bridge calls never do). */
-let noteUserInput: () => void = () => {};
+/** Set once the core runs: real input restarts the idle auto-lock and lets panic go (bridge calls never do). */
+let noteUserInput: (input: UserInput) => void = () => {};
 /** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
 let cameraWanted: () => boolean = () => false;
 
@@ -59,7 +60,7 @@ async function openWindow(entry: AppEntry): Promise<void> {
     preloadPath: here('../preload/index.cjs'),
     // Packaged builds carry their icon from electron-builder; in development use the source one.
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
-    onUserInput: () => noteUserInput(),
+    onUserInput: (input) => noteUserInput(input),
   });
   mainWindow.on('closed', () => (mainWindow = null));
 }
@@ -124,7 +125,7 @@ async function start(): Promise<void> {
   const { core, vault } = await startCoreOrExplain(logger);
   blockRequestsWhileOffline(session.defaultSession, () => offlineAtLaunch || core.isOffline(), entry);
   registerCore(ipcMain, core, isTrusted);
-  noteUserInput = () => core.noteUserInput();
+  noteUserInput = (input) => core.noteUserInput(input);
   cameraWanted = () => core.cameraWanted();
   forwardEvents(core, () => mainWindow?.webContents ?? null);
   app.on('will-quit', () => {

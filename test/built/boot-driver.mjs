@@ -41,6 +41,7 @@ const report = {
   calls: {},
   sent: [],
   wasmCrypto: null,
+  inputListeners: [],
 };
 
 const userData = mkdtempSync(path.join(tmpdir(), 'boot-userdata-'));
@@ -333,6 +334,24 @@ const calls = [
 for (const [name, event, method, args] of calls) {
   report.calls[name] = await invoke(event, method, args);
 }
+
+// Panic needs the person: a bare call is refused; after a press main saw on the window's
+// webContents (as Electron emits it), the call gets past that check (and fails on what follows:
+// this run has no deployment); the same press does not allow a second one.
+report.inputListeners = ['before-input-event', 'before-mouse-event', 'input-event'].filter(
+  (name) => (contents.listeners.get(name) ?? []).length > 0,
+);
+const inputEvent = { preventDefault: () => {} };
+report.calls.panicBare = await invoke(trusted, 'kit.panic', [null]);
+contents.emit('before-mouse-event', inputEvent, { type: 'mouseMove', x: 10, y: 10 });
+report.calls.panicAfterMove = await invoke(trusted, 'kit.panic', [null]);
+contents.emit('before-mouse-event', inputEvent, { type: 'mouseDown', x: 10, y: 10, button: 'left', clickCount: 1 });
+report.calls.panicAfterClick = await invoke(trusted, 'kit.panic', [null]);
+report.calls.panicSameClick = await invoke(trusted, 'kit.panic', [null]);
+contents.emit('before-input-event', inputEvent, { type: 'keyDown', key: 'P', code: 'KeyP', isAutoRepeat: false });
+report.calls.panicAfterKey = await invoke(trusted, 'kit.panic', [null]);
+contents.emit('input-event', inputEvent, { type: 'touchStart' });
+report.calls.panicAfterTouch = await invoke(trusted, 'kit.panic', [null]);
 
 // The WebAssembly crypto chunk main loads after the first unlock (libsecp256k1 and keccak): it
 // must load from the built files (packed: from the archive's own production node_modules, with no

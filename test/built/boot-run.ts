@@ -32,6 +32,8 @@ export interface BootReport {
   menu: unknown;
   ipcHandleChannels: string[];
   calls: Record<string, BootOutcome>;
+  /** The window's webContents input events main listens to (the person's presses reach the core). */
+  inputListeners: string[];
   /** Loading the main bundle's WebAssembly crypto chunk and installing its engines. */
   wasmCrypto: { ok: true; ms: number } | { ok: false; error: string } | null;
 }

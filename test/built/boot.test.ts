@@ -130,6 +130,17 @@ describe('the built app, packaged', () => {
     expect(badArgs?.error?.code).toBe(BRIDGE_ERROR.invalidArgs);
   });
 
+  it('lets panic past its presence check only after a press on the window, once per press', () => {
+    expect(r.inputListeners).toEqual(['before-input-event', 'before-mouse-event', 'input-event']);
+    const needsPerson = { ok: false, error: { code: 'kit.needs_person', message: expect.any(String) as string } };
+    for (const name of ['panicBare', 'panicAfterMove', 'panicSameClick'])
+      expect(r.calls[name], name).toEqual(needsPerson);
+    expect(r.calls['panicBare']?.error?.message).toContain('press the Panic button or its hotkey');
+    // Past the check, the handler goes on and stops where this run has no deployment to send to.
+    for (const name of ['panicAfterClick', 'panicAfterKey', 'panicAfterTouch'])
+      expect(r.calls[name]?.error?.code, name).toBe('connection.no_deployment');
+  });
+
   it('refuses the same calls from another origin, a subframe and a frame that is gone', () => {
     for (const name of ['foreignRead', 'foreignTrade', 'subframeTrade', 'goneFrame']) {
       expect(r.calls[name], name).toEqual({

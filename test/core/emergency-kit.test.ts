@@ -4,7 +4,8 @@
 // through the client library, after the kit was made, in two consecutive BTC epochs; each panic
 // cancels them; a second panic in the same epoch uses the next entry; an entry another copy of the
 // kit already sent is answered ENTRY_PROCESSED, marked used and never sent again; the kit's agent
-// revocation takes effect (the agent's next order is refused).
+// revocation takes effect (the agent's next order is refused). Panic goes only on a press of the
+// person that main saw, once per press: the window calling it alone sends nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -98,7 +99,9 @@ async function resting(epoch: bigint): Promise<number> {
   return book.buys.length + book.sells.length;
 }
 
+/** The person clicks Panic: main sees the press (as Electron reports it), then the window calls. */
 async function panic(): Promise<PanicResult> {
+  watchSide.core.noteUserInput({ device: 'mouse', type: 'mouseDown' });
   const results = await watch.ok<PanicResult[]>('kit.panic', null);
   expect(results).toHaveLength(1);
   return results[0]!;
@@ -212,6 +215,7 @@ describe('the emergency kit on a devnet', () => {
     expect(taken.value.signer.toLowerCase()).toBe(master.toLowerCase());
     expect(taken.value.matchesDeployment).toBe(true);
     expect(taken.value.origin).toBe('imported');
+    expect(taken.value.source).toBe('file');
   });
 
   it('cancels orders placed after it was made, twice in one epoch, and revokes the agent', async () => {
@@ -230,7 +234,18 @@ describe('the emergency kit on a devnet', () => {
     const approvalNonce = (await a.getAgentApproval(master)).nonce;
     await placeResting(e);
     expect(await resting(e)).toBe(2);
+    // The window calling panic on its own: refused, nothing cancelled, revoked or spent.
+    const refused = await watch.err('kit.panic', null);
+    expect(refused).toEqual({
+      code: 'kit.needs_person',
+      message: 'Panic needs your click or key press: press the Panic button or its hotkey. Nothing was sent.',
+    });
+    expect(await resting(e)).toBe(2);
+    expect((await a.getAgentApproval(master)).status).toBe('active');
+    expect(await usedIn(e)).toBe(0);
     const first = await panic();
+    // The same press allows one panic only, however the window asks again.
+    expect((await watch.err('kit.panic', null)).code).toBe('kit.needs_person');
     expect(first.outcomes.map((o) => o.result).sort()).toEqual(['sent', 'sent']);
     await vi.waitFor(async () => expect(await resting(e)).toBe(0), wait);
     await vi.waitFor(async () => expect((await a.getAgentApproval(master)).status).not.toBe('active'), wait);

@@ -744,6 +744,64 @@ describe('trading stays one keystroke with order confirmation off', () => {
   }, 60_000);
 });
 
+describe('panic needs the person', () => {
+  it('sends nothing when the window calls it alone, and goes once per press main saw', async () => {
+    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+    const live = (await ok<{ assetId: string; epoch: string; expiration: number }[]>('markets.list')).sort(
+      (a, b) => b.expiration - a.expiration,
+    )[0]!;
+    // The user made a kit for alice (main's dialog, yes) and has an order resting in its market.
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const made = await ok<{ confirmed: true; value: { id: string } }>('kit.build', {
+      signer: alice,
+      assetIds: [live.assetId],
+      epochs: 2,
+      perEpoch: 2,
+      revokeAgent: false,
+    });
+    const posts = (since: number) => exchange.records.slice(since).filter((r) => r.method === 'POST');
+    try {
+      await ok('orders.place', {
+        assetId: live.assetId,
+        epoch: live.epoch,
+        side: 'buy',
+        price: '2',
+        size: '1',
+        timeInForce: 'GTC',
+        signAs: 'master',
+      });
+      const since = exchange.records.length;
+      const needsPerson = {
+        ok: false,
+        error: {
+          code: 'kit.needs_person',
+          message: 'Panic needs your click or key press: press the Panic button or its hotkey. Nothing was sent.',
+        },
+      };
+      // The window alone, by kit or for all, as often as it likes; a mouse move or a key release is no press.
+      for (const id of [null, made.value.id, null]) expect(await invoke('kit.panic', id)).toEqual(needsPerson);
+      t.core.noteUserInput({ device: 'mouse', type: 'mouseMove' });
+      t.core.noteUserInput({ device: 'key', type: 'keyUp', repeat: false });
+      t.core.noteUserInput({ device: 'key', type: 'keyDown', repeat: true });
+      expect(await invoke('kit.panic', null)).toEqual(needsPerson);
+      expect(posts(since), 'panic without the person reached the exchange').toEqual([]);
+      // The person clicks Panic: main saw the press, so this one call goes...
+      t.core.noteUserInput({ device: 'mouse', type: 'mouseDown' });
+      const [result] = await ok<{ outcomes: { result: string }[] }[]>('kit.panic', null);
+      expect(result!.outcomes.map((o) => o.result)).toEqual(['sent']);
+      const sent = posts(since);
+      expect(sent.map((r) => r.path.split('?')[0])).toEqual([REQUEST_KINDS.cancels.path]);
+      // ...and the same press, released, allows no second one.
+      t.core.noteUserInput({ device: 'mouse', type: 'mouseUp' });
+      expect(await invoke('kit.panic', null)).toEqual(needsPerson);
+      expect(posts(since)).toEqual(sent);
+    } finally {
+      t.dialogs.answer({ kind: 'confirm', yes: true });
+      await ok('kit.remove', made.value.id);
+    }
+  }, 60_000);
+});
+
 describe('the idle timer follows the person', () => {
   it('locks after the idle time however busy the window keeps the bridge, and real input postpones it', async () => {
     const s = t.settings.getSettings();

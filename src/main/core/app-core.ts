@@ -32,6 +32,7 @@ import { tradingHandlers } from './handlers/trading';
 import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
 import { kitHandlers } from './handlers/kit';
 import { coreProbe } from './probe';
+import { UserPresence, type UserInput } from './user-presence';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 import { Clearances } from './risk/clearances';
 import { LossBudget } from './risk/loss-budget';
@@ -70,11 +71,12 @@ export interface AppCore {
   invoke(method: string, args: unknown): Promise<BridgeOutcome>;
   on<E extends BridgeEvent>(event: E, listener: EventListener<E>): () => void;
   /**
-   * Real keyboard or pointer input reached the window (main sees it before the page does): the
-   * person is here, so the idle auto-lock starts over. Bridge calls never count: the window's own
-   * script can call as often as it likes.
+   * Real keyboard, mouse or touch input reached the window (main sees it before the page does):
+   * the person is here, so the idle auto-lock starts over, and a press is a gesture kit.panic may
+   * take (user-presence.ts). Bridge calls never count: the window's own script can call as often
+   * as it likes. Without `input`, activity only (no gesture).
    */
-  noteUserInput(): void;
+  noteUserInput(input?: UserInput): void;
   /** True only while a scan for QR codes that asked for the camera is open (window/policies.ts asks). */
   cameraWanted(): boolean;
   /** Offline mode is on now: the shell blocks the window's own network requests while it is. */
@@ -155,6 +157,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     orderGate,
     clearances,
     lossBudget,
+    presence: new UserPresence(deps.now ?? Date.now),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -269,7 +272,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       return outcome;
     },
     on: (event, listener) => events.on(event, listener),
-    noteUserInput: () => vault.touch(),
+    noteUserInput: (input) => {
+      vault.touch();
+      if (input) ctx.presence.note(input);
+    },
     cameraWanted: () => qr.cameraOpen(),
     isOffline: () => ctx.offline() !== 'off',
     dispose: () => {

@@ -11,6 +11,7 @@ import type { EventHub } from './event-hub';
 import type { Clearances } from './risk/clearances';
 import type { LossBudget } from './risk/loss-budget';
 import type { OrderGate } from './risk/order-gate';
+import type { UserPresence } from './user-presence';
 
 /** The shell's own facts, which app.info answers even when the core cannot start. */
 export interface AppFacts {
@@ -41,4 +42,6 @@ export interface CoreContext {
   readonly clearances: Clearances;
   /** Today's loss baseline per account, for the daily loss limit. */
   readonly lossBudget: LossBudget;
+  /** The person's presses seen by main (never bridge calls): what kit.panic needs. */
+  readonly presence: UserPresence;
 }

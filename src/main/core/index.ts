@@ -2,6 +2,7 @@ export { createAppCore } from './app-core';
 export type { AppCore, AppCoreDeps } from './app-core';
 export { createUnavailableCore } from './unavailable-core';
 export type { AppFacts } from './context';
+export type { UserInput } from './user-presence';
 export type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from './dialogs';
 export { DEVNET_ACCOUNTS_ENV, loadDevnetAccounts } from './devnet-accounts';
 export type { DevnetAccountEntry } from './devnet-accounts';

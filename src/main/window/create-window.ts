@@ -3,6 +3,7 @@
  * src/main/window that loads electron at runtime.
  */
 import { BrowserWindow } from 'electron';
+import type { UserInput } from '../core/user-presence';
 import { devToolsAllowed, type AppEntry } from './app-entry';
 import { mainWindowOptions } from './options';
 
@@ -10,8 +11,11 @@ export interface CreateWindowInput {
   readonly entry: AppEntry;
   readonly preloadPath: string;
   readonly iconPath?: string | undefined;
-  /** Real keyboard and mouse input, seen by main before the page: the idle auto-lock follows it. */
-  readonly onUserInput?: () => void;
+  /**
+   * Real keyboard, mouse and touch input, seen by main before the page: the idle auto-lock follows
+   * it, and panic needs a press (src/main/core/user-presence.ts). The page's script cannot cause it.
+   */
+  readonly onUserInput?: (input: UserInput) => void;
 }
 
 export async function createMainWindow(input: CreateWindowInput): Promise<BrowserWindow> {
@@ -22,8 +26,14 @@ export async function createMainWindow(input: CreateWindowInput): Promise<Browse
   window.once('ready-to-show', () => window.show());
   const onUserInput = input.onUserInput;
   if (onUserInput) {
-    window.webContents.on('before-input-event', () => onUserInput());
-    window.webContents.on('before-mouse-event', () => onUserInput());
+    window.webContents.on('before-input-event', (_event, key) =>
+      onUserInput({ device: 'key', type: key.type, repeat: key.isAutoRepeat }),
+    );
+    window.webContents.on('before-mouse-event', (_event, mouse) => onUserInput({ device: 'mouse', type: mouse.type }));
+    // Touches only: keys and the mouse come by the two events above, each once.
+    window.webContents.on('input-event', (_event, input) => {
+      if (input.type.startsWith('touch')) onUserInput({ device: 'touch', type: input.type });
+    });
   }
   // app://terminal/index.html (served by app-protocol.ts) or, in development, the dev server.
   await window.loadURL(input.entry.url.href);

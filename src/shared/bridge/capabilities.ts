@@ -119,11 +119,13 @@ export const methodCapabilities = {
   'kit.list': 'read',
   'kit.saveFile': 'read',
   // A kit is kept only after every signature and the pin check; keeping one can only cancel and revoke.
+  // Text from the window (importText, QR) fills at most 3 of the 8 slots (kit-store.ts).
   'kit.openFile': 'read',
   'kit.importText': 'read',
   // Removing a kit takes away the panic action: a protection, so main asks.
   'kit.remove': 'changes-trust',
   // Sends pre-signed cancel-alls and a revocation: it cancels and revokes, never moves value (see kit-panic.ts).
+  // No dialog, but only on a press of the person that main saw, once per press (user-presence.ts).
   'kit.panic': 'trade',
   // A watched address adds no key and lets nothing be signed; drafting signs and sends nothing.
   'airgap.watchList': 'read',

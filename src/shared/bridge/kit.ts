@@ -44,6 +44,8 @@ export const kitView = z.object({
   id: kitId,
   fingerprint: z.string(),
   origin: z.enum(['made', 'imported']),
+  /** Made here, a file picked in main's dialog, or text from the window (QR or pasted: fewer slots). */
+  source: z.enum(['build', 'file', 'window']),
   signer: address,
   createdAt: z.string(),
   storedAt: z.string(),

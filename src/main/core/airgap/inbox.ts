@@ -26,7 +26,16 @@ export function airgapFailure(error: unknown): never {
   throw error;
 }
 
-export function receiveEnvelope(ctx: CoreContext, text: string, via: 'file' | 'qr'): InboxResult {
+/**
+ * `kitSource` is 'file' only where main itself read the file from its own dialog: `via` is the
+ * window's word when airgap.receiveText names it, so a kit counts as the window's unless told.
+ */
+export function receiveEnvelope(
+  ctx: CoreContext,
+  text: string,
+  via: 'file' | 'qr',
+  kitSource: 'file' | 'window' = 'window',
+): InboxResult {
   let payload;
   try {
     // Both carriers hold the same JSON (a file indented, a QR payload compact): one reader for both.
@@ -50,7 +59,7 @@ export function receiveEnvelope(ctx: CoreContext, text: string, via: 'file' | 'q
       return { kind: 'response', request: pendingView(matchResponse(ctx, payload.response, via)) };
     case KIT_FORMAT:
       // The ledger is checked where both sides know it: kit.openFile/importText pass the session's.
-      return { kind: 'kit', kit: receiveKit(ctx, text, null) };
+      return { kind: 'kit', kit: receiveKit(ctx, text, kitSource, null) };
   }
 }
 

@@ -8,6 +8,7 @@ import type { KitView } from '../../../shared/bridge';
 import { AirgapError, KIT_FORMAT, payloadFromFileText, type EmergencyKit } from '../../../client';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
+import type { KitSource } from './kit-store';
 import { kitMatchesPin, kitView } from './kit-view';
 
 export function airgapFailure(error: unknown): unknown {
@@ -21,8 +22,16 @@ function selectedPin(ctx: CoreContext) {
   return { id, pin: ctx.pinning.pinFor(id) };
 }
 
-/** Reads a kit's text (file or QR) and keeps it, once it checks out against the selected deployment. */
-export function receiveKit(ctx: CoreContext, text: string, knownLedger?: string | null): KitView {
+/**
+ * Reads a kit's text and keeps it, once it checks out against the selected deployment. `source` says
+ * how the text came: a file the person picked in main's dialog, or the window (bounded slots, kit-store.ts).
+ */
+export function receiveKit(
+  ctx: CoreContext,
+  text: string,
+  source: Exclude<KitSource, 'build'>,
+  knownLedger?: string | null,
+): KitView {
   let kit: EmergencyKit;
   try {
     const payload = payloadFromFileText(text, [KIT_FORMAT]);
@@ -47,7 +56,7 @@ export function receiveKit(ctx: CoreContext, text: string, knownLedger?: string 
       'kit.wrong_domain',
       'This kit names another account ledger than the selected deployment uses, so it is not kept.',
     );
-  const stored = ctx.kits.put(kit, 'imported', new Date());
+  const stored = ctx.kits.put(kit, source, new Date());
   return kitView(stored, pin);
 }
 

@@ -3,6 +3,11 @@
  * main's key-value store under one key, bounded by count; every kit is checked in full again when it
  * is read back (signatures and fingerprint), so an edited store file gives no kit rather than a
  * wrong one. "Used" only grows: an entry recorded as used is never sent again.
+ *
+ * Slots are bounded per source too. Any text the window hands over (kit.importText, QR scans) can
+ * be a whole, valid kit signed by a key the window made up for the pinned domain, so kits from the
+ * window may fill only a few slots: the rest stay for kits the person brought in through main
+ * (made behind main's dialog, or a file picked in main's file dialog).
  */
 import { z } from 'zod';
 import {
@@ -21,10 +26,23 @@ const STORE_KEY = 'emergencyKits';
 export const MAX_KITS = 8;
 
 export type KitOrigin = 'made' | 'imported';
+/**
+ * How a kit reached this store: made here behind main's dialog, a file the person picked in main's
+ * file dialog, or text from the window (pasted or scanned: no sign of the person in it).
+ */
+export type KitSource = 'build' | 'file' | 'window';
+
+/**
+ * Slots kits from the window may fill at once (of MAX_KITS): a kit and the one before it by QR, and
+ * one to spare. A window that fills them leaves five for kits the person brought in through main,
+ * which are bounded by MAX_KITS alone.
+ */
+export const WINDOW_KIT_SLOTS = 3;
 
 export interface StoredKit {
   readonly kit: EmergencyKit;
   readonly origin: KitOrigin;
+  readonly source: KitSource;
   readonly storedAt: string;
   /** Lower-case digests of entries sent (answered) or reported processed by the exchange. */
   readonly used: ReadonlySet<string>;
@@ -34,6 +52,8 @@ const storedShape = z.array(
   z.object({
     kit: z.unknown(),
     origin: z.enum(['made', 'imported']),
+    // Absent in stores written before sources were kept: an import then counts as the window's.
+    source: z.enum(['build', 'file', 'window']).optional(),
     storedAt: z.string(),
     used: z.array(z.string().regex(/^0x[0-9a-f]{64}$/)).max(5000),
   }),
@@ -58,6 +78,7 @@ export class KitStore {
         out.push({
           kit,
           origin: row.origin,
+          source: row.source ?? (row.origin === 'made' ? 'build' : 'window'),
           storedAt: row.storedAt,
           used: new Set(row.used.filter((d) => known.has(d))),
         });
@@ -75,6 +96,7 @@ export class KitStore {
       this.#load().map((k) => ({
         kit: kitToJson(k.kit),
         origin: k.origin,
+        source: k.source,
         storedAt: k.storedAt,
         used: [...k.used],
       })),
@@ -91,8 +113,11 @@ export class KitStore {
     return found;
   }
 
-  /** Keeps a kit; the same kit again keeps its used entries. Refuses a ninth kit rather than drop one. */
-  put(kit: EmergencyKit, origin: KitOrigin, now: Date): StoredKit {
+  /**
+   * Keeps a kit; the same kit again keeps its used entries (and takes no new slot). Refuses a kit
+   * beyond its source's slots or a ninth kit rather than drop one.
+   */
+  put(kit: EmergencyKit, source: KitSource, now: Date): StoredKit {
     const kits = this.#load();
     const same = kits.find((k) => k.kit.id === kit.id);
     if (same) {
@@ -108,7 +133,13 @@ export class KitStore {
         'kit.too_many',
         `This machine already keeps ${MAX_KITS} emergency kits: remove one you no longer need first.`,
       );
-    const stored: StoredKit = { kit, origin, storedAt: now.toISOString(), used: new Set() };
+    if (source === 'window' && kits.filter((k) => k.source === 'window').length >= WINDOW_KIT_SLOTS)
+      throw new BridgeFailure(
+        'kit.too_many_from_window',
+        `This machine already keeps ${WINDOW_KIT_SLOTS} kits taken in from QR codes or pasted text: remove one of those first, or open this kit from a file.`,
+      );
+    const origin: KitOrigin = source === 'build' ? 'made' : 'imported';
+    const stored: StoredKit = { kit, origin, source, storedAt: now.toISOString(), used: new Set() };
     kits.push(stored);
     this.#save();
     return stored;

@@ -23,6 +23,7 @@ export function kitView(stored: StoredKit, pin: Pin | null): KitView {
     id: kit.id,
     fingerprint: kit.fingerprint,
     origin: stored.origin,
+    source: stored.source,
     signer: kit.signer,
     createdAt: kit.createdAt,
     storedAt: stored.storedAt,

@@ -131,7 +131,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       if (text === null) return { confirmed: false };
       if (text.length > MAX_FILE_CHARS)
         throw new BridgeFailure('airgap.ur_oversize', 'This file is too large to be one of ours.');
-      return { confirmed: true, value: receiveEnvelope(ctx, text, 'file') };
+      return { confirmed: true, value: receiveEnvelope(ctx, text, 'file', 'file') };
     },
     'airgap.receiveText': ({ text, via }) => receiveEnvelope(ctx, text, via),
 

@@ -3,7 +3,8 @@
  * cancel-alls for chosen markets over the next epochs and an agent revocation, under the selected
  * deployment's pinned domain only and after main's dialog says exactly what. On the watch-only
  * machine, a kit comes in by file or QR (receiveKit), is checked against the pin, kept with the
- * entries used, and kit.panic sends what applies to the current epochs with no key present.
+ * entries used, and kit.panic sends what applies to the current epochs with no key present, once
+ * per press of the person that main saw (user-presence.ts).
  */
 import type { KitBuildArgs, KitView } from '../../../shared/bridge';
 import { formatTimeframe, unpackAssetId, type Address } from '../../../shared/protocol';
@@ -139,7 +140,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       } catch (error) {
         throw airgapFailure(error);
       }
-      ctx.kits.put(kit, 'made', new Date());
+      ctx.kits.put(kit, 'build', new Date());
       return { confirmed: true, value: view(kit.id) };
     },
 
@@ -165,11 +166,12 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         throw new BridgeFailure('kit.invalid_file', 'That file is too large to be an emergency kit.');
       return {
         confirmed: true,
-        value: receiveKit(ctx, text, trading.facts()?.contracts.ledger ?? null),
+        value: receiveKit(ctx, text, 'file', trading.facts()?.contracts.ledger ?? null),
       };
     },
 
-    'kit.importText': (text) => receiveKit(ctx, text, trading.facts()?.contracts.ledger ?? null),
+    // Text from the window (pasted or scanned): a few slots only (kit-store.ts).
+    'kit.importText': (text) => receiveKit(ctx, text, 'window', trading.facts()?.contracts.ledger ?? null),
 
     'kit.remove': async (id) => {
       const stored = ctx.kits.get(id);
@@ -191,6 +193,13 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
     },
 
     'kit.panic': async (id) => {
+      // The person's own press, seen by main, and once: a window calling panic on its own (or in a
+      // loop) would spend the kit's entries and revoke the agent whenever it likes.
+      if (!ctx.presence.takeGesture())
+        throw new BridgeFailure(
+          'kit.needs_person',
+          'Panic needs your click or key press: press the Panic button or its hotkey. Nothing was sent.',
+        );
       const session = await trading.connected();
       const { pin } = selected();
       const kits = ctx.kits
