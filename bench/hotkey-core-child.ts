@@ -30,12 +30,20 @@ const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${new URL(devnet.httpUrl).p
 const causes = tailCauses();
 let armed = false;
 let core = NaN;
+let gateIn = NaN;
+let gateOut = NaN;
 coreProbe.onInvoke = (method) => {
   if (method === 'orders.place') {
     core = epochNow();
+    gateIn = gateOut = NaN;
     causes.open();
     armed = true;
   }
+};
+coreProbe.onGate = (phase) => {
+  if (!armed) return;
+  if (phase === 'enter') gateIn = epochNow();
+  else gateOut = epochNow();
 };
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called with apply(this)
 const origWrite = net.Socket.prototype.write;
@@ -50,7 +58,7 @@ net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net
           : '';
     if (head.startsWith('POST ') && exchangeHost.test(head)) {
       causes.close();
-      const at = { core, wire: epochNow() };
+      const at = { core, gateIn, gateOut, wire: epochNow() };
       armed = false;
       // Reported after the window (GC entries arrive asynchronously), never inside it.
       setTimeout(() => send({ type: 'order', ...at, ...causes.last() }), 20);

@@ -10,7 +10,8 @@ export type WireDevnet = Omit<HarnessDevnet, 'chainId' | 'markets'> & {
 };
 export type CoreParentMessage = { type: 'engines' } | { type: 'stop' };
 /** One order: epoch ms when orders.place reached the core and when its POST's first bytes were written. */
-export type OrderTiming = { core: number; wire: number } & WindowCauses;
+/** Epoch ms: the call reached the core, the order gate began and passed it, its POST's first write. */
+export type OrderTiming = { core: number; gateIn: number; gateOut: number; wire: number } & WindowCauses;
 export type CoreChildMessage =
   | { type: 'ready'; url: string; token: string; backend: 'keychain' | 'file'; sched: boolean }
   | { type: 'engines'; signing: string; keccak: string }

@@ -34,6 +34,7 @@ const bench: Benchmark = {
     let binding = NaN;
     let core = NaN;
     let wire = NaN;
+    let gate = NaN;
     let why: WindowCauses = { gcMs: 0, runQueueMs: NaN };
     const rig = await startUiRig({
       coreProcess: true,
@@ -45,6 +46,7 @@ const bench: Benchmark = {
     coreProcess.onOrder((t) => {
       core = t.core;
       wire = t.wire;
+      gate = t.gateOut - t.gateIn;
       why = t;
     });
     // The app signs and hashes on WebAssembly once the core's deferred warm-up has run after unlock;
@@ -100,13 +102,15 @@ const bench: Benchmark = {
       const keyToBinding: number[] = [];
       const bindingToCore: number[] = [];
       const coreToWire: number[] = [];
+      const inGate: number[] = [];
+      const coreToWireLessGate: number[] = [];
       const coreToWireOnCpu: number[] = [];
       let gcHit = 0;
       let heldOff = 0;
       const keyToWire: number[] = [];
       let done = 0;
       for (let i = 0; i < WARMUP + PRESSES; i++) {
-        binding = core = wire = NaN;
+        binding = core = wire = gate = NaN;
         const before = (await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length;
         await page.keyboard.press('b');
         const deadline = Date.now() + 10_000;
@@ -125,6 +129,8 @@ const bench: Benchmark = {
           bindingToCore.push(core - binding);
           keyToCore.push(core - key);
           coreToWire.push(wire - core);
+          inGate.push(gate);
+          coreToWireLessGate.push(wire - core - gate);
           if (why.gcMs > 0) gcHit++;
           if (why.runQueueMs > 1) heldOff++;
           if (coreProcess.sched) coreToWireOnCpu.push(wire - core - why.runQueueMs);
@@ -139,6 +145,8 @@ const bench: Benchmark = {
         ['binding → core invoke (harness loopback HTTP)', bindingToCore],
         ['key → core invoke (window↔core hop of this harness)', keyToCore],
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
+        ['order gate (risk guards, fair value, account read), inside core → wire', inGate],
+        ['core invoke → wire without the gate’s time (the baseline)', coreToWireLessGate],
         ['key → wire (total)', keyToWire],
         ...(coreProcess.sched
           ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
@@ -170,6 +178,11 @@ const bench: Benchmark = {
       ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
       ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
       ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
+      const g = sortedCopy(inGate);
+      const base = sortedCopy(coreToWireLessGate);
+      ratio(report, 'order gate p50 (µs)', pct(g, 50) * 1000);
+      ratio(report, 'order gate p99 (µs)', pct(g, 99) * 1000);
+      ratio(report, 'core → wire p99 ÷ the same less the gate (what the gate adds)', pct(c2w, 99) / pct(base, 99));
       note(
         report,
         `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()
@@ -186,7 +199,7 @@ const bench: Benchmark = {
       );
       note(
         report,
-        `${done} presses of "B" (join the bid, GTC, confirmations off) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
+        `${done} presses of "B" (join the bid, GTC, confirmations off, every risk guard on; the order rate limit raised to 6,000 a minute for the run) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
       );
       note(
         report,

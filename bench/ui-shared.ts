@@ -123,6 +123,9 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     const settings = await call<{ hotkeys: { bindings: Record<string, string> } }>('settings.get');
     await raw.dialogs({ kind: 'confirm', yes: true });
     await call('settings.setConfirmation', { name: 'orders', on: false });
+    // Hundreds of presses a minute: the bench's user raises the order rate limit (a looser limit: main asks).
+    await raw.dialogs({ kind: 'confirm', yes: true });
+    await call('settings.setRiskLimits', { maxOrdersPerMinute: 6000 });
     await call('settings.update', { hotkeys: { enabled: true, bindings: settings.hotkeys.bindings } });
     const market = (await call<{ assetId: string; epoch: string; symbol: string }[]>('markets.list'))[0]!;
 

@@ -13,6 +13,7 @@ import type { Logger } from '../../log';
 import type { SettingsService } from '../../settings';
 import { BridgeFailure } from '../bridge-runtime';
 import type { Dialogs } from '../dialogs';
+import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
 import { LIMIT_NAMES, parseLimits } from './limits';
@@ -101,6 +102,7 @@ export class OrderGate {
   }
 
   async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
+    coreProbe.onGate?.('enter');
     const { settings } = this.#d;
     const limits = parseLimits(settings.read((s) => s.riskLimits));
     const confirmEach = settings.read((s) => s.confirmations.orders);
@@ -181,6 +183,7 @@ export class OrderGate {
     }
 
     this.#d.rate.note(order.master);
+    coreProbe.onGate?.('leave');
     if (!order.signsHere) return { terms: null, release: () => undefined };
     const terms: ClearedTerms = {
       signer: order.signer,
