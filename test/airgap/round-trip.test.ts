@@ -200,7 +200,8 @@ describe('round trips by file text', () => {
       timeInForce: 'GTC',
     });
     expect(prepared.lines[0]).toMatch(/^Buy 3 contracts at 21¢ \(GTC\)/);
-    expect(await submit(prepared.id, false)).toBe('ACCEPTED');
+    // An order passes the order gate on both machines: with order confirmation on, main asks.
+    expect(await submit(prepared.id, true)).toBe('ACCEPTED');
     await vi.waitFor(async () => {
       const open = (await view()).openOrders.filter((o) => o.assetId === eth.assetId);
       expect(open.map((o) => [o.side, o.price, o.size])).toEqual([['buy', '210000', '3000000']]);
@@ -216,6 +217,7 @@ describe('round trips by file text', () => {
     });
     const { text } = await on.ok<{ text: string }>('airgap.envelopeText', { kind: 'request', id: prepared.id });
     await off.ok('airgap.receiveText', { text, via: 'file' });
+    signer.dialogs.answer({ kind: 'confirm', yes: true });
     await off.ok('airgap.sign', { id: prepared.id });
     const good = JSON.parse(
       (await off.ok<{ text: string }>('airgap.envelopeText', { kind: 'response', id: prepared.id })).text,
@@ -246,7 +248,7 @@ describe('round trips by file text', () => {
 
     // The good one is accepted once; the same response again is a replay, refused with a sentence.
     await on.ok('airgap.receiveText', { text: JSON.stringify(good), via: 'file' });
-    expect(await submit(prepared.id, false)).toBe('ACCEPTED');
+    expect(await submit(prepared.id, true)).toBe('ACCEPTED');
     const replay = await on.err('airgap.receiveText', { text: JSON.stringify(good), via: 'file' });
     expect(replay.code).toBe('airgap.replayed');
     expect(replay.message).toMatch(/already used/);
@@ -300,7 +302,7 @@ describe('round trips by file text', () => {
       size: '2',
       timeInForce: 'IOC',
     });
-    expect(await submit(taken.id, false)).toBe('FILLED');
+    expect(await submit(taken.id, true)).toBe('FILLED');
     await vi.waitFor(async () => {
       const claims = await on.ok<{ assetId: string; epoch: string; amount: string }[]>('claims.list');
       expect(claims.find((c) => c.assetId === m.assetId && c.epoch === m.epoch)?.amount).toBe('2000000');

@@ -450,6 +450,18 @@ beforeAll(async () => {
   await devnet.exchange.credit(devnet.accounts[1]!.address, 100n * CREDIT);
   model.credit(CREDIT);
   t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+  // The sequence trades at random prices on purpose (this test checks the money, not the guards,
+  // which test/core/hostile-window-trades.test.ts holds to their bound): alice widens her limits.
+  t.settings.updateSettings({
+    riskLimits: {
+      priceBandCents: '99.9',
+      maxOrderCost: '100000',
+      maxPositionContracts: '100000',
+      maxOpenOrders: 1000,
+      maxOrdersPerMinute: 6000,
+      dailyLossPercent: 100,
+    },
+  });
   t.settings.updateSettings({ deployments: [devnetDeploymentAt(devnet)] });
   await vi.waitFor(
     async () => expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned'),

@@ -55,6 +55,7 @@ import {
 } from '../../src/shared/protocol';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { hostileValues } from './hostile-args';
+import { loosened } from '../../src/main/core/risk/limits';
 
 const wait = { timeout: 40_000, interval: 200 };
 const ATTACKER = Wallet.createRandom();
@@ -176,6 +177,7 @@ const ERC20 = [
 interface Snapshot {
   protections: string;
   ordersConfirmed: boolean;
+  riskLimits: Settings['riskLimits'];
   autoLockMinutes: number;
   keys: string[];
   chain: string;
@@ -219,6 +221,7 @@ async function snapshot(): Promise<Snapshot> {
   return {
     protections: protections(settings),
     ordersConfirmed: settings.confirmations.orders,
+    riskLimits: settings.riskLimits,
     autoLockMinutes: settings.autoLockMinutes,
     keys: (await ok<{ address: string }[]>('keys.list')).map((k) => k.address.toLowerCase()),
     chain: await chainState(),
@@ -281,6 +284,7 @@ async function expectNothingHappened(before: Snapshot, since: number, what: stri
     `${what}: auto-lock ${before.autoLockMinutes} → ${after.autoLockMinutes}`,
   ).toBe(true);
   expect(after.hasPassword, `${what}: password state changed`).toBe(before.hasPassword);
+  expect(loosened(before.riskLimits, after.riskLimits), `${what}: a risk limit was loosened`).toEqual([]);
   expect(
     before.keys.filter((k) => !after.keys.includes(k)),
     `${what}: a key disappeared`,
@@ -310,6 +314,8 @@ async function userRestores(baseline?: Snapshot): Promise<void> {
       autoLockMinutes: baseline.autoLockMinutes,
       // The window may turn offline mode on (stricter, no dialog); the user turns it off again.
       offlineMode: false,
+      // The window may tighten risk limits (no dialog); the user puts them back.
+      riskLimits: baseline.riskLimits,
     });
   }
   const status = await ok<{ locked: boolean }>('lock.status');

@@ -27,7 +27,7 @@ describe('describing a request', () => {
     expect(d).toEqual({
       title: 'Order',
       lines: ['Buy 10 contracts at 62.5¢ (GTC) on BTC 5m, epoch 12 (asset 7), locking up to $6.25.', 'Nonce 99.'],
-      movesValue: false,
+      movesValue: true,
     });
   });
 

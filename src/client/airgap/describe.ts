@@ -51,7 +51,8 @@ export function describeRequest(request: UnsignedRequest, name: MarketName = () 
       return {
         title: 'Order',
         lines: [...orderLine(request.order, name), nonce(request.order.nonce)],
-        movesValue: false,
+        // A trade is a value move: a price far from fair hands money to the other side.
+        movesValue: true,
       };
     case 'cancel':
       return {
@@ -79,7 +80,7 @@ export function describeRequest(request: UnsignedRequest, name: MarketName = () 
           ...orderLine(request.replacement, name),
           nonce(request.cancelReplace.nonce),
         ],
-        movesValue: false,
+        movesValue: true,
       };
     case 'claim':
       return {

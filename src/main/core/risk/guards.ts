@@ -134,7 +134,7 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
   return {
     code: 'risk.order_rate',
     limit: 'maxOrdersPerMinute',
-    sentence: `${sentInLastMinute} orders were signed in the last minute; your limit is ${l.maxOrdersPerMinute} a minute.`,
+    sentence: `${sentInLastMinute} ${sentInLastMinute === 1 ? 'order was' : 'orders were'} signed in the last minute; your limit is ${l.maxOrdersPerMinute} a minute.`,
     overridable: false,
   };
 }
