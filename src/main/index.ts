@@ -71,6 +71,10 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const store = createElectronKeyValueStore();
   // No deployment by default: the devnet entry exists only while a devnet answers (devnet-deployment.ts).
   const settings = new SettingsService({ store, defaultDeployments: [] });
+  // Stored settings set aside or trimmed at load (too large, unreadable): the log says what and why.
+  if (settings.loadIssue) {
+    logger.warn('settings.load_issue', { code: settings.loadIssue.code, message: settings.loadIssue.message });
+  }
   const offline = offlineAtLaunch || settings.getSettings().offlineMode;
   const running = await devnetAtStart(settings, process.env[DEVNET_ACCOUNTS_ENV] ?? null, offline);
   const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });

@@ -52,6 +52,20 @@ describe('preload allowlist', () => {
     expect(ipc.invoke).toHaveBeenCalledWith('bridge:invoke:app.info', []);
   });
 
+  it('never reaches ipc with arguments over the size budget, so main never has to read them', async () => {
+    const { ipc } = fakeIpc();
+    const api = createTerminalApi(ipc);
+    const panelSizes = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, 1]));
+    for (const args of [[{ layout: { panelSizes } }], [{ json: 'x'.repeat(3 * 1024 * 1024), password: 'pw' }]]) {
+      const outcome = await api.invoke('settings.update', args);
+      expect(outcome).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.tooLarge } });
+      expect(outcome.ok ? '' : outcome.error.message).toMatch(
+        /^This request is far larger than anything the app sends/,
+      );
+    }
+    expect(ipc.invoke).not.toHaveBeenCalled();
+  });
+
   it('never reaches ipc for a method outside the table', async () => {
     const { ipc } = fakeIpc();
     const api = createTerminalApi(ipc);

@@ -15,6 +15,7 @@ import {
   type BridgeOutcome,
   type TerminalApi,
 } from '../shared/bridge';
+import { oversizedArgsSentence } from '../shared/bridge/arg-budget';
 
 /** The slice of ipcRenderer the API uses (electron's ipcRenderer satisfies it). */
 export interface PreloadIpc {
@@ -42,6 +43,11 @@ export function createTerminalApi(ipc: PreloadIpc): TerminalApi {
       }
       // Copy into a plain array: the window could pass a proxy or an object with getters.
       const plainArgs: unknown[] = Array.isArray(args) ? Array.from(args as unknown[]) : [];
+      // Refused here too, so main never even receives (and deserializes) an oversized call; main checks again.
+      const oversized = oversizedArgsSentence(plainArgs);
+      if (oversized !== null) {
+        return Promise.resolve({ ok: false, error: { code: BRIDGE_ERROR.tooLarge, message: oversized } });
+      }
       return ipc.invoke(invokeChannel(method), plainArgs) as Promise<BridgeOutcome>;
     },
     on(event: string, handler: (payload: unknown) => void): () => void {

@@ -592,6 +592,8 @@ export const BRIDGE_ERROR = {
   invalidResult: 'bridge.invalid_result',
   internal: 'bridge.internal',
   unavailable: 'bridge.unavailable',
+  /** Arguments over the size budget (bridge/arg-budget.ts), refused before they are parsed. */
+  tooLarge: 'bridge.too_large',
 } as const;
 
 /**

@@ -2,6 +2,22 @@ import { z } from 'zod';
 
 export const SETTINGS_VERSION = 1;
 
+/**
+ * How many entries each record and list of the settings may hold, and how long its strings may be:
+ * the window can write some of them (settings.update), and every call reads the whole settings, so
+ * none may grow without bound (docs/hostile-input.md).
+ */
+export const SETTINGS_LIMITS = {
+  /** The trade screen sizes two panels; 64 leaves room for every layout the window will ever have. */
+  panelSizes: 64,
+  panelIdChars: 64,
+  /** One pin (and one pending change) per deployment: deployments are at most 50. */
+  pins: 100,
+  deploymentIdChars: 64,
+  /** Deployment URLs are typed by the user (at most 500 characters at the bridge). */
+  urlChars: 1000,
+} as const;
+
 /** selectedDeploymentId when no deployment is selected (first run, or the last one removed). */
 export const NO_DEPLOYMENT = '';
 
@@ -12,6 +28,7 @@ export const NO_DEPLOYMENT = '';
 const url = (schemes: string[], what: string) =>
   z
     .string()
+    .max(SETTINGS_LIMITS.urlChars)
     .regex(new RegExp(`^(${schemes.join('|')})://(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?(/[^\\s]*)?$`), {
       message: `must be a ${what} URL (${schemes.map((s) => `${s}://`).join(' or ')})`,
     });
@@ -79,7 +96,7 @@ export const DomainFactsSchema = z.strictObject({
   spenders: SpendersSchema.optional(),
 });
 export type DomainFacts = z.infer<typeof DomainFactsSchema>;
-export const PinSchema = DomainFactsSchema.extend({ pinnedAt: z.string() });
+export const PinSchema = DomainFactsSchema.extend({ pinnedAt: z.string().max(40) });
 export type Pin = z.infer<typeof PinSchema>;
 
 export const HOTKEY_ACTIONS = [
@@ -148,6 +165,20 @@ const HotkeyBindingsSchema = z
   });
 
 /** A human decimal amount greater than zero, e.g. "10" or "2.5". */
+/**
+ * A record of at most `max` entries under keys of at most `keyChars` characters. The refusal is a
+ * sentence for people (`forPeople`: the settings service shows it without the field's path).
+ */
+function boundedRecord<V extends z.ZodType>(value: V, max: number, keyChars: number, sentence: string) {
+  return z.record(z.string(), value).refine(
+    (r) => {
+      const keys = Object.keys(r);
+      return keys.length <= max && keys.every((k) => k.length >= 1 && k.length <= keyChars);
+    },
+    { message: sentence, params: { forPeople: true } },
+  );
+}
+
 const HumanSizeSchema = z
   .string()
   .regex(/^(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,18})?$/, { message: 'must be a decimal number such as 10 or 2.5' })
@@ -199,14 +230,24 @@ export const SettingsSchema = z
     /** Empty on a fresh install with no devnet running: the app opens on "Connect to an exchange". */
     deployments: z.array(DeploymentSchema).max(50),
     /** NO_DEPLOYMENT ('') when none is selected. */
-    selectedDeploymentId: z.string(),
+    selectedDeploymentId: z.string().max(SETTINGS_LIMITS.deploymentIdChars),
     /** Pinned domain facts by deployment id (written by pinning.ts only). */
-    pins: z.record(z.string(), PinSchema),
+    pins: boundedRecord(
+      PinSchema,
+      SETTINGS_LIMITS.pins,
+      SETTINGS_LIMITS.deploymentIdChars,
+      `the app keeps at most ${SETTINGS_LIMITS.pins} pinned signing domains`,
+    ),
     /**
      * Observed facts waiting for the user's decision, by deployment id (pinning.ts only): a change of
      * a pin, or the first pin of a deployment that has none yet.
      */
-    pendingPinChanges: z.record(z.string(), DomainFactsSchema),
+    pendingPinChanges: boundedRecord(
+      DomainFactsSchema,
+      SETTINGS_LIMITS.pins,
+      SETTINGS_LIMITS.deploymentIdChars,
+      `the app keeps at most ${SETTINGS_LIMITS.pins} signing-domain changes waiting for you`,
+    ),
     hotkeys: z.strictObject({ enabled: z.boolean(), bindings: HotkeyBindingsSchema }),
     defaultSizes: z.tuple([HumanSizeSchema, HumanSizeSchema, HumanSizeSchema, HumanSizeSchema]),
     confirmations: z.strictObject({
@@ -222,7 +263,12 @@ export const SettingsSchema = z
     notifications: z.strictObject({ fills: z.boolean(), resolutions: z.boolean() }),
     layout: z.strictObject({
       /** Panel id → size in pixels. */
-      panelSizes: z.record(z.string(), z.number().int().min(0).max(10_000)),
+      panelSizes: boundedRecord(
+        z.number().int().min(0).max(10_000),
+        SETTINGS_LIMITS.panelSizes,
+        SETTINGS_LIMITS.panelIdChars,
+        `the layout keeps the sizes of at most ${SETTINGS_LIMITS.panelSizes} panels, each named in at most ${SETTINGS_LIMITS.panelIdChars} characters`,
+      ),
       /** The market shown on start, e.g. an asset id; null for the first listed. */
       selectedMarket: z.string().max(200).nullable(),
     }),

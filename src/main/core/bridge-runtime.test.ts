@@ -28,6 +28,47 @@ describe('dispatchBridgeCall', () => {
     }
   });
 
+  it('refuses arguments larger than anything the app sends before parsing them, in a sentence, without calling the handler', async () => {
+    const handler = vi.fn();
+    const table = handlerTable({
+      'settings.update': handler,
+      'keys.importKeystore': handler,
+      'kit.importText': handler,
+    });
+    const deep: unknown[] = [];
+    let at = deep;
+    for (let i = 0; i < 40; i++) at.push((at = []));
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
+    const cases: [string, unknown, RegExp][] = [
+      [
+        'keys.importKeystore',
+        [{ json: 'x'.repeat(50 * 1024 * 1024), password: 'pw' }],
+        /more than 2,097,152 characters/,
+      ],
+      ['settings.update', [{ layout: { panelSizes: sparse } }], /more than 10,000 values/],
+      [
+        'settings.update',
+        [{ hotkeys: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 1])) }],
+        /more than 10,000 values/,
+      ],
+      ['settings.update', [{ layout: deep }], /nested more than 32 levels deep/],
+    ];
+    for (const [method, args, words] of cases) {
+      const outcome = await dispatchBridgeCall(table, method, args);
+      expect(outcome).toMatchObject({ ok: false, error: { code: BRIDGE_ERROR.tooLarge } });
+      const message = outcome.ok ? '' : outcome.error.message;
+      expect(message).toMatch(words);
+      expect(message).toMatch(
+        /^This request is far larger than anything the app sends \(.+\), so it was refused\. Nothing was changed\.$/,
+      );
+    }
+    expect(handler).not.toHaveBeenCalled();
+    // The largest real argument (a 1 MiB air-gapped envelope or kit text) still reaches its handler.
+    await dispatchBridgeCall(table, 'kit.importText', ['x'.repeat(1024 * 1024)]);
+    expect(handler).toHaveBeenCalledOnce();
+  });
+
   it('passes coded failures through and hides unexpected errors from the window', async () => {
     const coded = handlerTable({
       'app.info': () => Promise.reject(new BridgeFailure('vault.locked', 'The vault is locked.')),

@@ -15,6 +15,7 @@ import {
   type BridgeOutcome,
   type BridgeResult,
 } from '../../shared/bridge';
+import { oversizedArgsSentence } from '../../shared/bridge/arg-budget';
 
 export type BridgeHandler<M extends BridgeMethod> = (
   ...args: BridgeArgs<M>
@@ -71,6 +72,9 @@ export async function dispatchBridgeCall(
     return refusal(BRIDGE_ERROR.unknownMethod, 'The app core has no such method.');
   }
   const spec = bridgeMethods[method];
+  // Measured before parsing: zod visits every item of a record or array before it checks a maximum.
+  const oversized = oversizedArgsSentence(rawArgs);
+  if (oversized !== null) return refusal(BRIDGE_ERROR.tooLarge, oversized);
   const args = spec.args.safeParse(rawArgs);
   if (!args.success) {
     const issue = args.error.issues[0];

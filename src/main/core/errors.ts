@@ -20,6 +20,9 @@ const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
   INVALID_MNEMONIC: 'keys.invalid_mnemonic',
   INVALID_PRIVATE_KEY: 'keys.invalid_private_key',
   INVALID_KEYSTORE: 'keys.invalid_keystore',
+  KEYSTORE_UNSUPPORTED: 'keys.keystore_unsupported',
+  KEYSTORE_TOO_COSTLY: 'keys.keystore_too_costly',
+  KEYSTORE_BUSY: 'keys.keystore_busy',
   INVALID_DIGEST: 'vault.invalid_digest',
   INVALID_LABEL: 'keys.invalid_label',
   INVALID_ACCOUNT_INDEX: 'keys.invalid_account_index',
@@ -28,10 +31,12 @@ const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
   PASSWORD_ALREADY_SET: 'vault.password_already_set',
   FILE_VAULT_CORRUPT: 'vault.file_corrupt',
   WATCH_ONLY_FULL: 'keys.watch_only_full',
+  VAULT_FULL: 'keys.vault_full',
 };
 
 const SETTINGS_CODES: Readonly<Record<SettingsErrorCode, string>> = {
   INVALID_SETTINGS: 'settings.invalid',
+  SETTINGS_TOO_LARGE: 'settings.too_large',
   UNKNOWN_DEPLOYMENT: 'settings.unknown_deployment',
   PIN_CHANGED: 'deployments.pin_changed',
   PIN_UNCONFIRMED: 'deployments.pin_unconfirmed',

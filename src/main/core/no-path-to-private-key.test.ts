@@ -122,7 +122,7 @@ it('no value, error, event or log line from keys.* and lock.* contains a secret'
     expect(log.includes(s), 'the log holds a secret').toBe(false);
   }
   // The exported keystore went to the file the user picked, not to the window.
-  const ciphertext = (JSON.parse(readFileSync(exportFile, 'utf8')) as { Crypto: { ciphertext: string } }).Crypto
+  const ciphertext = (JSON.parse(readFileSync(exportFile, 'utf8')) as { crypto: { ciphertext: string } }).crypto
     .ciphertext;
   expect(windowSaw).not.toContain(ciphertext);
 });

@@ -37,6 +37,8 @@ export async function createTestCore(
     deployments?: DeploymentsOptions;
     /** Started with --offline (offline-mode.ts). */
     launchedOffline?: boolean;
+    /** scrypt cost of exported keystores; a cheap one by default (production writes N = 2^17). */
+    keystoreScrypt?: { N: number; r: number; p: number };
     /** Runs before the core exists: settings and pins as a previous run of the app left them. */
     beforeCore?: (settings: SettingsService, pinning: DeploymentPinning) => void;
   } = {},
@@ -54,7 +56,7 @@ export async function createTestCore(
     forceFile: true,
     clock,
     passwordScrypt: CHEAP,
-    keystoreScrypt: CHEAP,
+    keystoreScrypt: options.keystoreScrypt ?? CHEAP,
   });
   const dialogs = createScriptedDialogs();
   const logger = createLogger({ dir: join(dir, 'logs'), minLevel: 'debug' });

@@ -1,5 +1,10 @@
 export type SettingsErrorCode =
-  'INVALID_SETTINGS' | 'UNKNOWN_DEPLOYMENT' | 'PIN_CHANGED' | 'PIN_UNCONFIRMED' | 'CHAIN_MISMATCH';
+  | 'INVALID_SETTINGS'
+  | 'SETTINGS_TOO_LARGE'
+  | 'UNKNOWN_DEPLOYMENT'
+  | 'PIN_CHANGED'
+  | 'PIN_UNCONFIRMED'
+  | 'CHAIN_MISMATCH';
 
 /** A settings or pinning failure: a machine code, a sentence for the user and, for validation, the path. */
 export class SettingsError extends Error {

@@ -6,7 +6,14 @@ import { createConfStore } from '../store/conf-store';
 import { createMemoryStore } from '../store/key-value-store';
 import { SettingsError } from './errors';
 import { MIGRATIONS, migrateSettings } from './migrations';
-import { DEFAULT_HOTKEYS, DEVNET_DEPLOYMENT, SettingsSchema, defaultSettings } from './schema';
+import {
+  DEFAULT_HOTKEYS,
+  DEVNET_DEPLOYMENT,
+  SETTINGS_LIMITS,
+  SettingsSchema,
+  defaultSettings,
+  type Settings,
+} from './schema';
 import { SettingsService } from './settings-service';
 
 const CUSTOM = {
@@ -113,13 +120,22 @@ describe('SettingsService', () => {
     expect(service.getSettings()).toEqual(defaultSettings());
   });
 
-  it('returns copies that cannot change the stored settings', () => {
+  it('shares frozen settings that nothing can change in place, and replaces them whole on a change', () => {
     const service = new SettingsService({ store: createMemoryStore() });
-    const s = service.getSettings();
-    s.theme = 'light';
-    s.hotkeys.bindings.joinBid = 'X';
-    expect(service.getSettings().theme).toBe('dark');
+    const s = service.getSettings() as Settings;
+    expect(service.getSettings()).toBe(s); // no copy per read
+    expect(() => {
+      s.theme = 'light';
+    }).toThrow(TypeError);
+    expect(() => {
+      s.hotkeys.bindings.joinBid = 'X';
+    }).toThrow(TypeError);
+    expect(() => s.deployments.push(CUSTOM)).toThrow(TypeError);
     expect(service.getSettings().hotkeys.bindings.joinBid).toBe('B');
+    const next = service.updateSettings({ theme: 'light' });
+    expect(service.getSettings()).toBe(next);
+    expect(Object.isFrozen(next.layout.panelSizes)).toBe(true);
+    expect(s.theme).toBe('dark'); // what a caller held before the change stays as it was
   });
 
   it('sets unreadable stored settings aside and starts from defaults', () => {
@@ -130,6 +146,120 @@ describe('SettingsService', () => {
     expect(store.get('settings.unreadable')).toEqual({ version: 1, theme: 'neon' });
     const newer = new SettingsService({ store: createMemoryStore({ settings: { version: 99 } }) });
     expect(newer.loadIssue?.message).toMatch(/newer version/);
+  });
+});
+
+describe('size bounds', () => {
+  const panels = (n: number, prefix = 'p'): Record<string, number> =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 100]));
+
+  it('refuses more panel sizes, or longer panel names, than the layout keeps, in words without a path', () => {
+    const store = createMemoryStore();
+    const service = new SettingsService({ store });
+    const before = JSON.stringify(store.get('settings'));
+    service.updateSettings({ layout: { panelSizes: panels(SETTINGS_LIMITS.panelSizes), selectedMarket: null } });
+    const saved = JSON.stringify(store.get('settings'));
+    for (const panelSizes of [panels(SETTINGS_LIMITS.panelSizes + 1), { ['x'.repeat(65)]: 100 }]) {
+      const err = refused(() => service.updateSettings({ layout: { panelSizes, selectedMarket: null } }));
+      expect(err.code).toBe('INVALID_SETTINGS');
+      expect(err.message).toBe(
+        'Setting not saved: the layout keeps the sizes of at most 64 panels, each named in at most 64 characters.',
+      );
+    }
+    expect(JSON.stringify(store.get('settings'))).toBe(saved);
+    expect(saved).not.toBe(before);
+  });
+
+  it('refuses a change larger than any setting before merging it: a million panels, a 50 MB string, deep nesting', () => {
+    const store = createMemoryStore();
+    const service = new SettingsService({ store });
+    const before = JSON.stringify(store.get('settings'));
+    let calls = 0;
+    service.onChange(() => calls++);
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20; i++) deep = { deep };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ layout: { panelSizes: panels(1_000_000) } }, /more than 1,000 values/],
+      [{ layout: { selectedMarket: 'x'.repeat(50 * 1024 * 1024) } }, /more than 65,536 characters/],
+      [{ layout: deep }, /nested more than 8 levels deep/],
+    ];
+    for (const [patch, words] of cases) {
+      const err = refused(() => service.updateSettings(patch));
+      expect(err.code).toBe('SETTINGS_TOO_LARGE');
+      expect(err.message).toMatch(
+        /^Setting not saved: the change is far larger than any setting \(.+\)\. Nothing was changed\.$/,
+      );
+      expect(err.message).toMatch(words);
+    }
+    expect(JSON.stringify(store.get('settings'))).toBe(before);
+    expect(calls).toBe(0);
+  });
+
+  it('starts from a file an older version saved with 200,000 panel sizes: keeps the first 64, says so, saves it small', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'settings-'));
+    try {
+      const old = createConfStore({ cwd });
+      const bloated = {
+        ...defaultSettings([DEVNET_DEPLOYMENT, CUSTOM]),
+        theme: 'light',
+        layout: { panelSizes: { markets: 280, tables: 240, ...panels(200_000, 'attack-') }, selectedMarket: '7' },
+      };
+      old.set('settings', bloated);
+      const service = new SettingsService({ store: createConfStore({ cwd }) });
+      expect(service.loadIssue?.code).toBe('SETTINGS_TOO_LARGE');
+      expect(service.loadIssue?.message).toBe(
+        'The saved layout named 200,002 panel sizes; the app keeps at most 64, so 64 were kept and the rest dropped.',
+      );
+      const s = service.getSettings();
+      expect(Object.keys(s.layout.panelSizes)).toHaveLength(SETTINGS_LIMITS.panelSizes);
+      expect(s.layout.panelSizes).toMatchObject({ markets: 280, tables: 240 });
+      expect(s).toMatchObject({ theme: 'light', selectedDeploymentId: 'devnet', layout: { selectedMarket: '7' } });
+      expect(s.deployments.map((d) => d.id)).toEqual(['devnet', 'staging']);
+      // Saved trimmed: the next start reads a small file and has nothing to say.
+      const again = new SettingsService({ store: createConfStore({ cwd }) });
+      expect(again.loadIssue).toBeNull();
+      expect(again.getSettings()).toEqual(s);
+      expect(JSON.stringify(createConfStore({ cwd }).get('settings')).length).toBeLessThan(10_000);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('does not keep stored settings larger than any this app writes, and says so', () => {
+    const huge = { ...defaultSettings(), deployments: [{ ...CUSTOM, name: 'x'.repeat(3 * 1024 * 1024) }] };
+    const store = createMemoryStore({ settings: huge });
+    const service = new SettingsService({ store });
+    expect(service.loadIssue?.code).toBe('SETTINGS_TOO_LARGE');
+    expect(service.loadIssue?.message).toMatch(
+      /^The stored settings were far larger than any this app writes \(more than 2,097,152 characters\)/,
+    );
+    expect(service.getSettings()).toEqual(defaultSettings());
+    expect(store.get('settings.unreadable')).toBeUndefined();
+    expect(store.get('settings')).toEqual(defaultSettings());
+  });
+
+  it('bounds every record of the schema: pins, pending pin changes, panel sizes', () => {
+    const fact = {
+      chainId: '1',
+      verifyingContract: `0x${'1'.repeat(40)}`,
+      domainName: 'Exchange',
+    };
+    const many = <V>(n: number, v: V): Record<string, V> =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i}`, v]));
+    const base = defaultSettings();
+    expect(
+      SettingsSchema.safeParse({ ...base, pins: many(SETTINGS_LIMITS.pins, { ...fact, pinnedAt: 'now' }) }).success,
+    ).toBe(true);
+    for (const bad of [
+      { ...base, pins: many(SETTINGS_LIMITS.pins + 1, { ...fact, pinnedAt: 'now' }) },
+      { ...base, pendingPinChanges: many(SETTINGS_LIMITS.pins + 1, fact) },
+      { ...base, pins: { ['d'.repeat(65)]: { ...fact, pinnedAt: 'now' } } },
+      { ...base, layout: { panelSizes: many(SETTINGS_LIMITS.panelSizes + 1, 1), selectedMarket: null } },
+      { ...base, selectedDeploymentId: 'd'.repeat(65) },
+      { ...base, deployments: [{ ...CUSTOM, httpUrl: `https://x.test/${'a'.repeat(1000)}` }] },
+    ]) {
+      expect(SettingsSchema.safeParse(bad).success).toBe(false);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { KeyValueStore } from '../store/key-value-store';
 import { SettingsError } from './errors';
 import { migrateSettings } from './migrations';
 import { SettingsSchema, defaultSettings, type Deployment, type Settings } from './schema';
+import { assertPatchSize, storedSizeProblem, trimStoredPanelSizes } from './size-bounds';
 
 const STORE_KEY = 'settings';
 
@@ -23,10 +24,16 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Converts the first zod issue into a SettingsError carrying its path and a sentence. */
+/**
+ * Converts the first zod issue into a SettingsError carrying its path and a sentence. A bound written
+ * for people (settings-schema's boundedRecord) is shown as written, without the path.
+ */
 export function toSettingsError(error: z.ZodError): SettingsError {
   const issue = error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
+  if (issue?.code === 'custom' && issue.params?.['forPeople'] === true) {
+    return new SettingsError('INVALID_SETTINGS', `Setting not saved: ${issue.message}.`, path);
+  }
   const message = issue
     ? `${path || 'settings'} ${issue.message.replace(/^[A-Z]/, (c) => c.toLowerCase())}.`
     : 'The settings are invalid.';
@@ -66,12 +73,27 @@ export interface SettingsServiceOptions {
   defaultDeployments?: Deployment[];
 }
 
-export type SettingsListener = (settings: Settings, previous: Settings) => void;
+/** Called with the new and the previous settings, both frozen. */
+export type SettingsListener = (settings: Readonly<Settings>, previous: Readonly<Settings>) => void;
+
+/** Freezes every object and array inside `value`: settings are shared, never copied, so none may change them. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /**
  * Validated, versioned settings behind the KeyValueStore. Stored data is migrated on load; data that
  * cannot be read is kept aside under "settings.unreadable" and defaults are used, so a bad file never
- * stops the app and is never silently destroyed.
+ * stops the app and is never silently destroyed. Stored data too large for this app to have written
+ * is trimmed (panel sizes) or, past every real size, not kept at all (it would slow every later write
+ * of the store); loadIssue says which.
+ *
+ * The current settings are one frozen object: reads share it (no copy per call, however often a
+ * handler reads), and a change replaces it whole.
  */
 export class SettingsService {
   readonly #store: KeyValueStore;
@@ -87,48 +109,57 @@ export class SettingsService {
     let issue: SettingsError | null = null;
     let current = defaults;
     if (raw !== undefined) {
-      try {
-        const parsed = SettingsSchema.safeParse(migrateSettings(raw));
-        if (!parsed.success) throw toSettingsError(parsed.error);
-        current = parsed.data;
-      } catch (err) {
-        issue =
-          err instanceof SettingsError
-            ? err
-            : new SettingsError('INVALID_SETTINGS', 'The stored settings could not be read.');
-        this.#store.set(`${STORE_KEY}.unreadable`, raw);
+      const trimmed = trimStoredPanelSizes(raw);
+      const tooLarge = storedSizeProblem(trimmed.raw);
+      if (tooLarge !== null) {
+        issue = new SettingsError('SETTINGS_TOO_LARGE', tooLarge);
+      } else {
+        try {
+          const parsed = SettingsSchema.safeParse(migrateSettings(trimmed.raw));
+          if (!parsed.success) throw toSettingsError(parsed.error);
+          current = parsed.data;
+          if (trimmed.notice !== null) issue = new SettingsError('SETTINGS_TOO_LARGE', trimmed.notice);
+        } catch (err) {
+          issue =
+            err instanceof SettingsError
+              ? err
+              : new SettingsError('INVALID_SETTINGS', 'The stored settings could not be read.');
+          this.#store.set(`${STORE_KEY}.unreadable`, trimmed.raw);
+        }
       }
     }
     this.loadIssue = issue;
-    this.#current = current;
+    this.#current = deepFreeze(structuredClone(current));
     if (raw === undefined || issue !== null || !isPlainObject(raw) || raw['version'] !== current.version) {
       this.#store.set(STORE_KEY, current);
     }
   }
 
-  getSettings(): Settings {
-    return structuredClone(this.#current);
+  /** The current settings, frozen and shared (not a copy): build a new object to change anything. */
+  getSettings(): Readonly<Settings> {
+    return this.#current;
   }
 
-  /**
-   * Reads without copying the whole settings (getSettings does): for lookups made on every signature.
-   * `pick` must only read, and must copy whatever part of the settings it returns.
-   */
+  /** Reads the current (frozen) settings in place; the same as picking from getSettings(). */
   read<T>(pick: (settings: Readonly<Settings>) => T): T {
     return pick(this.#current);
   }
 
-  /** Applies a partial change. A bad patch throws INVALID_SETTINGS (with its path) and changes nothing. */
-  updateSettings(patch: SettingsPatch | Record<string, unknown>): Settings {
+  /**
+   * Applies a partial change. A bad patch throws INVALID_SETTINGS (with its path), one larger than any
+   * setting SETTINGS_TOO_LARGE before it is even merged; either way nothing changes.
+   */
+  updateSettings(patch: SettingsPatch | Record<string, unknown>): Readonly<Settings> {
     if (!isPlainObject(patch))
       throw new SettingsError('INVALID_SETTINGS', 'Setting not saved: the change must be an object.');
+    assertPatchSize(patch);
     const parsed = SettingsSchema.safeParse(merge(this.#current, patch));
     if (!parsed.success) throw toSettingsError(parsed.error);
     return this.#commit(parsed.data);
   }
 
   /** For pinning.ts: replaces the pin tables (validated like any other change). */
-  writePins(pins: Settings['pins'], pendingPinChanges: Settings['pendingPinChanges']): Settings {
+  writePins(pins: Settings['pins'], pendingPinChanges: Settings['pendingPinChanges']): Readonly<Settings> {
     const parsed = SettingsSchema.safeParse({ ...this.#current, pins, pendingPinChanges });
     if (!parsed.success) throw toSettingsError(parsed.error);
     return this.#commit(parsed.data);
@@ -140,17 +171,18 @@ export class SettingsService {
     return () => this.#listeners.delete(listener);
   }
 
-  #commit(next: Settings): Settings {
+  /** `next` is the schema's own output (a fresh object), so freezing it touches nothing a caller holds. */
+  #commit(next: Settings): Readonly<Settings> {
     const previous = this.#current;
     this.#store.set(STORE_KEY, next);
-    this.#current = next;
+    this.#current = deepFreeze(next);
     for (const listener of [...this.#listeners]) {
       try {
-        listener(structuredClone(next), structuredClone(previous));
+        listener(this.#current, previous);
       } catch {
         /* a listener's failure must not undo a saved change */
       }
     }
-    return structuredClone(next);
+    return this.#current;
   }
 }

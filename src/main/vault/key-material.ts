@@ -1,15 +1,4 @@
-import {
-  HDNodeWallet,
-  LangEn,
-  Mnemonic,
-  SigningKey,
-  Wallet,
-  computeAddress,
-  decryptKeystoreJson,
-  encryptKeystoreJson,
-  getAddress,
-  isKeystoreJson,
-} from 'ethers';
+import { HDNodeWallet, LangEn, Mnemonic, SigningKey, Wallet, computeAddress } from 'ethers';
 import { VaultError } from './errors';
 
 /** A private key with the address it controls. Lives only inside the vault. */
@@ -88,46 +77,4 @@ export function materialFromMnemonic(phrase: string, index: number): KeyMaterial
   }
   const wallet = HDNodeWallet.fromPhrase(joined, undefined, derivationPath(index), wordlist);
   return { address: wallet.address, privateKey: wallet.privateKey };
-}
-
-/** Decrypts an encrypted JSON keystore (v3). A wrong password is BAD_PASSWORD (not throttled: it is not ours). */
-export async function materialFromKeystore(json: string, password: string): Promise<KeyMaterial> {
-  if (!isKeystoreJson(json)) {
-    throw new VaultError(
-      'INVALID_KEYSTORE',
-      'The file is not an encrypted JSON keystore (version 3 with a crypto section).',
-    );
-  }
-  let account;
-  try {
-    account = await decryptKeystoreJson(json, password);
-  } catch (err) {
-    if (err instanceof Error && /incorrect password/i.test(err.message)) {
-      throw new VaultError('BAD_PASSWORD', 'The keystore password is wrong.');
-    }
-    throw new VaultError(
-      'INVALID_KEYSTORE',
-      'The keystore could not be decrypted: it is damaged or uses an unsupported format.',
-    );
-  }
-  const material = materialFromPrivateKey(account.privateKey);
-  if (getAddress(account.address) !== material.address) {
-    throw new VaultError('INVALID_KEYSTORE', 'The keystore address does not match its key.');
-  }
-  return material;
-}
-
-export interface KeystoreScrypt {
-  N: number;
-  r: number;
-  p: number;
-}
-
-/** Encrypts a key as a JSON keystore v3 (scrypt + aes-128-ctr, as every wallet reads). */
-export function materialToKeystore(material: KeyMaterial, password: string, scrypt?: KeystoreScrypt): Promise<string> {
-  return encryptKeystoreJson(
-    { address: material.address, privateKey: material.privateKey },
-    password,
-    scrypt ? { scrypt } : {},
-  );
 }

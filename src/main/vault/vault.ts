@@ -8,15 +8,8 @@ import { Emitter } from './emitter';
 import { VaultError, assertNewPassword } from './errors';
 import type { FileSecretStore } from './file-secrets';
 import { DEFAULT_SCRYPT, PasswordHashSchema, hashPassword, verifyPassword, type ScryptParams } from './kdf';
-import {
-  createRandomMaterial,
-  materialFromKeystore,
-  materialFromMnemonic,
-  materialFromPrivateKey,
-  materialToKeystore,
-  type KeyMaterial,
-  type KeystoreScrypt,
-} from './key-material';
+import { createRandomMaterial, materialFromMnemonic, materialFromPrivateKey, type KeyMaterial } from './key-material';
+import { KdfSlot, decryptKeystore, encryptKeystore, parseKeystore, type KeystoreScrypt } from './keystore-v3';
 import type { BackendKind, SecretBackend } from './secret-backend';
 import { PasswordThrottle } from './throttle';
 import { WatchOnlyAccounts } from './watch-only';
@@ -74,6 +67,11 @@ export interface VaultOptions {
 const KEYS_KEY = 'vault.keys';
 const LOCK_KEY = 'vault.lockPassword';
 const MAX_LABEL = 64;
+/**
+ * More keys than any trader holds (a master and its agent per account). keys.create needs no dialog,
+ * and the key list is read on every key operation: without a bound the window could grow it forever.
+ */
+export const MAX_KEYS = 256;
 const DIGEST_RE = /^0x[0-9a-fA-F]{64}$/;
 
 function isFileStore(backend: SecretBackend | FileSecretStore): backend is FileSecretStore {
@@ -93,6 +91,8 @@ export class Vault {
   readonly #passwordScrypt: ScryptParams;
   readonly #keystoreScrypt: KeystoreScrypt | undefined;
   readonly #throttle: PasswordThrottle;
+  /** Keystore import and export derive one key at a time, off main's event loop (keystore-v3.ts). */
+  readonly #keystoreKdf = new KdfSlot();
   readonly #events = new Emitter<VaultEvents>();
   readonly #signers = new Map<string, DigestSigner>();
   /** Addresses watched without a key: kept with the keys' metadata, never able to sign. */
@@ -170,9 +170,12 @@ export class Vault {
     return this.#add(materialFromMnemonic(phrase, accountIndex), 'mnemonic', options);
   }
 
+  /** Refuses a keystore over KEYSTORE_LIMITS before any work; decrypts off main's event loop. */
   async importKeystore(json: string, password: string, options: KeyOptions = {}): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
-    return this.#add(await materialFromKeystore(json, password), 'keystore', options);
+    const keystore = parseKeystore(json);
+    const material = await this.#keystoreKdf.run(() => decryptKeystore(keystore, password));
+    return this.#add(material, 'keystore', options);
   }
 
   /** The key as an encrypted JSON keystore v3. The caller has already confirmed the export with the user. */
@@ -180,7 +183,8 @@ export class Vault {
     this.#requireUnlocked();
     const info = this.#find(address);
     assertNewPassword(password, passwordAgain);
-    return materialToKeystore(await this.#material(info), password, this.#keystoreScrypt);
+    const material = await this.#material(info);
+    return this.#keystoreKdf.run(() => encryptKeystore(material, password, this.#keystoreScrypt));
   }
 
   rename(address: string, label: string): VaultKeyInfo {
@@ -419,6 +423,9 @@ export class Vault {
     const keys = this.#keys();
     if (keys.some((k) => k.address === material.address)) {
       throw new VaultError('DUPLICATE_KEY', `The key ${material.address} is already in this vault.`);
+    }
+    if (keys.length >= MAX_KEYS) {
+      throw new VaultError('VAULT_FULL', `This vault holds ${MAX_KEYS} keys, the most it keeps: delete one first.`);
     }
     const info: VaultKeyInfo = {
       address: material.address,
