@@ -49,15 +49,15 @@ describe('fairValueOf', () => {
     });
     expect(fairValueOf({ ...base, ticks: ticks.slice(-3) })).toEqual({
       known: false,
-      reason: 'No fair value yet: the oracle has sent 3 prices for BTC, 30 are needed.',
+      reason: 'No fair value yet: the oracle has sent 3 prices for BTC, 60 are needed.',
     });
     expect(fairValueOf({ ...base, ticks: ticks.slice(-1) })).toMatchObject({
-      reason: 'No fair value yet: the oracle has sent 1 price for BTC, 30 are needed.',
+      reason: 'No fair value yet: the oracle has sent 1 price for BTC, 60 are needed.',
     });
-    const bunched = ticks.slice(-40).map((t, i) => ({ ...t, at: newest.at - 4_000 + i * 100 }));
+    const bunched = ticks.slice(-80).map((t, i) => ({ ...t, at: newest.at - 8_000 + i * 100 }));
     expect(fairValueOf({ ...base, ticks: bunched })).toEqual({
       known: false,
-      reason: "No fair value yet: the oracle's prices for BTC span 3 s, 10 s are needed.",
+      reason: "No fair value yet: the oracle's prices for BTC span 7 s, 30 s are needed.",
     });
     expect(fairValueOf({ ...base, nowMs: newest.at + 42_400, expiryMs: newest.at + 60_000 })).toEqual({
       known: false,

@@ -66,18 +66,18 @@ describe('estimateVolatility', () => {
 
   it('says too_few_ticks below the minimum, too_short when the ticks span too little time', () => {
     expect(estimateVolatility([])).toMatchObject({ sigma: null, reason: 'too_few_ticks', samples: 0 });
-    const few = gbmPath({ sigma: 0.6, seed: 7, count: VOLATILITY_DEFAULTS.minTicks - 1 });
+    const few = gbmPath({ sigma: 0.6, seed: 7, count: VOLATILITY_DEFAULTS.minTicks - 1, stepMs: 1000 });
     expect(estimateVolatility(few)).toMatchObject({
       sigma: null,
       reason: 'too_few_ticks',
       samples: VOLATILITY_DEFAULTS.minTicks - 1,
     });
     expect(
-      estimateVolatility(gbmPath({ sigma: 0.6, seed: 7, count: VOLATILITY_DEFAULTS.minTicks })).sigma,
+      estimateVolatility(gbmPath({ sigma: 0.6, seed: 7, count: VOLATILITY_DEFAULTS.minTicks, stepMs: 1000 })).sigma,
     ).not.toBeNull();
-    // 40 ticks 100 ms apart cover 4 s (stamped in whole seconds: 3 s).
-    const bunched = gbmPath({ sigma: 0.6, seed: 8, count: 40, stepMs: 100 });
-    expect(estimateVolatility(bunched)).toMatchObject({ sigma: null, reason: 'too_short', samples: 40 });
+    // 80 ticks 100 ms apart cover 8 s (stamped in whole seconds: 7 s).
+    const bunched = gbmPath({ sigma: 0.6, seed: 8, count: 80, stepMs: 100 });
+    expect(estimateVolatility(bunched)).toMatchObject({ sigma: null, reason: 'too_short', samples: 80 });
   });
 
   it('says stale when the newest tick is older than staleAfterMs by the clock it is given', () => {

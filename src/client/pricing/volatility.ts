@@ -21,9 +21,9 @@ export interface PriceTick {
 export interface VolatilityOptions {
   /** Only ticks this recent count: the window ends at the newest tick (default 5 min). */
   windowMs?: number;
-  /** Fewer ticks in the window than this and there is no estimate (default 30). */
+  /** Fewer ticks in the window than this and there is no estimate (default 60). */
   minTicks?: number;
-  /** A window spanning less time than this has no estimate either (default 10 s). */
+  /** A window spanning less time than this has no estimate either (default 30 s). */
   minSpanMs?: number;
   /** Lowest σ returned (default 0.10): a flat or stuck feed must not make N(d2) a step. */
   floor?: number;
@@ -37,8 +37,8 @@ export interface VolatilityOptions {
 
 export const VOLATILITY_DEFAULTS = {
   windowMs: 5 * 60_000,
-  minTicks: 30,
-  minSpanMs: 10_000,
+  minTicks: 60,
+  minSpanMs: 30_000,
   floor: 0.1,
   cap: 5,
   staleAfterMs: 10_000,

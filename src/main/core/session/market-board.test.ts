@@ -209,7 +209,7 @@ describe('MarketBoard fair value', () => {
     f.feed(3);
     expect(f.board.fairValue(ASSET, EPOCH)).toEqual({
       known: false,
-      reason: 'No fair value yet: the oracle has sent 3 prices for BTC, 30 are needed.',
+      reason: 'No fair value yet: the oracle has sent 3 prices for BTC, 60 are needed.',
     });
     f.feed(60);
     expect(f.board.fairValue(ASSET, EPOCH).known).toBe(true);
@@ -232,7 +232,7 @@ describe('MarketBoard fair value', () => {
     await f.board.refreshMarkets();
     expect(f.emitted.at(-1)?.[0]).toMatchObject({
       fairPrice: null,
-      fairNote: 'No fair value yet: the oracle has sent 5 prices for BTC, 30 are needed.',
+      fairNote: 'No fair value yet: the oracle has sent 5 prices for BTC, 60 are needed.',
       fairSigma: null,
     });
     f.feed(60);
