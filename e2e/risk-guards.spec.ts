@@ -318,6 +318,8 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
       await notClipped(refusal, `loss refusal at ${size.width}×${size.height}`);
       await notClipped(app.getByTestId('balance'), `account summary at ${size.width}×${size.height}`);
       await expect(ticket.getByTestId('place-order')).toBeInViewport();
+      // The banner takes its room from the tables: the whole trading loop still fits the window.
+      await expect(app.getByTestId('account-tabs')).toBeInViewport({ ratio: 1 });
     }
     await shotAtSizes(app, 'risk-budget-spent');
     await banner.getByRole('button', { name: 'Risk limits…' }).click();
