@@ -226,7 +226,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
     await placeFromTicket(app, buy ? 'buy' : 'sell', price, '10');
     await expect(refusal).toHaveText(
       new RegExp(
-        `^Refused: ${price}¢ is [\\d.]+¢ ${buy ? 'above' : 'below'} fair value [\\d.]+¢; your band is 15¢\\.\\s*Your risk limits in Settings$`,
+        `^Refused: ${price}¢ is [\\d.]+¢ ${buy ? 'above' : 'below'} fair value [\\d.]+¢; your band is 15¢\\.\\s*Risk limits in Settings$`,
       ),
     );
     await expect(ticket.getByLabel('Price (¢)')).toHaveValue(price);
@@ -241,7 +241,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
     }
     await shotAtSizes(app, 'risk-band-refusal');
     await ticket.screenshot({ path: 'test-results/screens/risk-band-refusal-ticket.png' });
-    await refusal.getByRole('button', { name: 'Your risk limits in Settings' }).click();
+    await refusal.getByRole('button', { name: 'Risk limits in Settings' }).click();
     await expect(app.getByRole('heading', { level: 1 })).toHaveText('Settings');
     await expect(app.getByTestId('risk-limits')).toBeInViewport();
   });
@@ -309,7 +309,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
     await core.dialogs({ kind: 'confirm', yes: false });
     await placeFromTicket(app, 'buy', asCents(centsFrom((await fairOf(app, market)) ?? fair, -2n)), '5', 'GTC');
     await expect(refusal).toHaveText(
-      /^Refused: today's loss of \$16\.00 has reached your daily limit of \$1\.00\. Orders that reduce a position at or better than fair value still go\.\s*Your risk limits in Settings$/,
+      /^Refused: today's loss of \$16\.00 has reached your daily limit of \$1\.00\. Orders that reduce a position at or better than fair value still go\.\s*Risk limits in Settings$/,
     );
     expect((await newDialogs(core, seen)).length).toBe(1);
     for (const size of SIZES) {
