@@ -5,6 +5,7 @@
 import { writable } from 'svelte/store';
 import type {
   BookView,
+  BridgeResult,
   CloseResult,
   MarketRef,
   OpenOrderView,
@@ -16,7 +17,9 @@ import type {
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
 import { preparedInstead } from './airgap';
-import { call, marketName } from './terminal';
+import { BridgeCallError } from './bridge';
+import { refreshRisk } from './risk';
+import { bridgeClient, call, errorMessage, marketName } from './terminal';
 
 /** The ticket as the user is filling it in (price in cents and size as typed). */
 export interface TicketDraft {
@@ -36,6 +39,18 @@ export const ticket = writable<TicketDraft>({
 });
 export const sending = writable(false);
 
+/**
+ * The last order from the ticket (or a hotkey filling it) that main did not send, with its code
+ * (`risk.*` for a risk limit) and sentence: the ticket shows it in full until the next order.
+ */
+export interface OrderRefusal {
+  assetId: string;
+  epoch: string;
+  code: string;
+  message: string;
+}
+export const orderRefusal = writable<OrderRefusal | null>(null);
+
 export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
   return { assetId: market.assetId, epoch: market.epoch, ...draft };
 }
@@ -47,8 +62,10 @@ export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
  */
 export async function placeOrder(order: OrderTicket): Promise<boolean> {
   sending.set(true);
+  orderRefusal.set(null);
   try {
-    const result = await call('orders.place', order);
+    const result = await sendOrder(order);
+    refreshRisk();
     if (!result) return false;
     const level = levelForStatus(result.status);
     const text = orderText(result);
@@ -57,6 +74,20 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     return level !== 'error';
   } finally {
     sending.set(false);
+  }
+}
+
+/** orders.place; a failure is kept for the ticket (orderRefusal) and told as a notice. */
+async function sendOrder(order: OrderTicket): Promise<BridgeResult<'orders.place'> | null> {
+  const client = bridgeClient();
+  if (!client) return call('orders.place', order);
+  try {
+    return await client.call('orders.place', order);
+  } catch (error) {
+    const code = error instanceof BridgeCallError ? error.code : 'unknown';
+    orderRefusal.set({ assetId: order.assetId, epoch: order.epoch, code, message: errorMessage(error) });
+    pushNotice('error', errorMessage(error));
+    return null;
   }
 }
 
@@ -103,6 +134,7 @@ export async function replaceOrder(order: OpenOrderView, price: string, size: st
     size,
     signAs: order.signedBy,
   });
+  refreshRisk();
   if (!result) return false;
   const ok = result.status === 'SUCCESS';
   pushNotice(
@@ -135,6 +167,7 @@ export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 
  */
 export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
+  refreshRisk();
   if (result)
     pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
   return result;
