@@ -27,7 +27,7 @@ import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { BridgeOutcome, InboxResult, PendingRequestView, SignedPayload } from '../../src/shared/bridge';
 import { methodCapabilities } from '../../src/shared/bridge/capabilities';
-import { makeExchangeDomain, type Address, type Hex } from '../../src/shared/protocol';
+import { makeExchangeDomain, type Address } from '../../src/shared/protocol';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { coreCalls } from './core-calls';
 import { createTradingCore } from './trading-devnet';
@@ -139,7 +139,7 @@ beforeAll(async () => {
     })
   ).address;
   await calls.ok('keys.importPrivateKey', { privateKey: devnet.accounts[1]!.privateKey, label: 'bob' });
-  malloryAddress = devnet.accounts[2]!.address as Address;
+  malloryAddress = devnet.accounts[2]!.address;
   mallory = devnetClient(devnet, devnet.accounts[2]!.privateKey, { timeoutMs: 10_000, doctor: false });
   await devnet.exchange.credit(alice, START);
   await devnet.exchange.credit(malloryAddress, 100_000n * D);
@@ -236,7 +236,7 @@ describe('every path that signs or sends an order passes the order gate', () => 
     const { text } = await calls.ok<{ text: string }>('airgap.envelopeText', { kind: 'request', id: prepared.id });
     const request = payloadFromFileText(text, [REQUEST_FORMAT]);
     if (request.format !== REQUEST_FORMAT) throw new Error('expected a request');
-    const response = await signUnsignedRequest(request.request, keySigner(carol.privateKey as Hex));
+    const response = await signUnsignedRequest(request.request, keySigner(carol.privateKey));
     await calls.ok('airgap.receiveText', {
       text: payloadToFileText({ format: RESPONSE_FORMAT, response }),
       via: 'file',

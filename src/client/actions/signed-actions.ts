@@ -197,7 +197,7 @@ async function signDigestOf<P extends PrimaryType>(
     primaryType,
     digest: orderHash,
     signer: ctx.signer.address,
-    action: action as unknown as Readonly<Record<string, unknown>>,
+    action,
     domain: ctx.domain,
   };
   await ctx.beforeSign?.(info);

@@ -60,8 +60,8 @@ function roundTripRequest(request: UnsignedRequest, stage: 'sign' | 'send'): Con
 
 /** The order a request signs or sends: a new order, or the replacement of an edit. */
 function orderStructOf(request: UnsignedRequest): Readonly<Record<string, unknown>> | null {
-  if (request.kind === 'order') return request.order as unknown as Record<string, unknown>;
-  if (request.kind === 'cancel-replace') return request.replacement as unknown as Record<string, unknown>;
+  if (request.kind === 'order') return request.order;
+  if (request.kind === 'cancel-replace') return request.replacement;
   return null;
 }
 
