@@ -9,6 +9,11 @@
  * variance of the move shows up in the next return that carries it. No drift is removed (at minutes
  * it is orders of magnitude below the noise), so the estimate is the root of the mean square.
  *
+ * Defaults (VOLATILITY_DEFAULTS, reasons in the doc): a 5-minute window ending at the newest tick;
+ * no estimate under 60 ticks (`too_few_ticks`) or under 30 s of them (`too_short`); σ floored at 10 %
+ * and capped at 500 % a year (`clamped` says which); given a clock, a newest tick over 10 s old gives
+ * no estimate (`stale`). Relative standard error ≈ 1/√(2n) for n returns.
+ *
  * Floats live only here and in fair-value.ts; nothing computed from them is ever signed.
  */
 

@@ -10,6 +10,8 @@ import {
   formatSize,
   formatUsd,
   impliedProbability,
+  fairDistance,
+  formatEdge,
   formatContracts,
   pnlTone,
   priceToCentsInput,
@@ -76,6 +78,26 @@ describe('market figures', () => {
     expect(impliedProbability(null, '650000')).toBe('no quotes');
     expect(impliedProbability('350000', null)).toBe('no quotes');
     expect(impliedProbability(null, null)).toBe('no quotes');
+  });
+
+  it('says how far a price is from fair value, to the tenth of a cent', () => {
+    expect(fairDistance(623_000n, '500000')).toEqual({ text: '12.3¢ above fair', direction: 'above' });
+    expect(fairDistance('460000', '500000')).toEqual({ text: '4.0¢ below fair', direction: 'below' });
+    expect(fairDistance(500_000n, '500000')).toEqual({ text: 'at fair', direction: 'at' });
+    expect(fairDistance(500_000n, '500040')).toEqual({ text: 'at fair', direction: 'at' });
+    expect(fairDistance(500_000n, null)).toBeNull();
+    expect(fairDistance(null, '500000')).toBeNull();
+  });
+
+  it('shows the edge as fair − mid, signed, and nothing without fair or both sides', () => {
+    expect(formatEdge('523000', '500000', '510000')).toEqual({ text: '+1.8¢', tone: 'up' });
+    expect(formatEdge('480000', '500000', '510000')).toEqual({ text: '−2.5¢', tone: 'down' });
+    expect(formatEdge('505000', '500000', '510000')).toEqual({ text: '0.0¢', tone: '' });
+    // A mid on half a tick: 50.45¢ against fair 50.5¢ rounds to 0.1¢.
+    expect(formatEdge('505000', '500000', '509000')).toEqual({ text: '+0.1¢', tone: 'up' });
+    expect(formatEdge(null, '500000', '510000').text).toBe('—');
+    expect(formatEdge('500000', null, '510000').text).toBe('—');
+    expect(formatEdge('500000', '0', '510000').text).toBe('—');
   });
 
   it('counts down in minutes and seconds', () => {

@@ -109,6 +109,48 @@ export function impliedProbability(bid: string | null, ask: string | null): stri
   return `${roundedDecimal((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
 
+/**
+ * How far a price is from fair value: one formatter for the ticket's line and the market list's
+ * Edge, so both read the same. `diff` is the price minus fair, in micro-dollars; it is shown to the
+ * tenth of a cent, and what rounds to 0.0¢ is "at fair".
+ */
+function fairGap(diff: bigint): { cents: string; direction: 'above' | 'below' | 'at' } {
+  const abs = diff < 0n ? -diff : diff;
+  const cents = displayPrice(abs);
+  if (cents === '0.0¢') return { cents, direction: 'at' };
+  return { cents, direction: diff > 0n ? 'above' : 'below' };
+}
+
+/**
+ * The ticket's price against fair value: "12.3¢ above fair", "4.0¢ below fair", "at fair"; null
+ * without a price or a fair value (the ticket then shows why there is none).
+ */
+export function fairDistance(
+  price: bigint | string | null,
+  fair: string | null,
+): { text: string; direction: 'above' | 'below' | 'at' } | null {
+  if (price === null || fair === null) return null;
+  const gap = fairGap(toBig(price) - BigInt(fair));
+  return { text: gap.direction === 'at' ? 'at fair' : `${gap.cents} ${gap.direction} fair`, direction: gap.direction };
+}
+
+/**
+ * The market list's Edge: fair − mid, signed ("+2.3¢": fair is above the market's mid, so Up is
+ * cheap by this model). "—" without a fair value or without both sides quoted.
+ */
+export function formatEdge(
+  fair: string | null,
+  bid: string | null,
+  ask: string | null,
+): { text: string; tone: 'up' | 'down' | '' } {
+  const [bestBid, bestAsk] = [priceOrNull(bid), priceOrNull(ask)];
+  if (fair === null || bestBid === null || bestAsk === null) return { text: '—', tone: '' };
+  // (2·fair − bid − ask) / 2: the mid may fall on half a tick, and stays exact in micro-dollars.
+  const gap = fairGap((2n * BigInt(fair) - BigInt(bestBid) - BigInt(bestAsk)) / 2n);
+  if (gap.direction === 'at') return { text: gap.cents, tone: '' };
+  return gap.direction === 'above' ? { text: `+${gap.cents}`, tone: 'up' } : { text: `−${gap.cents}`, tone: 'down' };
+}
+
 /** Milliseconds left → "4:05", "1:02:03"; "0:00" once past. */
 export function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LadderPainter, sizeText, type LadderContext, type LadderGeometry } from './ladder-paint';
+import { fairRowIndex, LadderPainter, sizeText, type LadderContext, type LadderGeometry } from './ladder-paint';
 import { ladderRows, reuseRows, type LadderRow } from './ladder';
 
 type Call = [string, ...unknown[]];
@@ -21,6 +21,10 @@ function recorder(): { ctx: LadderContext; calls: Call[] } {
     beginPath: () => calls.push(['beginPath']),
     rect: (...a: number[]) => calls.push(['rect', ...a]),
     clip: () => calls.push(['clip']),
+    moveTo: (...a: number[]) => calls.push(['moveTo', ...a]),
+    lineTo: (...a: number[]) => calls.push(['lineTo', ...a]),
+    closePath: () => calls.push(['closePath']),
+    fill: () => calls.push(['fill', ctx.fillStyle]),
   };
   return { ctx: ctx as unknown as LadderContext, calls };
 }
@@ -40,6 +44,8 @@ const geometry: LadderGeometry = {
   cumAsk: col(428, 100, 'faint'),
   bidBar: 'upSoft',
   askBar: 'downSoft',
+  price: col(258, 70, 'text'),
+  fair: 'fairViolet',
 };
 const level = (price: bigint, size: bigint) => ({
   price: price.toString(),
@@ -176,5 +182,50 @@ describe('LadderPainter', () => {
   it('shows nothing for an empty size, thousands separators for large ones', () => {
     expect(sizeText(0n)).toBe('');
     expect(sizeText(1_234_500_000n)).toBe('1,234.5');
+  });
+});
+
+describe('the fair-value mark', () => {
+  const rows = ladderRows(book([[499_000n, 2_000_000n]], [[501_000n, 2_000_000n]]), PRICES, 1);
+
+  it('falls in the row nearest the fair value, or none outside the rows', () => {
+    expect(fairRowIndex(rows, 500_000n)).toBe(2);
+    expect(fairRowIndex(rows, 500_400n)).toBe(2);
+    expect(fairRowIndex(rows, 500_500n)).toBe(1); // halfway: the upper row
+    expect(fairRowIndex(rows, 497_500n)).toBe(4);
+    expect(fairRowIndex(rows, 497_400n)).toBe(-1);
+    expect(fairRowIndex(rows, 502_600n)).toBe(-1);
+    expect(fairRowIndex(rows, null)).toBe(-1);
+    expect(fairRowIndex([], 500_000n)).toBe(-1);
+  });
+
+  it('is drawn in the fair row, inside the edges of its price cell, in the fair colour', () => {
+    const { ctx, calls } = recorder();
+    new LadderPainter(ctx).paint(rows, max(rows), geometry, 500_000n);
+    expect(calls.filter((c) => c[0] === 'fill')).toEqual([['fill', 'fairViolet']]);
+    const points = calls.filter((c) => c[0] === 'moveTo' || c[0] === 'lineTo');
+    // Row 2's band is 42..62, its cell centred at 51.5; the price cell spans 258..328.
+    expect(points.every((c) => (c[2] as number) >= 42 && (c[2] as number) <= 62)).toBe(true);
+    expect(points.every((c) => (c[1] as number) >= 258 && (c[1] as number) <= 328)).toBe(true);
+    expect(points[0]).toEqual(['moveTo', 260, 47.5]);
+    expect(points[3]).toEqual(['moveTo', 326, 47.5]);
+  });
+
+  it('moving redraws the row it left and the row it entered, and nothing else', () => {
+    const { ctx, calls } = recorder();
+    const painter = new LadderPainter(ctx);
+    painter.paint(rows, max(rows), geometry, 500_000n);
+    calls.length = 0;
+    expect(painter.paint(rows, max(rows), geometry, 500_200n)).toBe(0); // same row
+    expect(painter.paint(rows, max(rows), geometry, 501_000n)).toBe(2);
+    expect(calls.filter((c) => c[0] === 'clearRect')).toEqual([
+      ['clearRect', 0, 22, 600, 20],
+      ['clearRect', 0, 42, 600, 20],
+    ]);
+    expect(calls.filter((c) => c[0] === 'fill')).toHaveLength(1);
+    // Gone from the rows (unknown, or off the ladder): its row is cleared and nothing marks.
+    calls.length = 0;
+    expect(painter.paint(rows, max(rows), geometry, null)).toBe(1);
+    expect(calls.filter((c) => c[0] === 'fill')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Paints the ladder's moving numbers (sizes, cumulative depth and depth bars) on one canvas laid
- * over the row elements. The rows stay in the DOM for clicks, focus, keyboard and screen readers,
+ * Paints the ladder's moving numbers (sizes, cumulative depth and depth bars) and the fair-value
+ * mark on one canvas laid over the row elements. The rows stay in the DOM for clicks, focus, keyboard and screen readers,
  * but a book update no longer restyles, lays out or repaints them: it redraws the changed rows'
  * bands of the canvas. Where things go is measured from the DOM (`measureLadder`), so the CSS
  * stays the one source of column widths, fonts and colours.
@@ -19,6 +19,10 @@ export type LadderContext = Pick<
   | 'beginPath'
   | 'rect'
   | 'clip'
+  | 'moveTo'
+  | 'lineTo'
+  | 'closePath'
+  | 'fill'
   | 'fillStyle'
   | 'font'
   | 'textAlign'
@@ -50,6 +54,9 @@ export interface LadderGeometry {
   readonly cumAsk: LadderColumn;
   readonly bidBar: string;
   readonly askBar: string;
+  /** The price column, where the fair-value mark goes, and the mark's colour (`--fair`). */
+  readonly price: LadderColumn;
+  readonly fair: string;
 }
 
 type Field = 'cumBid' | 'bid' | 'ask' | 'cumAsk';
@@ -60,10 +67,25 @@ export function sizeText(size: bigint): string {
   return size > 0n ? formatSize(size) : '';
 }
 
+/**
+ * The row the fair value falls in (rows are high to low, a step apart), or -1 when it is unknown or
+ * outside the rows shown. Halfway between two rows it is the upper one.
+ */
+export function fairRowIndex(rows: readonly LadderRow[], fair: bigint | null): number {
+  if (fair === null || rows.length === 0) return -1;
+  const step = rows.length > 1 ? rows[0]!.price - rows[1]!.price : 1n;
+  for (let i = 0; i < rows.length; i++) {
+    const gap = rows[i]!.price - fair;
+    if (2n * (gap < 0n ? -gap : gap) <= step) return i;
+  }
+  return -1;
+}
+
 export class LadderPainter {
   private drawnRows: readonly LadderRow[] = [];
   private drawnMax = -1n;
   private drawnGeometry: LadderGeometry | null = null;
+  private drawnFair = -1;
 
   constructor(private readonly ctx: LadderContext) {}
 
@@ -75,13 +97,20 @@ export class LadderPainter {
   /**
    * Brings the canvas up to `rows` and returns how many rows it redrew. Only rows that are new objects are redrawn (reuseRows keeps
    * unchanged rows as the same objects); a new deepest size rescales every bar, so it redraws all.
+   * The fair-value mark (`fair`, micro-dollars) moving redraws the row it left and the row it entered.
    */
-  paint(rows: readonly LadderRow[], maxDepth: bigint, g: LadderGeometry): number {
+  paint(rows: readonly LadderRow[], maxDepth: bigint, g: LadderGeometry, fair: bigint | null = null): number {
     const ctx = this.ctx;
     const full = g !== this.drawnGeometry || maxDepth !== this.drawnMax || rows.length !== this.drawnRows.length;
+    const fairIndex = fairRowIndex(rows, fair);
     const dirty: number[] = [];
     for (let i = 0; i < rows.length && i < g.rows.length; i++) {
-      if (full || rows[i] !== this.drawnRows[i]) dirty.push(i);
+      if (
+        full ||
+        rows[i] !== this.drawnRows[i] ||
+        (fairIndex !== this.drawnFair && (i === fairIndex || i === this.drawnFair))
+      )
+        dirty.push(i);
     }
     if (full) ctx.clearRect(0, 0, g.width, g.height);
     else for (const i of dirty) ctx.clearRect(0, g.rows[i]!.top, g.width, g.rows[i]!.height);
@@ -125,16 +154,40 @@ export class LadderPainter {
       ctx.restore();
     }
 
+    if (fairIndex >= 0 && fairIndex < g.rows.length && dirty.includes(fairIndex)) this.markFair(g, fairIndex);
+
     this.drawnRows = rows;
     this.drawnMax = maxDepth;
     this.drawnGeometry = g;
+    this.drawnFair = fairIndex;
     return dirty.length;
+  }
+
+  /** Two small triangles pointing in at the price from the edges of its cell: "▸ 52.3¢ ◂". */
+  private markFair(g: LadderGeometry, i: number): void {
+    const ctx = this.ctx;
+    const mid = g.rows[i]!.top + g.cellTop + g.cellHeight / 2;
+    const half = Math.max(2, Math.min(4, g.cellHeight / 2 - 3));
+    const left = g.price.x + 2;
+    const right = g.price.x + g.price.width - 2;
+    ctx.fillStyle = g.fair;
+    ctx.beginPath();
+    ctx.moveTo(left, mid - half);
+    ctx.lineTo(left + half * 1.5, mid);
+    ctx.lineTo(left, mid + half);
+    ctx.closePath();
+    ctx.moveTo(right, mid - half);
+    ctx.lineTo(right - half * 1.5, mid);
+    ctx.lineTo(right, mid + half);
+    ctx.closePath();
+    ctx.fill();
   }
 }
 
 /**
  * Reads the geometry from the laid-out DOM: the rows under `rowsEl`, the first row's four size
- * cells for the columns, their computed font and colours, and the bar colours (`--bar`).
+ * cells and its price cell for the columns, their computed font and colours, the bar colours
+ * (`--bar`) and the fair-value mark's (`--fair`).
  * Run on mount, on resize and on a theme change, never per frame.
  */
 export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): LadderGeometry | null {
@@ -143,8 +196,14 @@ export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): L
   const first = rowEls[0];
   if (first === undefined || origin.width === 0 || origin.height === 0) return null;
   const cell = (selector: string): HTMLElement | null => first.querySelector<HTMLElement>(selector);
-  const cells = { cumBid: cell('.cum.bid'), bid: cell('.cell.bid'), ask: cell('.cell.ask'), cumAsk: cell('.cum.ask') };
-  if (!cells.cumBid || !cells.bid || !cells.ask || !cells.cumAsk) return null;
+  const cells = {
+    cumBid: cell('.cum.bid'),
+    bid: cell('.cell.bid'),
+    ask: cell('.cell.ask'),
+    cumAsk: cell('.cum.ask'),
+    price: cell('.p'),
+  };
+  if (!cells.cumBid || !cells.bid || !cells.ask || !cells.cumAsk || !cells.price) return null;
   const column = (el: HTMLElement): LadderColumn => {
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
@@ -173,5 +232,7 @@ export function measureLadder(rowsEl: HTMLElement, canvas: HTMLCanvasElement): L
     cumAsk: column(cells.cumAsk),
     bidBar: getComputedStyle(cells.cumBid).getPropertyValue('--bar').trim(),
     askBar: getComputedStyle(cells.cumAsk).getPropertyValue('--bar').trim(),
+    price: column(cells.price),
+    fair: getComputedStyle(cells.price).getPropertyValue('--fair').trim(),
   };
 }

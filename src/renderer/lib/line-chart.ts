@@ -12,13 +12,21 @@ export interface ChartColours {
   accent: string;
   /** Its second mark (last trade, strike). */
   warn: string;
+  /** The fair value's line (`--fair`). */
+  fair: string;
 }
 
 /** The current theme's colours (read again when the theme changes). */
 export function chartColours(): ChartColours {
   const css = getComputedStyle(document.documentElement);
   const read = (name: string): string => css.getPropertyValue(name).trim() || '#888888';
-  return { text: read('--text-muted'), grid: read('--border'), accent: read('--accent'), warn: read('--warn') };
+  return {
+    text: read('--text-muted'),
+    grid: read('--border'),
+    accent: read('--accent'),
+    warn: read('--warn'),
+    fair: read('--fair'),
+  };
 }
 
 /** Recolours the chart's text and grid; each chart recolours its own series. */

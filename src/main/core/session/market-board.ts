@@ -130,7 +130,7 @@ export class MarketBoard {
         onPrice: (p) => {
           hooks.onOracle(p.receivedAt);
           const tick = { symbolId: p.symbolId.toString(), price: p.price.toString(), at: p.tsMs };
-          this.#oracle.push(tick);
+          this.#oracle.push(tick, p.price);
           this.#volatility.delete(tick.symbolId);
           this.#refreshShownFair(tick.symbolId);
           this.#o.events.emit('oracle', tick);
@@ -185,17 +185,16 @@ export class MarketBoard {
         known: false,
         reason: `No fair value: asset ${assetId} is not one of the markets of ${this.#o.deployment.name}.`,
       };
-    const name = marketLabel(m.symbol, assetId, epoch);
+    const name = (): string => marketLabel(m.symbol, assetId, epoch);
     const asset = this.#o.epochs.asset(assetId);
-    if (!asset) return { known: false, reason: `No fair value yet: ${name}'s strike has not been read yet.` };
+    if (!asset) return { known: false, reason: `No fair value yet: ${name()}'s strike has not been read yet.` };
     if (epoch < asset.epoch)
-      return { known: false, reason: `No fair value: ${name} has ended, and its resolution price decides it.` };
-    if (epoch > asset.epoch) return { known: false, reason: `No fair value: ${name} has not started.` };
+      return { known: false, reason: `No fair value: ${name()} has ended, and its resolution price decides it.` };
+    if (epoch > asset.epoch) return { known: false, reason: `No fair value: ${name()} has not started.` };
     const f = unpackAssetId(assetId);
     const symbolId = f.id.toString();
-    const latest = this.#oracle.latest(symbolId);
     return fairValueFrom({
-      spot: latest ? { price: BigInt(latest.price), at: latest.at } : null,
+      spot: this.#oracle.latestPrice(symbolId),
       volatility: this.#volatilityOf(symbolId),
       strike: asset.strikePrice,
       expiryMs: Number(f.startTime + (epoch + 1n) * f.periodLength) * 1000,
@@ -207,8 +206,7 @@ export class MarketBoard {
   #volatilityOf(symbolId: string): VolatilityEstimate {
     let v = this.#volatility.get(symbolId);
     if (!v) {
-      const ticks = this.#oracle.list(symbolId).map((t) => ({ price: BigInt(t.price), at: t.at }));
-      this.#volatility.set(symbolId, (v = estimateVolatility(ticks)));
+      this.#volatility.set(symbolId, (v = estimateVolatility(this.#oracle.prices(symbolId))));
     }
     return v;
   }
