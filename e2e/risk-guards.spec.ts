@@ -78,7 +78,7 @@ async function shotAtSizes(page: Page, name: string, each?: () => Promise<void>)
 }
 
 /** Runs `fn` in the light theme (the toggle in the top bar), then back to dark. */
-async function inLightTheme(page: Page, fn: () => Promise<void>): Promise<void> {
+async function inLightTheme(page: Page, fn: () => Promise<unknown>): Promise<void> {
   await page.getByRole('button', { name: 'Switch to light theme' }).click();
   await fn();
   await page.getByRole('button', { name: 'Switch to dark theme' }).click();
