@@ -77,6 +77,13 @@ async function shotAtSizes(page: Page, name: string, each?: () => Promise<void>)
   await page.setViewportSize(SIZES[0]);
 }
 
+/** Runs `fn` in the light theme (the toggle in the top bar), then back to dark. */
+async function inLightTheme(page: Page, fn: () => Promise<unknown>): Promise<void> {
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await fn();
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+}
+
 async function newDialogs(core: Harness, seen: number): Promise<DialogRecord[]> {
   return (await core.dialogPolicy({})).shown.slice(seen);
 }
@@ -177,6 +184,7 @@ test('the limits panel: each limit with its unit and why; stricter at once, loos
     await expect(band).toHaveValue('10');
     await panel.getByLabel('Most open orders').fill('50');
     await shotAtSizes(app, 'risk-limits-declined', () => panel.scrollIntoViewIfNeeded());
+    await inLightTheme(app, () => panel.screenshot({ path: 'test-results/screens/risk-limits-declined-light.png' }));
     for (const size of SIZES) {
       await app.setViewportSize(size);
       await notClipped(panel, `limits panel at ${size.width}×${size.height}`);
@@ -322,6 +330,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
       await expect(app.getByTestId('account-tabs')).toBeInViewport({ ratio: 1 });
     }
     await shotAtSizes(app, 'risk-budget-spent');
+    await inLightTheme(app, () => shot(app, 'risk-budget-spent-light-1360x860'));
     await banner.getByRole('button', { name: 'Risk limits…' }).click();
     await expect(app.getByTestId('risk-limits')).toBeInViewport();
   });
