@@ -48,6 +48,7 @@ import {
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
+import { updateMethods, updateStatus } from './bridge/updates';
 import { airgapMethods, submitResult } from './bridge/airgap';
 import {
   qrPartsArgs,
@@ -88,6 +89,7 @@ export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap';
 export * from './bridge/airgap-qr';
+export * from './bridge/updates';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -501,6 +503,7 @@ export const bridgeMethods = {
   ...kitMethods,
 
   ...airgapMethods,
+  ...updateMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */
@@ -529,6 +532,7 @@ export const bridgeEvents = {
     summary: 'An epoch resolved; the window words its notice as the notification settings allow.',
   },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
+  updates: { payload: updateStatus, summary: 'Where the app’s own update stands changed (src/main/updates).' },
 } as const satisfies Record<string, EventSpec>;
 
 export type BridgeMethods = typeof bridgeMethods;

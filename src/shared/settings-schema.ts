@@ -213,6 +213,11 @@ export const SettingsSchema = z
      * Turning it off makes the app connect, so only main's own dialog does that. Older files get off.
      */
     offlineMode: z.boolean().default(false),
+    /**
+     * Download a signed release as soon as it is announced, or only when the person asks
+     * (src/main/updates). Installing always waits for quitting or main's restart dialog. Older files get automatic.
+     */
+    updateDownloads: z.enum(['automatic', 'ask']).default('automatic'),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -278,5 +283,6 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     maxSlippageCents: DEFAULT_MAX_SLIPPAGE_CENTS,
     autoClaim: false,
     offlineMode: false,
+    updateDownloads: 'automatic',
   };
 }
