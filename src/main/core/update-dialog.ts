@@ -35,7 +35,7 @@ export function quotedReleaseNotes(notes: string): string[] {
   if (lines.length === 0) return ['> (the release has no notes)'];
   const shown = lines
     .slice(0, MAX_NOTE_LINES)
-    .map((l) => `> ${l.length > MAX_NOTE_LINE ? `${l.slice(0, MAX_NOTE_LINE)}…` : l}`);
+    .map((l) => (l === '' ? '>' : `> ${l.length > MAX_NOTE_LINE ? `${l.slice(0, MAX_NOTE_LINE)}…` : l}`));
   if (lines.length > MAX_NOTE_LINES) shown.push(`> … (${lines.length - MAX_NOTE_LINES} more lines)`);
   return shown;
 }

@@ -41,7 +41,7 @@ export function updatesHandlers(
       }
       const yes = await ctx.dialogs.confirm(
         updateRestartRequest({
-          runningVersion: ctx.app.version,
+          runningVersion: updates.status().currentVersion,
           version: release.version.text,
           releaseDate: release.releaseDate,
           notes: release.notes,
