@@ -391,7 +391,10 @@ beforeAll(async () => {
     { amount: '5', ledger: ledger.withdrawal.ledger, receiver: ATTACKER.address as Address },
   );
   attackersWithdrawal = { ...usersWithdrawal, domain: facts, body: signed.body };
-  await vi.waitFor(async () => expect(await ok<{ state: string }>('updates.status')).toMatchObject({ state: 'ready' }), wait);
+  await vi.waitFor(
+    async () => expect(await ok<{ state: string }>('updates.status')).toMatchObject({ state: 'ready' }),
+    wait,
+  );
   t.dialogs.whenUnscripted('no');
 }, 120_000);
 
