@@ -1,9 +1,10 @@
 /**
  * An update service for tests of the core and of the window (hostile window, offline mode, e2e): a
  * local update server (loopback) serving a release signed by a key made here, checked by the real
- * update service over real sockets. Downloading and installing go to a recording engine by default
- * (it counts installs and touches nothing), or to the real electron-updater (AppImage) in a temp
- * folder with `engine: 'electron-updater'`.
+ * update service over real sockets. By default a recording engine downloads the installer through
+ * the real pinned executor (checked against the signed SHA-512) into a temp folder and counts the
+ * installs it is asked for, installing nothing; `engine: 'electron-updater'` uses the real
+ * electron-updater (AppImage) there instead.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,9 @@ import {
   type UpdateEngine,
   type UpdateService,
 } from '../../src/main/updates';
+import { PinnedDownloadExecutor } from '../../src/main/updates/pinned-download';
+import type { ReleaseFile } from '../../src/main/updates/signed-manifest';
+import type { UpdateOrigin } from '../../src/main/updates/update-origin';
 import {
   makeRelease,
   MANIFEST,
@@ -66,17 +70,25 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
   }
   let installs = 0;
   const dir = mkdtempSync(join(tmpdir(), 'updates-fixture-'));
-  const recording = (): UpdateEngine => ({
-    download: (_release, onPercent) => {
-      onPercent(100);
-      return Promise.resolve();
-    },
-    installAndRestart: () => {
-      installs++;
-      return true;
-    },
-    abort: () => undefined,
-  });
+  const recording = (origin: UpdateOrigin): UpdateEngine => {
+    let files: readonly ReleaseFile[] = [];
+    const executor = new PinnedDownloadExecutor(origin, () => files);
+    return {
+      download: async (release, onPercent) => {
+        files = release.files;
+        const file = release.files[0]!;
+        await executor.download(origin.file(file.url), join(dir, file.url), {
+          sha512: file.sha512,
+          onProgress: (p) => onPercent(p.percent),
+        });
+      },
+      installAndRestart: () => {
+        installs++;
+        return true;
+      },
+      abort: () => executor.abortAll(),
+    };
+  };
   const running = options.running ?? '0.1.0';
   const logger = options.logger ?? silentLogger;
   const service = createUpdateService({
@@ -109,7 +121,7 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
               logger,
             });
           }
-        : () => recording(),
+        : (origin) => recording(origin),
     logger,
     firstCheckMs: options.firstCheckMs ?? 0,
   });

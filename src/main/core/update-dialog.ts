@@ -18,8 +18,8 @@ export interface UpdateDialogFacts {
 const MAX_NOTE_LINES = 24;
 const MAX_NOTE_LINE = 110;
 // C0/C1 controls (tab and newline handled apart), zero-width and bidirectional formatting characters.
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
 const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 /** The notes as quoted lines ("> …"), bounded; a line saying so when they were cut. */

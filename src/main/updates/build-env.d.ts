@@ -8,5 +8,6 @@ interface ImportMetaEnv {
 }
 
 interface ImportMeta {
-  readonly env: ImportMetaEnv;
+  /** Absent when the module runs unbundled (tsx, Playwright), where nothing is baked in. */
+  readonly env?: ImportMetaEnv;
 }

@@ -8,7 +8,9 @@
  * (pinned-download.ts). electron-updater loads electron only lazily, so this runs under plain node
  * with an app adapter (tests pass their own); it is imported the first time something is downloaded.
  */
+import type * as ElectronUpdater from 'electron-updater';
 import type { AppUpdater, UpdateInfo } from 'electron-updater';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter';
 import type { ProviderRuntimeOptions } from 'electron-updater/out/providers/Provider';
 import { join } from 'node:path';
 import type { Logger } from '../log';
@@ -55,7 +57,7 @@ export interface ElectronUpdaterEngineOptions {
   readonly windowsPublishers?: readonly string[];
 }
 
-type ElectronUpdaterModule = typeof import('electron-updater');
+type ElectronUpdaterModule = typeof ElectronUpdater;
 
 /** electron-updater's "error" codes that mean the platform refused the installer's own signature. */
 const PLATFORM_SIGNATURE_CODES = new Set(['ERR_UPDATER_INVALID_SIGNATURE']);
@@ -104,7 +106,7 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
         return info.files.map((file) => ({ url: origin.file(file.url), info: file }));
       }
     }
-    const adapter = app as ConstructorParameters<typeof mod.AppImageUpdater>[1];
+    const adapter: AppAdapter = app;
     const made: AppUpdater =
       kind === 'nsis'
         ? new mod.NsisUpdater(undefined, adapter)

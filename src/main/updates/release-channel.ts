@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { InstallerKind } from './electron-updater-engine';
 
 /** The update folder baked into this build, or null. */
-export const BAKED_FEED_URL: string | null = import.meta.env.MAIN_VITE_UPDATE_FEED_URL || null;
+export const BAKED_FEED_URL: string | null = import.meta.env?.MAIN_VITE_UPDATE_FEED_URL || null;
 
 /** Authenticode publishers a Windows update must be signed by (empty: the check is not made). */
-export const BAKED_WINDOWS_PUBLISHERS: readonly string[] = (import.meta.env.MAIN_VITE_WINDOWS_PUBLISHERS ?? '')
+export const BAKED_WINDOWS_PUBLISHERS: readonly string[] = (import.meta.env?.MAIN_VITE_WINDOWS_PUBLISHERS ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter((s) => s.length > 0);

@@ -4,7 +4,7 @@
  * shipping a release signed by a key the installed copies already trust.
  */
 import { z } from 'zod';
-import keyFile from './release-keys.json';
+import keyFile from './release-keys.json' with { type: 'json' };
 import { releaseKeyFromBase64, type ReleaseKey } from './release-key';
 
 const entry = z.object({ fingerprint: z.string(), publicKey: z.string(), since: z.string(), note: z.string() });
