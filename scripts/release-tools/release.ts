@@ -39,7 +39,10 @@ function main(): void {
   const { values } = parseArgs({
     options: {
       'feed-url': { type: 'string' },
-      platform: { type: 'string', default: process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : 'linux' },
+      platform: {
+        type: 'string',
+        default: process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : 'linux',
+      },
       notes: { type: 'string' },
       'minimum-version': { type: 'string' },
       'key-file': { type: 'string' },
@@ -66,7 +69,8 @@ function main(): void {
   }
 
   const feedUrl = values['feed-url'];
-  if (!feedUrl || !UpdateOrigin.parse(feedUrl)) throw new Error('--feed-url must be the https address of the update folder');
+  if (!feedUrl || !UpdateOrigin.parse(feedUrl))
+    throw new Error('--feed-url must be the https address of the update folder');
   const signers = [loadSigner(values['key-file'])];
   if (values['second-key-file']) signers.push(signerFromPem(readFileSync(values['second-key-file'], 'utf8')));
   const trusted = readTrustedKeys(KEYS_FILE);
@@ -107,9 +111,15 @@ function main(): void {
     for (const file of [manifest.name, `${manifest.name}${SIGNATURE_SUFFIX}`, ...manifest.files])
       copyFileSync(join(packed, file), join(out, file));
     const written = parse(readFileSync(join(out, manifest.name), 'utf8')) as { version: string };
-    process.stdout.write(`Signed ${manifest.name} (version ${written.version}) by ${signers.map((s) => s.fingerprint).join(' and ')}\n`);
+    process.stdout.write(
+      `Signed ${manifest.name} (version ${written.version}) by ${signers.map((s) => s.fingerprint).join(' and ')}\n`,
+    );
   }
-  process.stdout.write(`\nUpload the contents of ${out} to ${feedUrl}:\n${readdirSync(out).map((f) => `  ${f}`).join('\n')}\n`);
+  process.stdout.write(
+    `\nUpload the contents of ${out} to ${feedUrl}:\n${readdirSync(out)
+      .map((f) => `  ${f}`)
+      .join('\n')}\n`,
+  );
 }
 
 try {

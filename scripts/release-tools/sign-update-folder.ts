@@ -116,7 +116,8 @@ export function signUpdateFolder(options: SignFolderOptions): SignedManifest[] {
   if (options.minimumVersion !== undefined && !parseVersion(options.minimumVersion))
     throw new Error(`--minimum-version ${options.minimumVersion} is not a semantic version`);
   const names = readdirSync(dir).filter((f) => /^latest.*\.yml$/.test(f));
-  if (names.length === 0) throw new Error(`no latest*.yml manifest in ${dir}: electron-builder writes them with a publish provider`);
+  if (names.length === 0)
+    throw new Error(`no latest*.yml manifest in ${dir}: electron-builder writes them with a publish provider`);
   const out: SignedManifest[] = [];
   for (const name of names) {
     const manifest = parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
