@@ -28,6 +28,11 @@ import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
 import { devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
 import { bridgeEventNames, type BridgeEvent } from '../../src/shared/bridge';
+import {
+  startUpdatesFixture,
+  type UpdatesFixture,
+  type UpdatesFixtureOptions,
+} from '../../test/updates/updates-fixture';
 
 export const TOKEN_HEADER = 'x-harness-token';
 const LONG_POLL_MS = 10_000;
@@ -54,6 +59,8 @@ export interface CoreServerOptions {
   readonly firstRun?: boolean;
   /** Started with --offline (src/main/core/offline-mode.ts): the core opens no connection. */
   readonly launchedOffline?: boolean;
+  /** The app's own updates: a release signed by a test key on a local update server (test/updates). */
+  readonly updates?: UpdatesFixtureOptions & { readonly downloads?: 'automatic' | 'ask' };
 }
 
 export interface CoreServer {
@@ -97,6 +104,7 @@ function userInput(body: Record<string, unknown>): UserInput {
 interface Running {
   core: AppCore;
   vault: Vault;
+  updates: UpdatesFixture | null;
 }
 
 export async function startCoreServer(options: CoreServerOptions = {}): Promise<CoreServer> {
@@ -126,9 +134,12 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       passwordScrypt: CHEAP_SCRYPT,
       keystoreScrypt: CHEAP_SCRYPT,
     });
+    if (options.updates?.downloads) settings.updateSettings({ updateDownloads: options.updates.downloads });
+    const updates = options.updates ? await startUpdatesFixture(options.updates) : null;
     const core = createAppCore({
       vault,
       settings,
+      ...(updates ? { updates: updates.service } : {}),
       store,
       pinning: new DeploymentPinning(settings, () => clock.now()),
       dialogs,
@@ -156,7 +167,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
         for (const wake of [...waiters]) wake();
       });
     }
-    return { core, vault };
+    return { core, vault, updates };
   }
 
   let running = await open();
@@ -203,6 +214,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     '/control/restart': async () => {
       running.core.dispose();
       running.vault.dispose();
+      await running.updates?.close();
       running = await open();
       return null;
     },
@@ -250,6 +262,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       for (const wake of [...waiters]) wake();
       running.core.dispose();
       running.vault.dispose();
+      await running.updates?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Leave nothing behind in the (throwaway) keychain or on disk.

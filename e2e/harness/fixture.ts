@@ -14,6 +14,7 @@ import { harnessClient, type HarnessClient } from './client';
 import { startCoreServer, type CoreServer } from './core-server';
 import { startHarnessDevnet, type HarnessDevnetHandle, type HarnessDevnetOptions } from './devnet';
 import { installTerminal } from './install-terminal';
+import type { UpdatesFixtureOptions } from '../../test/updates/updates-fixture';
 import { startWsProxy, type WsProxy } from './ws-proxy';
 
 export const SCREENS_DIR = resolve('test-results/screens');
@@ -45,6 +46,7 @@ export const test = base.extend<
     startedOffline: boolean;
     proxyMarketFeed: boolean;
     marketFeedProxy: WsProxy | null;
+    updates: (UpdatesFixtureOptions & { downloads?: 'automatic' | 'ask' }) | null;
   },
   { renderer: StaticServer; devnet: LazyDevnet; devnetOptions: HarnessDevnetOptions }
 >({
@@ -58,6 +60,8 @@ export const test = base.extend<
   devnetOptions: [{}, { option: true, scope: 'worker' }],
   /** `test.use({ proxyMarketFeed: true })`: the core reaches the market WS through `marketFeedProxy`. */
   proxyMarketFeed: [false, { option: true }],
+  /** `test.use({ updates: { version: '0.2.0' } })`: a signed release waits on a local update server. */
+  updates: [null, { option: true }],
   marketFeedProxy: async ({ withDevnet, proxyMarketFeed, devnet }, use) => {
     if (!withDevnet || !proxyMarketFeed) return use(null);
     const proxy = await startWsProxy((await devnet.get()).forCore.marketWsUrl);
@@ -85,12 +89,13 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  core: async ({ withDevnet, firstRun, startedOffline, devnet, marketFeedProxy }, use) => {
+  core: async ({ withDevnet, firstRun, startedOffline, devnet, marketFeedProxy, updates }, use) => {
     const forCore = withDevnet ? (await devnet.get()).forCore : null;
     const server = await startCoreServer({
       ...(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {}),
       ...(firstRun ? { firstRun } : {}),
       ...(startedOffline ? { launchedOffline: true } : {}),
+      ...(updates ? { updates } : {}),
     });
     const harness = { ...harnessClient(server), server };
     currentCore = harness;

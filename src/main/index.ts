@@ -23,6 +23,7 @@ import { electronDialogs } from './electron/dialogs';
 import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
 import { DeploymentPinning, SettingsService } from './settings';
+import { appUpdateService } from './updates';
 import { openVault, type Vault } from './vault';
 import { isOwnPage, isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
 import { appMenuTemplate } from './window/app-menu';
@@ -91,6 +92,15 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     devnetAccounts: devnet.accounts,
     launchedOffline: offlineAtLaunch,
     kitStore: store,
+    // Updates from the address and release keys baked into this build (src/main/updates).
+    updates: appUpdateService({
+      app,
+      platform: process.platform,
+      arch: process.arch,
+      resourcesPath: process.resourcesPath,
+      env: process.env,
+      logger,
+    }),
     // The devnet's devnet.json (passed by `npm start`) lists its markets; other deployments list theirs in settings.
     trading: {
       markets: appMarkets(running ? (process.env[DEVNET_ACCOUNTS_ENV] ?? null) : null),

@@ -49,6 +49,7 @@ import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/off
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
 import { riskMethods } from './bridge/risk';
+import { updateMethods, updateStatus } from './bridge/updates';
 import { airgapMethods, submitResult } from './bridge/airgap';
 import {
   qrPartsArgs,
@@ -90,6 +91,7 @@ export * from './bridge/health';
 export * from './bridge/deployments';
 export * from './bridge/airgap';
 export * from './bridge/airgap-qr';
+export * from './bridge/updates';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -504,6 +506,7 @@ export const bridgeMethods = {
   ...riskMethods,
 
   ...airgapMethods,
+  ...updateMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 /** Every event main may push. Book events are coalesced to at most 30 a second per book. */
@@ -532,6 +535,7 @@ export const bridgeEvents = {
     summary: 'An epoch resolved; the window words its notice as the notification settings allow.',
   },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
+  updates: { payload: updateStatus, summary: 'Where the app’s own update stands changed (src/main/updates).' },
 } as const satisfies Record<string, EventSpec>;
 
 export type BridgeMethods = typeof bridgeMethods;

@@ -295,6 +295,11 @@ export const SettingsSchema = z
     offlineMode: z.boolean().default(false),
     /** Pre-trade risk guards (older files get the defaults). */
     riskLimits: RiskLimitsSchema.default(DEFAULT_RISK_LIMITS),
+    /**
+     * Download a signed release as soon as it is announced, or only when the person asks
+     * (src/main/updates). Installing always waits for quitting or main's restart dialog. Older files get automatic.
+     */
+    updateDownloads: z.enum(['automatic', 'ask']).default('automatic'),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -361,5 +366,6 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     autoClaim: false,
     offlineMode: false,
     riskLimits: { ...DEFAULT_RISK_LIMITS },
+    updateDownloads: 'automatic',
   };
 }

@@ -330,6 +330,7 @@ const calls = [
   ['foreignTrade', foreign, 'orders.place', [ticket]],
   ['subframeTrade', subframe, 'orders.place', [ticket]],
   ['goneFrame', gone, 'settings.get', []],
+  ['updates', trusted, 'updates.status', []],
 ];
 for (const [name, event, method, args] of calls) {
   report.calls[name] = await invoke(event, method, args);

@@ -141,6 +141,21 @@ describe('the built app, packaged', () => {
       expect(r.calls[name]?.error?.code, name).toBe('connection.no_deployment');
   });
 
+  it('does not update itself when built without an update address (only npm run release bakes one in)', () => {
+    expect(r.calls['updates']).toMatchObject({
+      ok: true,
+      value: {
+        state: 'off',
+        currentVersion: '0.0.0-boot',
+        problem: {
+          code: 'update.off',
+          message:
+            'This build does not update itself: it was built without an update address (builds made by npm run release have one).',
+        },
+      },
+    });
+  });
+
   it('refuses the same calls from another origin, a subframe and a frame that is gone', () => {
     for (const name of ['foreignRead', 'foreignTrade', 'subframeTrade', 'goneFrame']) {
       expect(r.calls[name], name).toEqual({

@@ -56,6 +56,7 @@ import {
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { hostileValues } from './hostile-args';
 import { loosened } from '../../src/main/core/risk/limits';
+import { startUpdatesFixture, type UpdatesFixture } from '../updates/updates-fixture';
 
 const wait = { timeout: 40_000, interval: 200 };
 const ATTACKER = Wallet.createRandom();
@@ -143,6 +144,8 @@ let devnet: DevnetHandle;
 let t: TestCore;
 let exchange: Recorder;
 let sink: Recorder;
+/** A signed release, downloaded and ready to install: what a restart to update would put in place. */
+let updates: UpdatesFixture;
 let provider: JsonRpcProvider;
 let alice: string;
 let bob: string;
@@ -175,6 +178,8 @@ const ERC20 = [
 ];
 
 interface Snapshot {
+  /** Updates the engine was told to install: only main's restart dialog answered yes may do that. */
+  installs: number;
   protections: string;
   ordersConfirmed: boolean;
   riskLimits: Settings['riskLimits'];
@@ -219,6 +224,7 @@ async function chainState(): Promise<string> {
 async function snapshot(): Promise<Snapshot> {
   const settings = t.settings.getSettings();
   return {
+    installs: updates.installs(),
     protections: protections(settings),
     ordersConfirmed: settings.confirmations.orders,
     riskLimits: settings.riskLimits,
@@ -277,6 +283,7 @@ function forbiddenAtExchange(records: readonly Recorded[]): string[] {
 /** Everything that must still hold after an attack (the baseline is taken before it). */
 async function expectNothingHappened(before: Snapshot, since: number, what: string): Promise<void> {
   const after = await snapshot();
+  expect(after.installs, `${what}: an update was installed`).toBe(before.installs);
   expect(after.protections, `${what}: protections changed`).toBe(before.protections);
   expect(!before.ordersConfirmed || after.ordersConfirmed, `${what}: order confirmation turned off`).toBe(true);
   expect(
@@ -330,8 +337,10 @@ beforeAll(async () => {
   sink = await startSink();
   provider = new JsonRpcProvider(devnet.rpcUrl, undefined, { staticNetwork: true });
   const entries = devnet.markets.markets.map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  updates = await startUpdatesFixture();
   t = await createTestCore({
     trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 },
+    updates: updates.service,
   });
   // The attacker is the window itself: the sender check passes, as it does for the real page.
   registerCore(
@@ -388,6 +397,10 @@ beforeAll(async () => {
     { amount: '5', ledger: ledger.withdrawal.ledger, receiver: ATTACKER.address as Address },
   );
   attackersWithdrawal = { ...usersWithdrawal, domain: facts, body: signed.body };
+  await vi.waitFor(
+    async () => expect(await ok<{ state: string }>('updates.status')).toMatchObject({ state: 'ready' }),
+    wait,
+  );
   t.dialogs.whenUnscripted('no');
 }, 120_000);
 
@@ -398,6 +411,7 @@ afterAll(async () => {
   await sink?.close();
   await exchange?.close();
   await temp?.stop();
+  await updates?.close();
 });
 
 describe('the capability table', () => {
@@ -527,6 +541,8 @@ describe('a hostile window, dialogs answering no', () => {
       ['deployments.remove', { id: 'devnet' }],
       ['deployments.acceptPin'],
       ['orders.place', { ...market, side: 'buy', price: '1', size: '1', timeInForce: 'GTC', signAs: 'master' }],
+      ['updates.restart'],
+      ['updates.restart', { version: '9.9.9', url: sinkHttp }],
     ];
     const before = await snapshot();
     const since = exchange.records.length;
@@ -560,6 +576,11 @@ describe('a hostile window, dialogs answering no', () => {
     expect(confirms.some((c) => c.title === 'Turn off order confirmation')).toBe(true);
     expect(confirms.some((c) => c.title === 'Turn off auto-lock')).toBe(true);
     expect(confirms.some((c) => c.title === 'Change the app password')).toBe(true);
+    // The restart to update reached main's dialog, with the release's version and signing key, and the no installed nothing.
+    const restart = confirms.find((c) => c.title === 'Restart to update');
+    expect(restart?.detail).toContain(`Signed by release key: ${updates.key.key.fingerprint}`);
+    expect(restart?.message).toBe('Install version 0.2.0 and restart the app?');
+    expect(updates.installs()).toBe(0);
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   }, 180_000);
 
@@ -617,6 +638,7 @@ describe('a hostile window, dialogs never answered', () => {
         'lock.setPassword',
         { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD },
       ],
+      ['updates.restart'],
     ];
     try {
       for (const [method, ...args] of attacks) {

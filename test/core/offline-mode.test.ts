@@ -22,6 +22,7 @@ import { createMemoryStore } from '../../src/main/store/key-value-store';
 import { bridgeMethodNames, bridgeMethods } from '../../src/shared/bridge';
 import { hostileValues } from './hostile-args';
 import { formatAttempts, watchSockets, type SocketWatch } from './socket-watch';
+import { startUpdatesFixture, type UpdatesFixture } from '../updates/updates-fixture';
 
 // The ws package's constructor, watched directly (its connects also pass the net/http watchers).
 const wsConstructed = vi.hoisted(() => ({ hook: null as ((args: unknown[]) => void) | null }));
@@ -92,10 +93,19 @@ afterAll(async () => {
   }
 });
 
+/**
+ * The app's updater with a signed newer release on a local update server, checked at once and
+ * downloaded by the real electron-updater: any socket it opened would be seen.
+ */
+function updater(): Promise<UpdatesFixture> {
+  return startUpdatesFixture({ engine: 'electron-updater' });
+}
+
 /** A core with the running devnet configured, selected, pinned and its markets listed. */
-function devnetCore(offline: { launchFlag?: boolean; setting?: boolean }): Promise<TestCore> {
+function devnetCore(offline: { launchFlag?: boolean; setting?: boolean }, updates: UpdatesFixture): Promise<TestCore> {
   const { running, devnetFile, accounts } = devnet;
   return createTestCore({
+    updates: updates.service,
     defaultDeployments: [running.deployment],
     devnetAccounts: accounts,
     trading: { markets: appMarkets(devnetFile), attestedFacts: attestedBy(running), pollMs: 250, healthMs: 1000 },
@@ -221,31 +231,41 @@ async function callEveryMethod(t: TestCore): Promise<number> {
 
 describe('offline mode', () => {
   it('opens no socket and resolves no name while the app is used, launched with --offline', async () => {
+    // The local update server listens first: its own listening is not the app's doing.
+    const updates = await updater();
     watch.clear();
     const settings = new SettingsService({ store: createMemoryStore(), defaultDeployments: [] });
     // What main does at start: offline, the devnet is neither probed nor taken out of the settings.
     expect(await devnetAtStart(settings, devnet.devnetFile, true)).toBeNull();
-    const t = await devnetCore({ launchFlag: true });
+    const t = await devnetCore({ launchFlag: true }, updates);
     try {
       const { ok, err } = calls(t);
       expect(await ok('app.connection')).toMatchObject({ offline: 'launch-flag', deploymentId: 'devnet' });
+      // The updater checks nothing, and downloading is refused with the offline sentence.
+      expect(await ok('updates.status')).toMatchObject({ state: 'offline' });
+      expect(await err('updates.download')).toMatchObject({ code: 'offline.on' });
       await useKeysLockSettingsAndSigning(t);
       // The launch flag wins over the window.
       expect(await err('settings.setOfflineMode', false)).toMatchObject({ code: 'offline.launch_flag' });
       expect(await ok('app.connection')).toMatchObject({ offline: 'launch-flag' });
       expect(await callEveryMethod(t)).toBeGreaterThan(bridgeMethodNames.length);
+      expect(await ok('updates.status')).toMatchObject({ state: 'offline' });
     } finally {
       t.close();
+      await updates.close();
     }
     expect(watch.attempts, formatAttempts(watch.attempts)).toEqual([]);
+    expect(updates.server.requests).toEqual([]);
   }, 120_000);
 
   it('opens no socket while the setting is on, and connects only after main asks and the user agrees', async () => {
+    const updates = await updater();
     watch.clear();
-    const t = await devnetCore({ setting: true });
+    const t = await devnetCore({ setting: true }, updates);
     try {
       const { ok, yes } = calls(t);
       expect(await ok('app.connection')).toMatchObject({ offline: 'setting' });
+      expect(await ok('updates.status')).toMatchObject({ state: 'offline' });
       await useKeysLockSettingsAndSigning(t);
       // settings.update cannot turn it off; the user saying no in main's dialog leaves it on.
       expect((await t.core.invoke('settings.update', [{ offlineMode: false }])).ok).toBe(false);
@@ -254,13 +274,16 @@ describe('offline mode', () => {
       expect(t.dialogs.shown.at(-1)).toMatchObject({ kind: 'confirm', request: { title: 'Turn off offline mode' } });
       expect(await ok('app.connection')).toMatchObject({ offline: 'setting' });
       expect(watch.attempts, formatAttempts(watch.attempts)).toEqual([]);
+      expect(updates.server.requests).toEqual([]);
 
-      // Control: once the user agrees, the session connects and the watcher sees it.
+      // Control: once the user agrees, the session connects and the watcher sees it, the updater's check too.
       yes();
       expect(await ok('settings.setOfflineMode', false)).toMatchObject({ confirmed: true });
       expect(await ok('app.connection')).toMatchObject({ offline: 'off' });
       await ok('markets.list');
       expect(watch.attempts.length).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(updates.server.requests.length).toBeGreaterThan(0), { timeout: 20_000 });
+      expect(watch.attempts.some((a) => a.target.includes(String(updates.server.port)))).toBe(true);
       // Turning it on again needs no dialog, and the session stops.
       const shown = t.dialogs.shown.length;
       expect(await ok('settings.setOfflineMode', true)).toMatchObject({ confirmed: true });
@@ -268,6 +291,7 @@ describe('offline mode', () => {
       expect((await t.core.invoke('markets.list', [])).ok).toBe(false);
     } finally {
       t.close();
+      await updates.close();
     }
   }, 120_000);
 
@@ -277,14 +301,23 @@ describe('offline mode', () => {
     expect(await devnetAtStart(settings, devnet.devnetFile, false)).not.toBeNull();
     expect(watch.attempts.some((a) => a.via === 'fetch')).toBe(true);
     watch.clear();
-    const t = await devnetCore({});
+    const updates = await updater();
+    const t = await devnetCore({}, updates);
     try {
       await calls(t).ok('markets.list');
       const vias = new Set(watch.attempts.map((a) => a.via));
       expect(vias.has('net.Socket.connect')).toBe(true);
       expect(vias.has('ws.WebSocket')).toBe(true);
+      // The updater checks at start and downloads the signed release: through the sockets watched here.
+      await vi.waitFor(async () => expect(await calls(t).ok('updates.status')).toMatchObject({ state: 'ready' }), {
+        timeout: 20_000,
+      });
+      const toUpdates = watch.attempts.filter((a) => a.target.includes(String(updates.server.port)));
+      expect(toUpdates.map((a) => a.via)).toEqual(expect.arrayContaining(['http.request', 'net.Socket.connect']));
+      expect(updates.server.requests.some((p) => p.endsWith('.AppImage'))).toBe(true);
     } finally {
       t.close();
+      await updates.close();
     }
   }, 120_000);
 });

@@ -38,6 +38,9 @@ import { Clearances } from './risk/clearances';
 import { LossBudget } from './risk/loss-budget';
 import { OrderGate } from './risk/order-gate';
 import { OrderRate } from './risk/order-rate';
+import { createUpdateService, type UpdateService } from '../updates';
+import { updatesHandlers } from './handlers/updates';
+import { createSignatureGate, restartingRefusal } from './signature-gate';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -64,6 +67,8 @@ export interface AppCoreDeps {
   readonly defer?: (fn: () => void) => () => void;
   /** Launched with --offline (offline-mode.ts): offline mode is on and the window cannot turn it off. */
   readonly launchedOffline?: boolean;
+  /** The app's own updates (src/main/updates); without it this build does not update itself. */
+  readonly updates?: UpdateService;
 }
 
 export interface AppCore {
@@ -162,6 +167,18 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
   feeds = deps.feeds ?? (() => trading.feeds());
+  const updates =
+    deps.updates ??
+    createUpdateService({
+      feedUrl: null,
+      trustedKeys: [],
+      currentVersion: deps.app.version,
+      manifestName: '',
+      engine: null,
+      logger,
+    });
+  // Signing calls pass this gate: the restart to update closes it and waits for them (signature-gate.ts).
+  const signing = createSignatureGate();
   const qr = new QrTransport({ now: ctx.now, receive: (text) => receiveEnvelope(ctx, text, 'qr') });
   const handlers = translated({
     ...airgapQrHandlers(qr),
@@ -174,6 +191,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...keysHandlers(ctx),
     ...settingsHandlers(ctx),
     ...deploymentsHandlers(ctx, deps.deployments),
+    ...updatesHandlers(ctx, updates, signing),
   });
 
   // libsecp256k1 and keccak in WebAssembly sign an order about six times faster than noble; the
@@ -219,13 +237,17 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         vault.setAutoLockMinutes(next.autoLockMinutes);
         events.emit('lock', lockStatus(ctx));
       }
+      if (next.offlineMode !== previous.offlineMode || next.updateDownloads !== previous.updateDownloads)
+        updates.settingsChanged();
       if (connectionChanged(next, previous) || next.offlineMode !== previous.offlineMode)
         events.emit(
           'connection',
           connectionView(ctx, feeds, () => trading.clockOffsetMs()),
         );
     }),
+    updates.onChange((status) => events.emit('updates', status)),
   ];
+  updates.start({ offline: () => ctx.offline() !== 'off', downloads: () => settings.getSettings().updateDownloads });
   if (!vault.status().locked) warmUpOnce();
 
   const onInternalError = (method: string, error: unknown): void => {
@@ -256,14 +278,23 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       if ((capability === 'trade' || capability === 'moves-value') && vault.isLocked()) {
         return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');
       }
-      if (!needsMainDialog(capability)) return dispatchBridgeCall(handlers, method, args, onInternalError);
+      const signs = capability === 'trade' || capability === 'moves-value';
+      if (signs && signing.isClosed()) {
+        const failure = restartingRefusal();
+        return refused(failure.code, failure.message);
+      }
+      const dispatch = (): Promise<BridgeOutcome> =>
+        signs
+          ? signing.run(() => dispatchBridgeCall(handlers, method, args, onInternalError))
+          : dispatchBridgeCall(handlers, method, args, onInternalError);
+      if (!needsMainDialog(capability)) return dispatch();
       // Value and trust: one dialog at a time, and a record of every request and its outcome (never its arguments).
       if (dialogs.isOpen()) {
         const busy = dialogBusy();
         logger.info('bridge.guarded', { method, capability, outcome: busy.code });
         return refused(busy.code, busy.message);
       }
-      const outcome = await dispatchBridgeCall(handlers, method, args, onInternalError);
+      const outcome = await dispatch();
       logger.info('bridge.guarded', {
         method,
         capability,
@@ -281,6 +312,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();
+      updates.dispose();
       cancelWarmUp?.();
       events.clear();
     },

@@ -142,6 +142,10 @@ export const networkUse = {
   'airgap.submit': 'network',
   'airgap.alwaysConfirm': 'local',
   'airgap.setAlwaysConfirm': 'local',
+  // Downloading reaches the update server; the restart installs what is already on disk.
+  'updates.status': 'local',
+  'updates.download': 'network',
+  'updates.restart': 'local',
 } as const satisfies Record<BridgeMethod, 'local' | 'network'>;
 
 export function needsNetwork(method: BridgeMethod): boolean {

@@ -11,6 +11,7 @@ import type { DevnetAccountEntry } from './devnet-accounts';
 import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
 import type { DeploymentsOptions } from './handlers/deployments';
 import type { TradingOptions } from './session/host';
+import type { UpdateService } from '../updates';
 
 export const TEST_PASSWORD = 'correct horse battery';
 const CHEAP = { N: 2 ** 10, r: 8, p: 1 };
@@ -41,6 +42,8 @@ export async function createTestCore(
     keystoreScrypt?: { N: number; r: number; p: number };
     /** Runs before the core exists: settings and pins as a previous run of the app left them. */
     beforeCore?: (settings: SettingsService, pinning: DeploymentPinning) => void;
+    /** The app's own updates (src/main/updates); none by default. */
+    updates?: UpdateService;
   } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
@@ -78,6 +81,7 @@ export async function createTestCore(
     ...(options.trading ? { trading: options.trading } : {}),
     ...(options.deployments ? { deployments: options.deployments } : {}),
     ...(options.launchedOffline ? { launchedOffline: true } : {}),
+    ...(options.updates ? { updates: options.updates } : {}),
     warmUpSigning: () => void warmUps++,
     defer: (fn) => {
       deferred.push(fn);

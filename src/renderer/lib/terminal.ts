@@ -24,6 +24,7 @@ import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
 import { pushNotice } from './notices';
 import type { SectionId } from './sections';
+import { followUpdates } from './updates';
 
 export const connectionView = writable<ConnectionView | null>(null);
 export const settings = writable<Settings | null>(null);
@@ -172,6 +173,7 @@ export function startTerminal(bridge: BridgeClient): () => void {
       void quietly('claims.list').then((c) => c && claims.set(c));
     }),
     bridge.on('orderHistory', (h) => orderHistory.set(h)),
+    followUpdates(bridge, pushNotice),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
   // every few seconds) in case the core's own refresh has not arrived yet.

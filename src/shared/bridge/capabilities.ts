@@ -144,6 +144,11 @@ export const methodCapabilities = {
   'airgap.submit': 'moves-value',
   'airgap.alwaysConfirm': 'read',
   'airgap.setAlwaysConfirm': 'changes-trust',
+  // The app's own updates: only releases signed by a key baked into the build are downloaded, and
+  // downloading installs nothing. Installing new code is the largest trust change: main's dialog first.
+  'updates.status': 'read',
+  'updates.download': 'read',
+  'updates.restart': 'changes-trust',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */

@@ -1,0 +1,61 @@
+/**
+ * Main's restart-to-update dialog, from the verified release: the version now and after, the release
+ * date, the fingerprint of the release key that signed the manifest, and the release notes quoted
+ * line by line and labelled as the release's own words (cleaned of control and direction characters,
+ * bounded), never as the app's.
+ */
+import type { ConfirmRequest } from './dialogs';
+import { confirmRequest } from './confirm-text';
+
+export interface UpdateDialogFacts {
+  readonly runningVersion: string;
+  readonly version: string;
+  readonly releaseDate: string | null;
+  readonly notes: string;
+  readonly keyFingerprint: string;
+}
+
+const MAX_NOTE_LINES = 24;
+const MAX_NOTE_LINE = 110;
+// C0/C1 controls (tab and newline handled apart), zero-width and bidirectional formatting characters.
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** The notes as quoted lines ("> …"), bounded; a line saying so when they were cut. */
+export function quotedReleaseNotes(notes: string): string[] {
+  const lines = notes
+    .replace(/\r\n?/g, '\n')
+    .replace(HIDDEN, '')
+    .replace(/\t/g, '  ')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  if (lines.length === 0) return ['> (the release has no notes)'];
+  const shown = lines
+    .slice(0, MAX_NOTE_LINES)
+    .map((l) => (l === '' ? '>' : `> ${l.length > MAX_NOTE_LINE ? `${l.slice(0, MAX_NOTE_LINE)}…` : l}`));
+  if (lines.length > MAX_NOTE_LINES) shown.push(`> … (${lines.length - MAX_NOTE_LINES} more lines)`);
+  return shown;
+}
+
+export function updateRestartRequest(facts: UpdateDialogFacts): ConfirmRequest {
+  return confirmRequest({
+    capability: 'changes-trust',
+    title: 'Restart to update',
+    action: `Install version ${facts.version} and restart the app`,
+    confirmLabel: 'Restart and install',
+    change: { setting: 'App version', from: `${facts.runningVersion} (running)`, to: facts.version },
+    notes: [
+      `Release date: ${facts.releaseDate ?? 'not given'}`,
+      `Signed by release key: ${facts.keyFingerprint}`,
+      'That key is built into this app; the downloaded installer matched the SHA-512 its signed manifest names.',
+      '',
+      'Release notes (the release’s own words, signed with that key; the app does not vouch for them):',
+      ...quotedReleaseNotes(facts.notes),
+      '',
+      'Orders and other signatures stop now; the app waits for any in progress, then quits, installs and starts again.',
+    ],
+  });
+}
