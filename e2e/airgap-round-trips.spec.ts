@@ -167,12 +167,16 @@ for (const way of ['file', 'qr'] as const) {
       await prepare.getByTestId('prepare-size').fill('4');
       await prepare.getByTestId('prepare-submit').click();
       await expect((await newestPending(app)).pending).toContainText('Buy 4 contracts at 31¢ (GTC)');
+      // An order passes the order gate on both machines: the signer cannot read the account (it is
+      // offline), and the online machine has order confirmation on, so main asks on each.
       const order = await carrier.carry({
         name: at('order'),
         received: /^Received an unsigned order request\.$/,
         trustDomain: true,
+        confirmSign: true,
       });
       await expect(order.received).toContainText('Buy 4 contracts at 31¢ (GTC)');
+      await core.dialogs({ kind: 'confirm', yes: true });
       await order.pending.getByTestId('send-request').click();
       await expect(order.pending).toContainText('sent: ACCEPTED');
       const restingBuys = async (): Promise<number> =>
@@ -224,7 +228,9 @@ for (const way of ['file', 'qr'] as const) {
       const taken = await fileCarrier(dir, online, core, signer.page, signerClient).carry({
         name: at('fill-by-file'),
         received: /order/,
+        confirmSign: true,
       });
+      await core.dialogs({ kind: 'confirm', yes: true });
       await taken.pending.getByTestId('send-request').click();
       await expect(taken.pending).toContainText('sent: FILLED');
 

@@ -38,6 +38,8 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     await build.getByRole('combobox', { name: 'Side' }).selectOption('buy');
     await build.getByRole('textbox', { name: 'Price (¢)' }).fill('33');
     await build.getByRole('textbox', { name: 'Size' }).fill('2');
+    // An order signed here passes the order gate: with order confirmation on, main's dialog asks.
+    await core.dialogs({ kind: 'confirm', yes: true });
     await build.getByRole('button', { name: 'Sign offline' }).click();
     const signed = build.getByTestId('payload-description');
     await expect(signed.locator('.lines li').first()).toContainText(/Buy 2/i);
@@ -62,6 +64,8 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     await expect(described).toContainText('✓ matches this deployment');
     await expect(described.locator('.digest')).toHaveText(digest);
     await expect(described.locator('.lines li').first()).toContainText(/Buy 2/i);
+    // Sending it passes the gate again (main's order dialog: "Send an order signed earlier").
+    await core.dialogs({ kind: 'confirm', yes: true });
     await openPanel.getByRole('button', { name: 'Submit to the exchange' }).click();
     await expect(openPanel.locator('p.muted').last()).toContainText(/ACCEPTED/);
 

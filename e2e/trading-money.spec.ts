@@ -52,6 +52,7 @@ async function press(page: Page, key: string): Promise<void> {
 
 test('a close into a thin book stops at its limit; a losing round trip is a red loss equal to the balance change', async ({
   app,
+  core,
   devnet,
   problems,
 }) => {
@@ -65,9 +66,14 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   const before = await available(app);
   expect(before).toBe(100n * USD);
 
-  // Buy 20 at 99¢.
+  // Buy 20 at 99¢: far above fair value, so main's order dialog asks for a one-off override, and the person says yes.
   await other.client.placeOrder({ ...ref, side: 'sell', price: 990_000n, size: '20', timeInForce: 'GTC' });
+  await core.dialogs({ kind: 'confirm', yes: true });
   await placeFromTicket(app, 'buy', '99', '20', 'IOC');
+  const override = (await core.dialogs()).shown.filter((d) => d.kind === 'confirm').at(-1)!;
+  expect(override.request.confirmLabel).toBe('Buy anyway');
+  // Whichever limit it breaks (the band once fair value is known; the day's loss budget either way), it is listed.
+  expect(override.request.detail).toMatch(/This order breaks your risk limits:\n• /);
   await app.getByRole('tab', { name: /Positions/ }).click();
   const position = app.getByTestId('positions').locator('tbody tr').first();
   await expect(position).toContainText('▲ Long Up');
@@ -95,6 +101,7 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await ticket.getByLabel('Time in force').selectOption('IOC');
   await expect(ticket.getByTestId('quote-closes')).toHaveText('15 contracts · +$0.15');
   await expect(ticket.getByTestId('quote-cost')).toHaveText('$0.00');
+  await core.dialogs({ kind: 'confirm', yes: true });
   await ticket.getByTestId('place-order').click();
   await expect(position).toContainText('Closed');
   await expect(position).toContainText('closed');

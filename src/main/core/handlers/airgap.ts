@@ -58,6 +58,11 @@ function roundTripRequest(request: UnsignedRequest, stage: 'sign' | 'send'): Con
   });
 }
 
+/** The request's fingerprint, which the other machine shows for the same request. */
+function fingerprintNote(request: UnsignedRequest): string[] {
+  return [`Fingerprint: ${request.fingerprint}. The other machine shows the same for the same request.`];
+}
+
 /** The order a request signs or sends: a new order, or the replacement of an edit. */
 function orderStructOf(request: UnsignedRequest): Readonly<Record<string, unknown>> | null {
   if (request.kind === 'order') return request.order;
@@ -163,7 +168,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       // An order (or an edit's replacement) passes the order gate, whose dialog says what it is;
       // everything else that moves value, or everything when asked, gets the round-trip dialog.
       const order = orderStructOf(request);
-      const passed = order ? await passOrderStruct(ctx, trading, 'airgap-sign', order) : null;
+      const passed = order ? await passOrderStruct(ctx, trading, 'airgap-sign', order, fingerprintNote(request)) : null;
       if (!passed && (describeRequest(request).movesValue || book.alwaysConfirm())) {
         const yes = await dialogs.confirm(roundTripRequest(request, 'sign'));
         if (!yes) return { confirmed: false };
@@ -209,7 +214,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
           `This request was prepared for another domain than ${session.deployment.name} pins now, so nothing was sent.`,
         );
       const order = orderStructOf(entry.request);
-      if (order) await passOrderStruct(ctx, trading, 'airgap-send', order);
+      if (order) await passOrderStruct(ctx, trading, 'airgap-send', order, fingerprintNote(entry.request));
       else if (describeRequest(entry.request).movesValue) {
         const yes = await dialogs.confirm(roundTripRequest(entry.request, 'send'));
         if (!yes) return { confirmed: false };

@@ -94,7 +94,7 @@ describe('daily loss limit', () => {
     expect(lossBreach(order({ price: 60n * C, size: 100n * N }), a, fairAt(50n))).toBeNull(); // 20 + 70 + 10 = 100
     const over = lossBreach(order({ price: 60n * C, size: 101n * N }), a, fairAt(50n));
     expect(over?.code).toBe('risk.daily_loss');
-    expect(over?.sentence).toContain('$100.10, over your daily limit of $100.00');
+    expect(over?.sentence).toContain('come to $100.10, over your daily limit of $100.00');
   });
 
   it('at the limit refuses anything that adds risk, and lets reductions at or better than fair go', () => {

@@ -146,16 +146,17 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fairOf: FairOf): Breach | null {
-  const own = edgeCost(o, fairOf(o.assetId, o.epoch));
+  const fair = fairOf(o.assetId, o.epoch);
+  const own = edgeCost(o, fair);
   const resting = a.resting.reduce((s, r) => s + edgeCost(r, fairOf(r.assetId, r.epoch)), 0n);
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
   if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
     return null;
-  const spent = a.lossToday >= a.lossLimit;
-  const head = spent
-    ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
-    : `today's loss (${displayUsd(a.lossToday)}) with what your open orders${resting > 0n ? ` (${displayUsd(resting)})` : ''} and this one (${displayUsd(own)}) could cost against fair value comes to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
+  const head =
+    a.lossToday >= a.lossLimit
+      ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
+      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, what your open orders could give away against fair value (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',

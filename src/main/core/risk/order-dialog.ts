@@ -42,8 +42,10 @@ export interface OrderDialogFacts {
   breaches: readonly Breach[];
   /** Guards that could not be checked here, in our words. */
   unchecked: readonly string[];
-  /** The deployment's name (user text) and the domain signed under. */
+  /** The deployment's name (user text). */
   deployment: string | null;
+  /** Our own sentences, e.g. an air-gapped request's fingerprint. */
+  notes?: readonly string[];
 }
 
 /** "12.5¢ above fair value 50.0¢", "at fair value 50.0¢". */
@@ -79,7 +81,7 @@ export function orderDialog(f: OrderDialogFacts): ConfirmRequest {
   );
   if (closing > 0n && f.inventory !== null) line('Closes', `${formatSize(closing)} contracts of the position`);
   if (f.deployment !== null) line('Deployment', `${quoted(f.deployment)} (user text: typed in this app, not checked)`);
-  const notes: string[] = [];
+  const notes: string[] = f.notes && f.notes.length > 0 ? ['', ...f.notes] : [];
   if (f.breaches.length > 0) {
     notes.push('', 'This order breaks your risk limits:');
     for (const b of f.breaches) notes.push(`• ${b.sentence}`);

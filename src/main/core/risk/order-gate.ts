@@ -40,6 +40,8 @@ export interface GateOrder {
   replaces?: string;
   /** True when this machine signs it (a clearance is issued); false when a signed order is only sent. */
   signsHere: boolean;
+  /** Our own sentences for the dialog, e.g. the air-gapped request's fingerprint. */
+  notes?: readonly string[];
 }
 
 /** What the account holds, as the session read it, with its equity at fair value. */
@@ -163,6 +165,7 @@ export class OrderGate {
           breaches,
           unchecked: before.risk === null ? [NOT_READ] : [],
           deployment: view?.deploymentName ?? null,
+          notes: order.notes ?? [],
         }),
       );
       if (!yes) {

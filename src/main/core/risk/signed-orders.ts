@@ -27,6 +27,7 @@ export function passOrderStruct(
   trading: TradingHost,
   path: Extract<OrderPath, 'offline-sign' | 'offline-send' | 'airgap-sign' | 'airgap-send'>,
   order: Readonly<Record<string, unknown>>,
+  notes: readonly string[] = [],
 ): Promise<Passed> {
   const signer = String(order['signer']) as Address;
   const sender = String(order['sender']) as Address;
@@ -43,6 +44,7 @@ export function passOrderStruct(
       size: order['size'] as bigint,
       timeInForce: TIME_IN_FORCE[Number(order['timeInForce'])] ?? 'GTC',
       signsHere: path === 'offline-sign' || path === 'airgap-sign',
+      notes,
     },
     hostGateView(trading),
   );
