@@ -63,6 +63,11 @@ export interface StartDevnetOptions {
   botStepMs?: number;
   /** Seed for the oracle paths and the bots' choices. */
   seed?: number;
+  /**
+   * How far the exchange service's clock runs ahead of this machine's (ms; negative: behind). Tests of
+   * clients that must keep the exchange's time rather than their own (epochs end by the exchange's).
+   */
+  exchangeClockSkewMs?: number;
   onProgress?: (progress: DevnetProgress) => void;
   /** Log lines from bots and services (default: dropped). */
   log?: (line: string) => void;
@@ -170,6 +175,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
         },
         markets: options.markets ?? defaultCatalog,
         oracle: { seed },
+        ...(options.exchangeClockSkewMs ? { clock: skewedClock(options.exchangeClockSkewMs) } : {}),
         onError: (err, where) => log(`[exchange] ${where}: ${err instanceof Error ? err.message : String(err)}`),
       });
     progress('exchange', 'starting exchange service…');
@@ -268,3 +274,8 @@ function hasState(dir: string): boolean {
 }
 
 export type { Address, DevnetChain };
+
+/** This machine's clock moved by `skewMs`. */
+function skewedClock(skewMs: number): () => number {
+  return () => Date.now() + skewMs;
+}

@@ -78,11 +78,20 @@ describe('market figures', () => {
     expect(impliedProbability(null, null)).toBe('no quotes');
   });
 
-  it('counts down in minutes and seconds', () => {
-    expect(formatCountdown(299_001)).toBe('5:00');
+  it('counts down in minutes and seconds, rounded down (never more time than is left)', () => {
+    expect(formatCountdown(299_999)).toBe('4:59');
     expect(formatCountdown(65_000)).toBe('1:05');
     expect(formatCountdown(3_723_000)).toBe('1:02:03');
-    expect(formatCountdown(-5)).toBe('0:00');
+    expect(formatCountdown(10_999)).toBe('0:10');
+  });
+
+  it('shows tenths in the last ten seconds and 0:00.0 from the end on', () => {
+    expect(formatCountdown(9_999)).toBe('0:09.9');
+    expect(formatCountdown(4_900)).toBe('0:04.9');
+    expect(formatCountdown(800)).toBe('0:00.8');
+    expect(formatCountdown(99)).toBe('0:00.0');
+    expect(formatCountdown(0)).toBe('0:00.0');
+    expect(formatCountdown(-5)).toBe('0:00.0');
   });
 });
 

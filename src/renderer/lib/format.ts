@@ -109,9 +109,14 @@ export function impliedProbability(bid: string | null, ask: string | null): stri
   return `${roundedDecimal((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
 
-/** Milliseconds left → "4:05", "1:02:03"; "0:00" once past. */
+/**
+ * Milliseconds left → "4:05", "1:02:03", and in the last ten seconds with tenths, "0:04.9". Rounded
+ * down, so it never shows more time than is left: "0:00.0" at the instant it ends, and once past.
+ */
 export function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
+  const left = Math.max(0, ms);
+  if (left < 10_000) return `0:0${Math.floor(left / 1000)}.${Math.floor((left % 1000) / 100)}`;
+  const total = Math.floor(left / 1000);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = String(total % 60).padStart(2, '0');

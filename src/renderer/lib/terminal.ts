@@ -41,7 +41,7 @@ export const orderHistory = writable<OrderHistoryEntry[]>([]);
 export const requestedSection = writable<SectionId | null>(null);
 /** The asset id shown on the trade screen; its current epoch follows the market list. */
 export const selectedAsset = writable<string | null>(null);
-/** Wall clock in ms, ticking every second, for countdowns and feed ages. */
+/** Local wall clock in ms, ticking every second, for feed ages (countdowns read exchange-time.ts). */
 export const now = writable(Date.now());
 
 let client: BridgeClient | null = null;
@@ -179,7 +179,8 @@ export function startTerminal(bridge: BridgeClient): () => void {
   const timer = setInterval(() => {
     const t = Date.now();
     now.set(t);
-    if (t - lastRoll > 5000 && get(markets).some((m) => m.expiration < t - 1000)) {
+    const exchangeMs = t + (get(connectionView)?.clockOffsetMs ?? 0);
+    if (t - lastRoll > 5000 && get(markets).some((m) => m.expiration < exchangeMs - 1000)) {
       lastRoll = t;
       void quietly('markets.list').then((list) => list && markets.set(list));
     }
