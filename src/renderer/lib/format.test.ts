@@ -76,6 +76,7 @@ describe('market figures', () => {
     expect(impliedProbability(null, '650000')).toBe('no quotes');
     expect(impliedProbability('350000', null)).toBe('no quotes');
     expect(impliedProbability(null, null)).toBe('no quotes');
+    expect(impliedProbability(null, null, true)).toBe('only your orders');
   });
 
   it('counts down in minutes and seconds, rounded down (never more time than is left)', () => {

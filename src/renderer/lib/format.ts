@@ -100,11 +100,14 @@ export function formatDistance(
 }
 
 /**
- * The market's implied probability that Up wins: the mid of best bid and ask. With a side missing
- * (quotes pulled before expiry) it is "no quotes", not one side's price or a stale last trade.
+ * The market's implied probability that Up wins: the mid of other traders' best bid and ask (the
+ * caller leaves the account's own orders out: src/shared/others-quotes.ts). With a side missing
+ * (quotes pulled before expiry) it is "no quotes", not one side's price or a stale last trade; when
+ * the account's own orders are all that is left, "only your orders".
  */
-export function impliedProbability(bid: string | null, ask: string | null): string {
+export function impliedProbability(bid: string | null, ask: string | null, ownOnly = false): string {
   const [bestBid, bestAsk] = [priceOrNull(bid), priceOrNull(ask)];
+  if (bestBid === null && bestAsk === null && ownOnly) return 'only your orders';
   if (bestBid === null || bestAsk === null) return 'no quotes';
   return `${roundedDecimal((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
