@@ -120,11 +120,12 @@ const settingsPatch = z.record(z.string(), z.unknown());
 /** The confirmations a user may switch: only orders (withdrawals, agent approvals and key export are always confirmed). */
 const confirmationChange = z.object({ name: z.literal('orders'), on: z.boolean() }).strict();
 /** Minutes idle before the vault locks; 0 turns auto-lock off. */
+const AUTO_LOCK_WORDS = { message: 'must be a whole number of minutes from 0 (off) to 1440 (a day)' };
 const autoLockMinutes = z
-  .number()
-  .int()
-  .min(0)
-  .max(24 * 60);
+  .number(AUTO_LOCK_WORDS)
+  .int(AUTO_LOCK_WORDS)
+  .min(0, AUTO_LOCK_WORDS)
+  .max(24 * 60, AUTO_LOCK_WORDS);
 
 /**
  * Every method the window may call. Arguments are positional tuples validated in main before

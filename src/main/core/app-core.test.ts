@@ -217,7 +217,8 @@ describe('settings and pins', () => {
     expect(events.some((e) => e.event === 'settings')).toBe(true);
     const bad = await err('settings.update', { defaultSizes: ['0', '1', '2', '3'] });
     expect(bad.code).toBe('settings.invalid');
-    expect(bad.message).toMatch(/^Setting not saved: defaultSizes/);
+    // Named as the screen names it, not by its path in the settings file (defaultSizes.0).
+    expect(bad.message).toBe('Setting not saved: Size preset 1 must be greater than zero.');
   });
 
   it('refuses protections, deployments and pins in settings.update, naming where they are changed', async () => {

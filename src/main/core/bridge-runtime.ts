@@ -15,6 +15,7 @@ import {
   type BridgeOutcome,
   type BridgeResult,
 } from '../../shared/bridge';
+import { argumentLabel, fieldSentence } from '../../shared/field-words';
 
 export type BridgeHandler<M extends BridgeMethod> = (
   ...args: BridgeArgs<M>
@@ -73,12 +74,10 @@ export async function dispatchBridgeCall(
   const spec = bridgeMethods[method];
   const args = spec.args.safeParse(rawArgs);
   if (!args.success) {
+    // Worded for people: the field as the screen names it, never the method or the argument's path.
     const issue = args.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (argument ${issue.path.join('.')})` : '';
-    return refusal(
-      BRIDGE_ERROR.invalidArgs,
-      `Invalid arguments for ${method}${where}: ${issue?.message ?? 'rejected'}.`,
-    );
+    const sentence = issue ? fieldSentence(argumentLabel(method, issue.path), issue.message) : 'It was refused.';
+    return refusal(BRIDGE_ERROR.invalidArgs, `Not accepted: ${sentence} Nothing was changed.`);
   }
   let value: unknown;
   try {

@@ -30,6 +30,7 @@ describe('price formatting', () => {
     expect(priceToCentsInput('620000')).toBe('62');
     expect(centsInputToPrice('62.5')).toBe(625000n);
     expect(centsInputToPrice('0.1')).toBe(1000n);
+    expect(centsInputToPrice('.5')).toBe(5000n); // typed without its leading zero
     expect(centsInputToPrice('0')).toBeNull();
     expect(centsInputToPrice('100')).toBeNull();
     expect(centsInputToPrice('99.89')).toBeNull();
