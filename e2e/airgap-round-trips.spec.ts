@@ -174,7 +174,7 @@ for (const way of ['file', 'qr'] as const) {
       });
       await expect(order.received).toContainText('Buy 4 contracts at 31¢ (GTC)');
       await order.pending.getByTestId('send-request').click();
-      await expect(order.pending).toContainText('sent: ACCEPTED');
+      await expect(order.pending).toContainText('sent: resting');
       const restingBuys = async (): Promise<number> =>
         (await accountBook(net, ethMarket.assetId, ethMarket.epoch, master)).buys.length;
       await expect.poll(restingBuys, { timeout: 20_000 }).toBe(1);
@@ -197,7 +197,7 @@ for (const way of ['file', 'qr'] as const) {
         received: /^Received an unsigned .+ request\.$/,
       });
       await cancelAll.pending.getByTestId('send-request').click();
-      await expect(cancelAll.pending).toContainText('sent: CANCELLED');
+      await expect(cancelAll.pending).toContainText('sent: cancelled');
       await expect.poll(restingBuys, { timeout: 20_000 }).toBe(0);
       await open(carrier.online(), 'Orders', 'Orders and positions');
       await expect(carrier.online().getByText('No open orders')).toBeVisible();
@@ -226,7 +226,7 @@ for (const way of ['file', 'qr'] as const) {
         received: /order/,
       });
       await taken.pending.getByTestId('send-request').click();
-      await expect(taken.pending).toContainText('sent: FILLED');
+      await expect(taken.pending).toContainText('sent: filled');
 
       // Once the epoch resolves, its claim is prepared from the Funds screen's claims panel.
       await open(online, 'Funds', 'Funds');
@@ -247,7 +247,7 @@ for (const way of ['file', 'qr'] as const) {
       const claim = await carrier.carry({ name: at('claim'), received: /^Received an unsigned claim request\.$/ });
       await expect(claim.received).toContainText(`epoch ${btcMarket.epoch}`);
       await claim.pending.getByTestId('send-request').click();
-      await expect(claim.pending).toContainText('sent: CLAIMED');
+      await expect(claim.pending).toContainText('sent: claimed');
       await expect.poll(available, { timeout: 20_000 }).toBe(before + 2n * USD);
       await open(carrier.online(), 'Funds', 'Funds');
       await expect(carrier.online().getByTestId('claims')).toContainText('Nothing to claim.');

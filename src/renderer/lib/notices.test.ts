@@ -25,7 +25,7 @@ describe('notices', () => {
     pushNotice('success', 'BTC 5m #3: Buy 3 at 40¢ is resting', 'ACCEPTED');
     pushNotice('info', 'BTC 5m #3: bought 3 Up contracts at 40¢ (your resting order filled).');
     expect(get(currentNotice)?.message).toMatch(/bought 3/);
-    expect(get(noticeLog).map((n) => n.status ?? n.level)).toEqual(['info', 'ACCEPTED']);
+    expect(get(noticeLog).map((n) => n.status ?? n.level)).toEqual(['info', 'resting']);
     expect(get(unreadNotices)).toBe(2);
     markNoticesRead();
     expect(get(unreadNotices)).toBe(0);

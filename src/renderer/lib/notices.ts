@@ -4,12 +4,13 @@
  * which covers nothing; every notice is kept in a bounded log the user can read back.
  */
 import { get, writable } from 'svelte/store';
+import { statusWord } from '../../shared/status-words';
 
 export interface Toast {
   readonly id: number;
   readonly level: 'info' | 'success' | 'warning' | 'error';
   readonly message: string;
-  /** A short machine status shown as a tag, e.g. "REJECTED". */
+  /** A short status shown as a tag, in words ("rejected", "part closed"). */
   readonly status?: string;
   readonly at: number;
 }
@@ -48,10 +49,11 @@ function show(toast: Toast): void {
 }
 
 export function pushNotice(level: Toast['level'], message: string, status?: string): void {
+  // The tag is the status in words (one table: src/shared/status-words.ts), never the raw code.
   const toast: Toast =
     status === undefined
       ? { id: nextId++, level, message, at: Date.now() }
-      : { id: nextId++, level, message, status, at: Date.now() };
+      : { id: nextId++, level, message, status: statusWord(status), at: Date.now() };
   noticeLog.update((log) => [toast, ...log].slice(0, NOTICE_LOG_LIMIT));
   unreadNotices.update((n) => n + 1);
   if (waiting) clearTimeout(waiting.timer);
