@@ -126,7 +126,15 @@ export function formatCountdown(ms: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** "0x1234…abcd" for addresses and hashes in dense tables. */
+/**
+ * The one short form of an address on screen: "0x1234…abcd" (the first and last four hex digits),
+ * wherever one is shortened; the full address goes in its title or in the Keys table.
+ */
+export function formatAddress(address: string): string {
+  return shortHex(address, 4);
+}
+
+/** "0x1234…abcd" for hashes in dense tables (addresses: formatAddress). */
 export function shortHex(hex: string, keep = 4): string {
   return hex.length <= 2 + keep * 2 + 1 ? hex : `${hex.slice(0, 2 + keep)}…${hex.slice(-keep)}`;
 }
