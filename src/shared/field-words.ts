@@ -37,6 +37,10 @@ const SETTING_LABELS: Readonly<Record<string, string>> = {
   layout: 'The saved layout',
   defaultSizes: 'The size presets',
   selectedDeploymentId: 'The selected exchange',
+  deployments: 'The exchanges',
+  pins: 'The pinned signing facts',
+  pendingPinChanges: 'The pinned signing facts',
+  version: 'The settings version',
 };
 
 const DEPLOYMENT_LABELS: Readonly<Record<string, string>> = {

@@ -88,12 +88,15 @@ export async function dispatchBridgeCall(
     const coded = codedError(error);
     if (coded) return { ok: false, error: coded };
     onInternalError(method, error);
-    return refusal(BRIDGE_ERROR.internal, `The app core failed while handling ${method}.`);
+    return refusal(BRIDGE_ERROR.internal, 'The app core failed while doing this; its log has the details.');
   }
   const result = spec.result.safeParse(value);
   if (!result.success) {
     onInternalError(method, result.error);
-    return refusal(BRIDGE_ERROR.invalidResult, `The app core returned a malformed result for ${method}.`);
+    return refusal(
+      BRIDGE_ERROR.invalidResult,
+      'The app core gave an answer the window cannot read; its log has the details.',
+    );
   }
   return { ok: true, value: result.data };
 }
