@@ -26,6 +26,8 @@ import { connectionView, pinState } from './bridge/health';
 import {
   configuredMarket,
   deploymentDraft,
+  discovery,
+  discoveryArgs,
   deploymentEdit,
   deploymentRef,
   deploymentResult,
@@ -269,6 +271,12 @@ export const bridgeMethods = {
     result: confirmed(pinState),
     summary:
       'Ask main to show the new or changed domain facts and token contracts of the deployment and let the user accept them.',
+  },
+  'deployments.discover': {
+    args: z.tuple([discoveryArgs]),
+    result: confirmed(discovery),
+    summary:
+      "From a base URL and a chain node: main asks before contacting them, then reads the node's chain id, the exchange's configuration and domain for it, and checks the usual feed addresses.",
   },
   'deployments.add': {
     args: z.tuple([deploymentDraft]),

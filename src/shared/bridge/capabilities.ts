@@ -51,6 +51,8 @@ export const methodCapabilities = {
   // Off makes the app connect: main's dialog first (on is immediate).
   'settings.setOfflineMode': 'changes-trust',
   'deployments.acceptPin': 'changes-trust',
+  // Contacts hosts the user typed: only after main's dialog.
+  'deployments.discover': 'changes-trust',
   'deployments.add': 'changes-trust',
   'deployments.edit': 'changes-trust',
   'deployments.select': 'changes-trust',
