@@ -23,6 +23,7 @@ import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
 import { pushNotice } from './notices';
+import { ownOrders } from './own-orders';
 import type { SectionId } from './sections';
 
 export const connectionView = writable<ConnectionView | null>(null);
@@ -152,7 +153,10 @@ export function startTerminal(bridge: BridgeClient): () => void {
     bridge.on('connection', (v) => connectionView.set(v)),
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
-    bridge.on('account', (v) => account.set(v)),
+    bridge.on('account', (v) => {
+      account.set(v);
+      ownOrders.account(v);
+    }),
     bridge.on('keys', (v) => {
       keys.set(v);
       void refreshWatchOnly();
@@ -171,7 +175,11 @@ export function startTerminal(bridge: BridgeClient): () => void {
       if (notifies('resolutions')) pushNotice('info', resolutionText(r, marketName(r.assetId, r.epoch)));
       void quietly('claims.list').then((c) => c && claims.set(c));
     }),
-    bridge.on('orderHistory', (h) => orderHistory.set(h)),
+    bridge.on('orderHistory', (h) => {
+      // Main sends the history as soon as the exchange answers an order: its echo settles now.
+      ownOrders.answered(h);
+      orderHistory.set(h);
+    }),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
   // every few seconds) in case the core's own refresh has not arrived yet.

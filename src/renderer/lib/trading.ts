@@ -8,6 +8,7 @@ import type {
   CloseResult,
   MarketRef,
   OpenOrderView,
+  OrderResult,
   OrderTicket,
   SideName,
   SignAs,
@@ -15,6 +16,7 @@ import type {
 } from '../../shared/bridge';
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
+import { ownOrders } from './own-orders';
 import { preparedInstead } from './airgap';
 import { call, marketName } from './terminal';
 
@@ -47,8 +49,11 @@ export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
  */
 export async function placeOrder(order: OrderTicket): Promise<boolean> {
   sending.set(true);
+  // On screen in this frame as "sending"; main's answer settles it (lib/own-orders.ts).
+  const echo = ownOrders.sending(order);
+  let result: OrderResult | null = null;
   try {
-    const result = await call('orders.place', order);
+    result = await call('orders.place', order);
     if (!result) return false;
     const level = levelForStatus(result.status);
     const text = orderText(result);
@@ -56,6 +61,7 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${text}${withReason}`, result.status);
     return level !== 'error';
   } finally {
+    ownOrders.settled(echo, result);
     sending.set(false);
   }
 }
