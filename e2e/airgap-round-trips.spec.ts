@@ -282,7 +282,7 @@ for (const way of ['file', 'qr'] as const) {
       expect(signDialog.request.detail).toContain('$7.00');
       await core.dialogs({ kind: 'confirm', yes: true });
       await paid.pending.getByTestId('send-request').click();
-      await expect(paid.pending).toContainText('sent: WITHDRAWN');
+      await expect(paid.pending).toContainText('sent: accepted');
       // Paid on chain by the operator: the receiver's tokens rise, and the withdrawals list says PAID.
       await expect.poll(() => tokenBalance(net, receiver), { timeout: 60_000, intervals: [500] }).toBe(7n * USD);
       await expect

@@ -63,7 +63,7 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     await expect(described.locator('.digest')).toHaveText(digest);
     await expect(described.locator('.lines li').first()).toContainText(/Buy 2/i);
     await openPanel.getByRole('button', { name: 'Submit to the exchange' }).click();
-    await expect(openPanel.locator('p.muted').last()).toContainText(/ACCEPTED/);
+    await expect(openPanel.locator('p.muted').last()).toContainText(/answered: resting/);
 
     // On the book: the exchange's own view, and the terminal's open orders.
     const book = await accountBook(net, market.assetId, market.epoch, master);

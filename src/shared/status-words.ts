@@ -29,7 +29,7 @@ const WORDS: Readonly<Record<string, string>> = {
   CLAIM_FAILED: 'not claimed',
   QUEUED: 'queued',
   PAID: 'paid',
-  WITHDRAWN: 'requested',
+  WITHDRAWN: 'accepted',
   WITHDRAWAL_FAILED: 'failed',
   // requests signed elsewhere, sent
   SUBMITTED: 'sent',

@@ -238,7 +238,7 @@ describe('notices of requests signed elsewhere, once sent', () => {
   it('name the request and its fingerprint, then the exchange’s answer, cleaned', () => {
     const request = { title: 'Withdrawal', fingerprint: 'MN2S-IF4E-F7RV-KEHQ-CZRJ' } as PendingRequestView;
     expect(airgapSentText(request, { status: 'WITHDRAWN' })).toBe(
-      'Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered: requested.',
+      'Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered: accepted.',
     );
     expect(airgapSentText(request, { status: 'OK\u202e "x"' })).toBe(
       "Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered: OK 'x'.",
