@@ -20,10 +20,54 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { note, ratio, type Benchmark } from './harness';
 import type { WindowCauses } from './tail-causes';
+import type { Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
+import {
+  buildRendererAt,
+  measureOwnOrders,
+  measurePageLoad,
+  serveDirectory,
+  summary,
+  type PageFigures,
+} from './ui-page-figures';
 
 const WARMUP = 20;
 const PRESSES = Number(process.env['UI_BENCH_PRESSES'] ?? '200');
+const PAGE_PRESSES = Number(process.env['UI_BENCH_PAGE_PRESSES'] ?? '60');
+const PAGE_LOADS = Number(process.env['UI_BENCH_PAGE_LOADS'] ?? '15');
+
+/** The commit before the own-order echo arrived (the parent of the one that added it), for "before". */
+function baselineOfOwnOrderEcho(): string {
+  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'src/renderer/lib/own-orders.ts'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .at(-1);
+  return added ? `${added}^` : 'HEAD';
+}
+
+/** Opens the Trade screen at `url`, with key times recorded in the page and size preset 1 in the ticket. */
+async function openTradeAt(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Trade' }).click();
+  await page.getByTestId('ladder').locator('[data-price="300000"]').first().waitFor({ timeout: 15_000 });
+  await page.evaluate(() => {
+    const w = globalThis as unknown as {
+      __keys: number[];
+      addEventListener(t: string, f: (e: { key: string; timeStamp: number }) => void, c: boolean): void;
+    };
+    w.__keys = [];
+    w.addEventListener(
+      'keydown',
+      (e) => void (e.key === 'b' && w.__keys.push(performance.timeOrigin + e.timeStamp)),
+      true,
+    );
+  });
+  await page.getByTestId('ladder').getByRole('button', { name: 'Centre' }).focus();
+  await page.keyboard.press('1');
+}
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
@@ -209,6 +253,59 @@ const bench: Benchmark = {
         report,
         'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.',
       );
+
+      // Page-level figures, before and after issue 21's own-order echo, in this run (bench/ui-page-figures.ts).
+      await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
+      const baselineRef = process.env['UI_BENCH_BASELINE_REF'] ?? baselineOfOwnOrderEcho();
+      const baseline = buildRendererAt(baselineRef);
+      const baselineServer = await serveDirectory(baseline.dir);
+      const currentUrl = page.url();
+      try {
+        const figures: Record<'before' | 'after', PageFigures> = {} as Record<'before' | 'after', PageFigures>;
+        for (const [when, url] of [
+          ['before', baselineServer.url],
+          ['after', currentUrl],
+        ] as const) {
+          await openTradeAt(page, url);
+          const own = await measureOwnOrders(page, '300000', PAGE_PRESSES, 5, () =>
+            rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' }),
+          );
+          await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
+          const loadToLadder = await measurePageLoad(page, url, PAGE_LOADS);
+          figures[when] = { ...own, loadToLadder };
+          for (const [label, xs] of [
+            ['key → on screen (open orders)', own.keyToScreen],
+            ['key → ladder Mine column', own.keyToMine],
+            ['key → acknowledged on screen', own.keyToAck],
+            ['page load → live ladder with quotes', loadToLadder],
+          ] as const) {
+            const line = summary(
+              `${when} (${when === 'before' ? baselineRef.slice(0, 10) : 'this build'}) ${label}`,
+              xs,
+            );
+            console.log(`  ${line}`);
+            report.notes.push(line);
+          }
+        }
+        for (const [label, key, p] of [
+          ['key → on screen', 'keyToScreen', 95],
+          ['key → ladder Mine', 'keyToMine', 95],
+          ['key → acknowledged', 'keyToAck', 95],
+          ['page load → live ladder', 'loadToLadder', 50],
+        ] as const) {
+          const after = pct(sortedCopy(figures.after[key]), p);
+          const before = pct(sortedCopy(figures.before[key]), p);
+          ratio(report, `${label} p${p} after (ms)`, after);
+          ratio(report, `${label} p${p} before (ms)`, before);
+        }
+        note(
+          report,
+          `Page-level figures: ${PAGE_PRESSES} presses of "B" and ${PAGE_LOADS} page loads per build, measured in the page (performance.now(), first frame that shows it); "before" is the renderer of ${baselineRef} built in this run, on the same core and devnet.`,
+        );
+      } finally {
+        await baselineServer.close();
+        baseline.remove();
+      }
     } finally {
       await rig.close();
     }

@@ -178,7 +178,7 @@ for (const way of ['file', 'qr'] as const) {
       await expect(order.received).toContainText('Buy 4 contracts at 31¢ (GTC)');
       await core.dialogs({ kind: 'confirm', yes: true });
       await order.pending.getByTestId('send-request').click();
-      await expect(order.pending).toContainText('sent: ACCEPTED');
+      await expect(order.pending).toContainText('sent: resting');
       const restingBuys = async (): Promise<number> =>
         (await accountBook(net, ethMarket.assetId, ethMarket.epoch, master)).buys.length;
       await expect.poll(restingBuys, { timeout: 20_000 }).toBe(1);
@@ -201,7 +201,7 @@ for (const way of ['file', 'qr'] as const) {
         received: /^Received an unsigned .+ request\.$/,
       });
       await cancelAll.pending.getByTestId('send-request').click();
-      await expect(cancelAll.pending).toContainText('sent: CANCELLED');
+      await expect(cancelAll.pending).toContainText('sent: cancelled');
       await expect.poll(restingBuys, { timeout: 20_000 }).toBe(0);
       await open(carrier.online(), 'Orders', 'Orders and positions');
       await expect(carrier.online().getByText('No open orders')).toBeVisible();
@@ -232,7 +232,7 @@ for (const way of ['file', 'qr'] as const) {
       });
       await core.dialogs({ kind: 'confirm', yes: true });
       await taken.pending.getByTestId('send-request').click();
-      await expect(taken.pending).toContainText('sent: FILLED');
+      await expect(taken.pending).toContainText('sent: filled');
 
       // Once the epoch resolves, its claim is prepared from the Funds screen's claims panel.
       await open(online, 'Funds', 'Funds');
@@ -253,7 +253,7 @@ for (const way of ['file', 'qr'] as const) {
       const claim = await carrier.carry({ name: at('claim'), received: /^Received an unsigned claim request\.$/ });
       await expect(claim.received).toContainText(`epoch ${btcMarket.epoch}`);
       await claim.pending.getByTestId('send-request').click();
-      await expect(claim.pending).toContainText('sent: CLAIMED');
+      await expect(claim.pending).toContainText('sent: claimed');
       await expect.poll(available, { timeout: 20_000 }).toBe(before + 2n * USD);
       await open(carrier.online(), 'Funds', 'Funds');
       await expect(carrier.online().getByTestId('claims')).toContainText('Nothing to claim.');
@@ -288,7 +288,7 @@ for (const way of ['file', 'qr'] as const) {
       expect(signDialog.request.detail).toContain('$7.00');
       await core.dialogs({ kind: 'confirm', yes: true });
       await paid.pending.getByTestId('send-request').click();
-      await expect(paid.pending).toContainText('sent: WITHDRAWN');
+      await expect(paid.pending).toContainText('sent: accepted');
       // Paid on chain by the operator: the receiver's tokens rise, and the withdrawals list says PAID.
       await expect.poll(() => tokenBalance(net, receiver), { timeout: 60_000, intervals: [500] }).toBe(7n * USD);
       await expect

@@ -110,7 +110,7 @@ test('watch side, no key: take the kit in and panic', async ({ app, core, devnet
   // The person's click (Playwright's, trusted: the harness forwards it as Electron's input events would).
   await kept.getByTestId('panic').click();
   await expect(kept.getByTestId('panic-result')).toContainText('Cancel all on BTC 5m');
-  await expect(kept.getByTestId('panic-result')).toContainText('answered CANCELLED');
+  await expect(kept.getByTestId('panic-result')).toContainText('answered: cancelled');
   await expect(kept.getByTestId('kit-coverage')).toContainText('1 used · 17 unused of 18');
   await expect.poll(async () => (await accountBook(net, market.assetId, market.epoch, master)).buys.length).toBe(0);
   await kept.scrollIntoViewIfNeeded();

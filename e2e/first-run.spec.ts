@@ -1,7 +1,8 @@
 /**
  * The installed app's first day: no deployment and no built-in devnet, so the app opens on "Connect
- * to an exchange". The test's devnet plays a remote exchange: its addresses are typed, main asks
- * before contacting it and again before trusting the chain, domain and token contracts it read;
+ * to an exchange". The test's devnet plays a remote exchange: its base URL and chain node are typed,
+ * main asks before contacting them and shows what it looked up (chain id, contract, domain, both
+ * feeds), then asks before trusting the chain, domain and token contracts it read;
  * then the market manager checks a malformed id, an unregistered one and a registered one before
  * the registered one is added and traded on. Each step and each of main's dialogs is saved under
  * test-results/screens/.
@@ -49,13 +50,13 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   await expect(firstRun.getByRole('heading', { level: 1 })).toHaveText('Connect to an exchange');
   await shot(app, 'first-run-1-connect');
 
-  const form = firstRun.getByTestId('deployment-form');
+  // Two addresses are asked for: the exchange's base URL and its chain node's; the rest is looked up.
+  const form = firstRun.getByTestId('connect-form');
   await form.getByLabel(/^Name/).fill('Test exchange');
   // An unencrypted remote host is refused with a sentence, before any dialog; the input stays.
   await form.getByLabel(/^Base URL/).fill('http://exchange.example.com/api');
-  await form.getByLabel('Chain RPC URL').fill(net.rpcUrl);
-  await form.getByLabel('Chain id').fill(net.chainId.toString());
-  await form.getByRole('button', { name: 'Connect…' }).click();
+  await form.getByLabel(/^Chain RPC URL/).fill(net.rpcUrl);
+  await form.getByRole('button', { name: 'Look up…' }).click();
   await expect(form.getByTestId('deployment-error')).toHaveText(
     /^The base URL must use https: unencrypted http is allowed only for this computer .* exchange\.example\.com is not\.$/,
   );
@@ -63,18 +64,36 @@ test('first run: connect to an exchange, confirm what it is, add its markets, tr
   expect((await core.dialogs()).shown).toHaveLength(0);
   await shot(app, 'first-run-2-refused');
 
-  // The devnet's own addresses (loopback: plain http is fine); the feed URLs follow the base URL.
+  // The devnet's own address (loopback: plain http is fine). Main asks before contacting it, then shows
+  // what the node and the exchange said: the chain id, the exchange contract, its signing domain, and
+  // the two feeds found answering at their usual addresses.
   await form.getByLabel(/^Base URL/).fill(net.httpUrl);
-  await expect(form.getByLabel('Market WebSocket URL')).toHaveValue(net.marketWsUrl);
-  await expect(form.getByLabel('Oracle WebSocket URL')).toHaveValue(net.oracleWsUrl);
-  await core.dialogs({ kind: 'confirm', yes: true }, { kind: 'confirm', yes: true });
+  await core.dialogs({ kind: 'confirm', yes: true });
+  await form.getByRole('button', { name: 'Look up…' }).click();
+  const found = form.getByTestId('discovered');
+  await expect(found).toBeVisible({ timeout: 20_000 });
+  const fact = (what: string) => found.getByTestId('discovered-fact').filter({ hasText: what });
+  await expect(fact('Chain id')).toContainText(net.chainId.toString());
+  await expect(fact('Chain id')).toContainText('✓');
+  await expect(fact('Exchange contract')).toContainText(/0x[0-9a-fA-F]{40}/);
+  await expect(fact('Signing domain')).toContainText('Service Exchange');
+  await expect(fact('Market feed')).toContainText(net.marketWsUrl);
+  await expect(fact('Oracle feed')).toContainText(net.oracleWsUrl);
+  await expect(found.getByTestId('discovered-fact').filter({ hasText: '✕' })).toHaveCount(0);
+  const [lookUp] = (await core.dialogs()).shown;
+  expect(lookUp).toMatchObject({ kind: 'confirm', request: { title: 'Look up an exchange' } });
+  await shot(app, 'first-run-3-discovered');
+  await dialogShot(app, lookUp, 'first-run-3-dialog-look-up');
+
+  // Connecting with what was found: the contact was just allowed, so main's next dialog is the trust one.
+  await core.dialogs({ kind: 'confirm', yes: true });
   await form.getByRole('button', { name: 'Connect…' }).click();
   await expect(firstRun.getByRole('heading', { level: 1 })).toHaveText('Add markets to Test exchange');
-  const [contact, trust] = (await core.dialogs()).shown;
-  expect(contact).toMatchObject({ kind: 'confirm', request: { title: 'Connect to an exchange' } });
+  const shown = (await core.dialogs()).shown;
+  expect(shown).toHaveLength(2);
+  const trust = shown[1];
   expect(trust).toMatchObject({ kind: 'confirm', request: { title: 'Trust this exchange' } });
   expect(trust?.kind === 'confirm' ? trust.request.detail : '').toContain(`Chain id: ${net.chainId}`);
-  await dialogShot(app, contact, 'first-run-3-dialog-contact');
   await dialogShot(app, trust, 'first-run-4-dialog-trust');
   await shot(app, 'first-run-5-connected');
 

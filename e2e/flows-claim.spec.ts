@@ -47,7 +47,7 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
   await expect(
     app
       .getByTestId('toast')
-      .filter({ hasText: /FILLED/ })
+      .filter({ hasText: /filled/ })
       .first(),
   ).toBeVisible();
   await app.getByRole('tab', { name: /Positions/ }).click();
@@ -91,7 +91,7 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
     await expect(
       app
         .getByTestId('toast')
-        .filter({ hasText: /CLAIMED/ })
+        .filter({ hasText: /claimed/ })
         .first(),
     ).toContainText('Claimed');
     await expect.poll(() => available(app)).toBe(before + payout);

@@ -31,7 +31,7 @@ test('edit an open order in place (cancel and replace)', async ({ app, devnet, p
   await expect(
     app
       .getByTestId('toast')
-      .filter({ hasText: /SUCCESS/ })
+      .filter({ hasText: /Replaced/ })
       .first(),
   ).toBeVisible();
   await expect(orders.locator('tbody tr')).toHaveCount(1);

@@ -32,7 +32,7 @@ test('a resting order is filled by another account', async ({ app, devnet, probl
   await expect(
     app
       .getByTestId('toast')
-      .filter({ hasText: /ACCEPTED/ })
+      .filter({ hasText: /resting/ })
       .first(),
   ).toBeVisible();
   await expect(orders).toContainText('40.0¢');

@@ -67,7 +67,7 @@ test('sign offline, save, open, describe and submit', async ({ app, core, devnet
     // Sending it passes the gate again (main's order dialog: "Send an order signed earlier").
     await core.dialogs({ kind: 'confirm', yes: true });
     await openPanel.getByRole('button', { name: 'Submit to the exchange' }).click();
-    await expect(openPanel.locator('p.muted').last()).toContainText(/ACCEPTED/);
+    await expect(openPanel.locator('p.muted').last()).toContainText(/answered: resting/);
 
     // On the book: the exchange's own view, and the terminal's open orders.
     const book = await accountBook(net, market.assetId, market.epoch, master);

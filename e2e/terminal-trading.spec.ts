@@ -133,7 +133,7 @@ test('markets, ladder and order entry by ticket and hotkey; cancel all', async (
   await ticket.getByLabel('Size', { exact: true }).fill('2');
   await expect(ticket.getByTestId('quote-cost')).toHaveText('$0.83');
   await ticket.getByTestId('place-order').click();
-  await expect(app.getByTestId('toast').filter({ hasText: /ACCEPTED/ })).toBeVisible();
+  await expect(app.getByTestId('toast').filter({ hasText: /resting/ })).toBeVisible();
   await expect(app.getByTestId('open-orders')).toContainText('41.5¢');
   await ladder.getByRole('button', { name: 'Centre' }).click();
   await expect(ladder.locator('[data-price="415000"] .own').first()).toContainText('● 2');

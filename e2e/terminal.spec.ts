@@ -96,12 +96,14 @@ test('settings: hotkeys are recorded, a refused change keeps the input and says 
   await open(app, 'Settings', 'Settings');
   const hotkeys = app.getByTestId('hotkeys');
   await hotkeys.getByLabel('Enable trading hotkeys').check();
-  await hotkeys.getByRole('button', { name: /^Join the bid \(GTC\): B/ }).click();
-  await expect(hotkeys.getByRole('button', { name: 'Join the bid (GTC): press the new keys' })).toHaveText(
-    'Press keys…',
-  );
+  await hotkeys.getByRole('button', { name: /^Join the bid \(GTC, or ALO when the ticket is ALO\): B/ }).click();
+  await expect(
+    hotkeys.getByRole('button', { name: 'Join the bid (GTC, or ALO when the ticket is ALO): press the new keys' }),
+  ).toHaveText('Press keys…');
   await app.keyboard.press('Shift+J');
-  await expect(hotkeys.getByRole('button', { name: /^Join the bid \(GTC\): Shift\+J/ })).toHaveText('Shift+J');
+  await expect(
+    hotkeys.getByRole('button', { name: /^Join the bid \(GTC, or ALO when the ticket is ALO\): Shift\+J/ }),
+  ).toHaveText('Shift+J');
   const saved = (await invokeInPage(app, 'settings.get')).value as {
     hotkeys: { enabled: boolean; bindings: Record<string, string> };
   };

@@ -2,7 +2,9 @@
  * The trading loop fits the screen: at 1360×860 and 1920×1080 the ladder, ticket, both charts and
  * the orders/positions tables are inside the viewport without scrolling; at 1280×720 nothing is
  * cut off; at 1024×700 nothing is off screen sideways. Both themes, a devnet with bots, one resting
- * order of our own so the tables have a row. Screenshots: test-results/screens/layout-*.png.
+ * order of our own so the tables have a row. At every size a level's size sits by its depth bar; at
+ * 1920×1080 the ladder keeps a reading width and nothing is left empty under the ticket; from 1360
+ * the account summary is one line. Screenshots: test-results/screens/layout-*.png.
  */
 import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -45,6 +47,40 @@ async function inside(page: Page, name: string, locator: Locator, vertical: bool
   }
 }
 
+/**
+ * A level's size sits by its depth bar: the size cells are narrow and touch the depth cells, where
+ * the bars are anchored, so a wide window widens the bars, never the gap between a size and its bar.
+ * At 1920 wide the ladder keeps a reading width and the column under the ticket is used, not empty.
+ */
+async function sizesByTheirBars(page: Page, size: Size): Promise<void> {
+  const ladder = page.getByTestId('ladder');
+  // One read of one row (rows are re-keyed as the book moves; four separate reads could see two rows).
+  const [cumBid, bid, ask, cumAsk] = await ladder
+    .locator('[data-price]')
+    .first()
+    .evaluate((row) => {
+      type Box = { x: number; width: number };
+      const el = row as unknown as { querySelector(s: string): { getBoundingClientRect(): Box } | null };
+      return ['.cum.bid', '.cell.bid', '.cell.ask', '.cum.ask'].map((s) => {
+        const r = el.querySelector(s)!.getBoundingClientRect();
+        return { x: r.x, width: r.width };
+      });
+    });
+  const at = `at ${size.width}×${size.height}`;
+  expect(bid!.width, `bid sizes' column ${at}`).toBeLessThanOrEqual(72.5);
+  expect(ask!.width, `ask sizes' column ${at}`).toBeLessThanOrEqual(72.5);
+  // Bid bars grow from the right edge of their cell, ask bars from the left edge of theirs: the size cells touch those edges.
+  expect(Math.abs(bid!.x - (cumBid!.x + cumBid!.width)), `bid size beside its bar ${at}`).toBeLessThanOrEqual(1);
+  expect(Math.abs(cumAsk!.x - (ask!.x + ask!.width)), `ask size beside its bar ${at}`).toBeLessThanOrEqual(1);
+  if (size.width >= 1920) {
+    expect((await box(ladder)).width, `ladder width ${at}`).toBeLessThanOrEqual(800);
+    // What is under the ticket reaches the ladder's bottom: no empty column beside the ladder.
+    const ladderBottom = (await box(ladder)).y + (await box(ladder)).height;
+    const tape = await box(page.getByTestId('trades-tape'));
+    expect(ladderBottom - (tape.y + tape.height), `room left under the ticket ${at}`).toBeLessThanOrEqual(12);
+  }
+}
+
 test('the trading loop fits the screen at laptop and desktop sizes, in both themes', async ({
   app,
   devnet,
@@ -52,7 +88,8 @@ test('the trading loop fits the screen at laptop and desktop sizes, in both them
 }) => {
   const net = await devnet.get();
   await setPassword(app);
-  await freshFundedMaster(app, net, 200n);
+  // Five-figure balances: the account summary must still read on one line at 1360.
+  await freshFundedMaster(app, net, 20_000n);
   await tradeOn(app);
   await placeFromTicket(app, 'buy', '2', '3');
   await expect(app.getByTestId('open-orders')).toContainText('2.0¢');
@@ -88,6 +125,19 @@ test('the trading loop fits the screen at laptop and desktop sizes, in both them
         return box.scrollWidth - box.clientWidth;
       });
       expect(overflow, `main area scrolls sideways at ${size.width}×${size.height}`).toBeLessThanOrEqual(0);
+      await sizesByTheirBars(app, size);
+      if (size.width >= 1360) {
+        // The account summary reads as one line (available + locked + positions = equity, then P&L).
+        const items = await app
+          .getByTestId('balance')
+          .locator('dt')
+          .evaluateAll((els) =>
+            els.map(
+              (el) => (el as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top,
+            ),
+          );
+        expect(new Set(items.map(Math.round)).size, `account summary wraps at ${size.width}`).toBe(1);
+      }
     }
     if (theme === 'dark') await toggle.click();
   }

@@ -85,7 +85,7 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await press(app, 'Shift+F');
   await seeNotice(
     app,
-    /Partly closed BTC 5m #\d+: sold 5 contracts at 60¢ average \(worst 60¢\), stopped at the 55¢ limit \(best 60¢ − 5¢ slippage\); 15 contracts still open\./,
+    /Partly closed BTC 5m #\d+, 15 contracts still open: sold 5 contracts at 60¢ average \(worst 60¢\), stopped at the 55¢ limit \(best 60¢ − 5¢ slippage\)\./,
   );
   await expect(position).toContainText('15 contracts');
   const bids = (await other.client.getOrderBook(ref.assetId, ref.epoch)).bids;

@@ -26,6 +26,8 @@ export interface HarnessDevnetOptions {
    * spec has left orders in set it (Playwright starts a worker, so a devnet, per distinct value).
    */
   ownBook?: string;
+  /** The exchange's clock runs this far ahead of the machine's (ms): the app must keep the exchange's time. */
+  exchangeClockSkewMs?: number;
 }
 
 /** One BTC market whose epochs last `periodSec` seconds (claim flows: an epoch resolves within the test). */
@@ -67,6 +69,7 @@ export async function startHarnessDevnet(options: HarnessDevnetOptions = {}): Pr
     blockTimeMs: 500,
     ...(options.markets ? { markets: options.markets } : {}),
     ...(options.demoAccounts !== undefined ? { demoAccounts: options.demoAccounts } : {}),
+    ...(options.exchangeClockSkewMs !== undefined ? { exchangeClockSkewMs: options.exchangeClockSkewMs } : {}),
   });
   const forCore: HarnessDevnet = {
     httpUrl: handle.httpUrl,

@@ -120,6 +120,7 @@ export {
   type SocketState,
   type SubscriptionSocketOptions,
 } from './feeds/subscription-socket';
+export { probeFeed } from './feeds/probe-feed';
 export type * from './http/schemas';
 
 // Trading state: books, account state, epochs, exchange clock.

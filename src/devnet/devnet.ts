@@ -64,6 +64,11 @@ export interface StartDevnetOptions {
   botStepMs?: number;
   /** Seed for the oracle paths and the bots' choices. */
   seed?: number;
+  /**
+   * How far the exchange service's clock runs ahead of this machine's (ms; negative: behind). Tests of
+   * clients that must keep the exchange's time rather than their own (epochs end by the exchange's).
+   */
+  exchangeClockSkewMs?: number;
   onProgress?: (progress: DevnetProgress) => void;
   /** Log lines from bots and services (default: dropped). */
   log?: (line: string) => void;
@@ -171,6 +176,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
         },
         markets: options.markets ?? defaultCatalog,
         oracle: { seed },
+        ...(options.exchangeClockSkewMs ? { clock: skewedClock(options.exchangeClockSkewMs) } : {}),
         onError: (err, where) => log(`[exchange] ${where}: ${err instanceof Error ? err.message : String(err)}`),
       });
     progress('exchange', 'starting exchange service…');
@@ -281,4 +287,9 @@ function botVolatility(catalog: MarketCatalog, assetId: bigint): number | undefi
   const market = catalog.markets.find((m) => m.assetId === assetId);
   const symbol = market && catalog.symbols.find((s) => s.symbolId === market.symbolId);
   return symbol ? Math.max(symbol.volatility, VOLATILITY_DEFAULTS.floor) : undefined;
+}
+
+/** This machine's clock moved by `skewMs`. */
+function skewedClock(skewMs: number): () => number {
+  return () => Date.now() + skewMs;
 }

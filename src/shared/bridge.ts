@@ -26,6 +26,8 @@ import { connectionView, pinState } from './bridge/health';
 import {
   configuredMarket,
   deploymentDraft,
+  discovery,
+  discoveryArgs,
   deploymentEdit,
   deploymentRef,
   deploymentResult,
@@ -124,11 +126,12 @@ const settingsPatch = z.record(z.string(), z.unknown());
 /** The confirmations a user may switch: only orders (withdrawals, agent approvals and key export are always confirmed). */
 const confirmationChange = z.object({ name: z.literal('orders'), on: z.boolean() }).strict();
 /** Minutes idle before the vault locks; 0 turns auto-lock off. */
+const AUTO_LOCK_WORDS = { message: 'must be a whole number of minutes from 0 (off) to 1440 (a day)' };
 const autoLockMinutes = z
-  .number()
-  .int()
-  .min(0)
-  .max(24 * 60);
+  .number(AUTO_LOCK_WORDS)
+  .int(AUTO_LOCK_WORDS)
+  .min(0, AUTO_LOCK_WORDS)
+  .max(24 * 60, AUTO_LOCK_WORDS);
 
 /**
  * Every method the window may call. Arguments are positional tuples validated in main before
@@ -272,6 +275,12 @@ export const bridgeMethods = {
     result: confirmed(pinState),
     summary:
       'Ask main to show the new or changed domain facts and token contracts of the deployment and let the user accept them.',
+  },
+  'deployments.discover': {
+    args: z.tuple([discoveryArgs]),
+    result: confirmed(discovery),
+    summary:
+      "From a base URL and a chain node: main asks before contacting them, then reads the node's chain id, the exchange's configuration and domain for it, and checks the usual feed addresses.",
   },
   'deployments.add': {
     args: z.tuple([deploymentDraft]),

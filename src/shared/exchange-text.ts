@@ -39,9 +39,11 @@ const REJECT_REASONS: Readonly<Record<string, string>> = {
   SELF_TRADE: 'it would have traded with your own order',
 };
 
-/** Why an order was rejected, in words: "not enough collateral (MARGIN)", or the exchange's own, quoted. */
+/** Why an order was rejected, in words ("not enough collateral"), or the exchange's own, quoted; never its bare code. */
 export function rejectReasonSentence(reason: string): string {
   const known = REJECT_REASONS[reason.toUpperCase()];
-  if (known) return `${known} (${reason})`;
+  if (known) return known;
+  // A code we have no words for: its words in lower case ("SOME_NEW_RULE" → "some new rule").
+  if (/^[A-Z][A-Z0-9_]*$/.test(reason)) return `the exchange refused it (${reason.toLowerCase().replace(/_+/g, ' ')})`;
   return cleanExchangeText(reason) !== '' ? exchangeSaid(reason) : 'no reason given';
 }

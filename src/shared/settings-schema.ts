@@ -184,10 +184,14 @@ const HumanSizeSchema = z
   .regex(/^(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,18})?$/, { message: 'must be a decimal number such as 10 or 2.5' })
   .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' });
 
+const AUTO_LOCK_MESSAGE = 'must be a whole number of minutes from 0 (off) to 1440 (a day)';
+
 export const DEFAULT_MAX_SLIPPAGE_CENTS = '5';
 export const MaxSlippageSchema = z
   .string()
-  .regex(/^(?:[1-9][0-9]?|0)(?:\.[0-9])?$/, { message: 'must be a number of cents such as 5 or 2.5' })
+  .regex(/^(?:[1-9][0-9]?|0)(?:\.[0-9])?$/, {
+    message: 'must be from 0.1 to 99.9 cents with at most one decimal, such as 5 or 2.5',
+  })
   .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
 
 /**
@@ -274,10 +278,10 @@ export const SettingsSchema = z
     }),
     /** Minutes of inactivity before the vault locks; 0 disables. */
     autoLockMinutes: z
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 60),
+      .number({ message: AUTO_LOCK_MESSAGE })
+      .int({ message: AUTO_LOCK_MESSAGE })
+      .min(0, { message: AUTO_LOCK_MESSAGE })
+      .max(24 * 60, { message: AUTO_LOCK_MESSAGE }),
     /**
      * How far from the live best price a closing (flatten) or market-style order may trade, in
      * cents (0.1–99.9, one decimal). Older settings files get the default.

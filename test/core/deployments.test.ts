@@ -493,3 +493,39 @@ describe('the market manager', () => {
     });
   });
 });
+
+// Last: a discovery lets a connect with the same addresses skip its "may I contact" dialog, which
+// would change what the tests above count.
+describe("the connect form's discovery", () => {
+  it("looks an exchange up from its base URL and chain node: nothing contacted before main's yes, then what each said", async () => {
+    const before = t.settings.getSettings();
+    stub.requests.length = 0;
+    t.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await ok('deployments.discover', { httpUrl: stub.url, rpcUrl: devnet.rpcUrl })).toEqual({
+      confirmed: false,
+    });
+    expect(stub.requests).toEqual([]);
+    expect(lastConfirm()?.title).toBe('Look up an exchange');
+    // The stub has no feeds and serves another chain than the node: refused with the reason, nothing found.
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await err('deployments.discover', { httpUrl: stub.url, rpcUrl: devnet.rpcUrl })).toMatchObject({
+      code: 'deployments.chain_mismatch',
+    });
+    // The devnet: the node's chain id, held to the exchange's configuration, and both feeds answering.
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const found = await ok<{
+      confirmed: true;
+      value: { draft: Record<string, string>; facts: { what: string; found: boolean }[] };
+    }>('deployments.discover', { httpUrl: devnet.httpUrl, rpcUrl: devnet.rpcUrl });
+    expect(found.value.draft).toEqual({ ...draftFor(devnet), name: new URL(devnet.httpUrl).host });
+    expect(found.value.facts.map((f) => [f.what, f.found])).toEqual([
+      ['Chain id', true],
+      ['Exchange contract', true],
+      ['Signing domain', true],
+      ['Market feed', true],
+      ['Oracle feed', true],
+    ]);
+    // A discovery saves and trusts nothing.
+    expect(t.settings.getSettings()).toEqual(before);
+  });
+});

@@ -141,8 +141,12 @@ describe('more of the trading core on a devnet', () => {
     // Both come from the same exchange clock; the offset of a local exchange is small.
     const c = await ok<{ clockOffsetMs: number }>('app.connection');
     expect(Math.abs(c.clockOffsetMs)).toBeLessThan(60_000);
-    const withOffset = of<{ clockOffsetMs: number | null }>('connection').filter((e) => e.clockOffsetMs !== null);
+    const withOffset = of<{ clockOffsetMs: number | null; clockUncertaintyMs: number | null }>('connection').filter(
+      (e) => e.clockOffsetMs !== null,
+    );
     expect(withOffset.length).toBeGreaterThan(0);
+    // Pushed with its uncertainty: the window's countdowns read both (src/renderer/lib/exchange-time.ts).
+    expect(withOffset.at(-1)?.clockUncertaintyMs).toEqual(expect.any(Number));
   });
 
   it('exports own fills as CSV with exact decimals, and a cancelled dialog writes nothing', async () => {

@@ -1,6 +1,14 @@
 // What the signing machine shows before it signs: the request in words, from the structs themselves
 // (never from anything the preparing machine wrote about them), and whether it moves value.
-import { formatDollars, formatPrice, formatSize, orderMargin, type ActionOf } from '../../shared/protocol';
+import {
+  describeMarketByFacts,
+  epochWindow,
+  formatDollars,
+  formatPrice,
+  formatSize,
+  orderMargin,
+  type ActionOf,
+} from '../../shared/protocol';
 import type { UnsignedRequest } from './formats';
 
 export interface RequestDescription {
@@ -25,9 +33,13 @@ function safe(format: (v: bigint) => string, v: bigint, unit: string): string {
   }
 }
 
+// A market by its name where this machine knows one, else by what its asset id says (symbol,
+// timeframe, the epoch's start and end), never by the 30-odd digits of the id.
 function market(name: MarketName, assetId: bigint, epoch: bigint): string {
   const known = name(assetId);
-  return known ? `${known}, epoch ${epoch} (asset ${assetId})` : `asset ${assetId}, epoch ${epoch}`;
+  const window = epochWindow(assetId, epoch);
+  if (!known) return describeMarketByFacts(assetId, epoch);
+  return `${known}, epoch ${epoch}${window ? ` (${window})` : ''}`;
 }
 
 function orderLine(o: ActionOf<'FillOrder'>, name: MarketName): string[] {

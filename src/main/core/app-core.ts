@@ -22,7 +22,7 @@ import { createEventHub, type EventListener } from './event-hub';
 import { QrTransport } from './airgap/qr-transport';
 import { receiveEnvelope } from './airgap/inbox';
 import { airgapQrHandlers } from './handlers/airgap-qr';
-import { appHandlers, connectionView, type FeedHealthSource } from './handlers/app';
+import { appHandlers, connectionView, exchangeClockOf, type FeedHealthSource } from './handlers/app';
 import { keyList, keysHandlers } from './handlers/keys';
 import { lockHandlers, lockStatus } from './handlers/lock';
 import { offlineFileHandlers } from './handlers/offline-files';
@@ -186,7 +186,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...offlineFileHandlers(ctx),
     ...kitHandlers(ctx, trading),
     ...airgapHandlers(ctx, trading),
-    ...appHandlers(ctx, feeds, () => trading.clockOffsetMs()),
+    ...appHandlers(ctx, feeds, exchangeClockOf(trading)),
     ...lockHandlers(ctx),
     ...keysHandlers(ctx),
     ...settingsHandlers(ctx),
@@ -240,10 +240,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       if (next.offlineMode !== previous.offlineMode || next.updateDownloads !== previous.updateDownloads)
         updates.settingsChanged();
       if (connectionChanged(next, previous) || next.offlineMode !== previous.offlineMode)
-        events.emit(
-          'connection',
-          connectionView(ctx, feeds, () => trading.clockOffsetMs()),
-        );
+        events.emit('connection', connectionView(ctx, feeds, exchangeClockOf(trading)));
     }),
     updates.onChange((status) => events.emit('updates', status)),
   ];

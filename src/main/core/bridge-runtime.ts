@@ -16,6 +16,7 @@ import {
   type BridgeResult,
 } from '../../shared/bridge';
 import { oversizedArgsSentence } from '../../shared/bridge/arg-budget';
+import { argumentLabel, fieldSentence } from '../../shared/field-words';
 
 export type BridgeHandler<M extends BridgeMethod> = (
   ...args: BridgeArgs<M>
@@ -77,12 +78,10 @@ export async function dispatchBridgeCall(
   if (oversized !== null) return refusal(BRIDGE_ERROR.tooLarge, oversized);
   const args = spec.args.safeParse(rawArgs);
   if (!args.success) {
+    // Worded for people: the field as the screen names it, never the method or the argument's path.
     const issue = args.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (argument ${issue.path.join('.')})` : '';
-    return refusal(
-      BRIDGE_ERROR.invalidArgs,
-      `Invalid arguments for ${method}${where}: ${issue?.message ?? 'rejected'}.`,
-    );
+    const sentence = issue ? fieldSentence(argumentLabel(method, issue.path), issue.message) : 'It was refused.';
+    return refusal(BRIDGE_ERROR.invalidArgs, `Not accepted: ${sentence} Nothing was changed.`);
   }
   let value: unknown;
   try {
@@ -93,12 +92,15 @@ export async function dispatchBridgeCall(
     const coded = codedError(error);
     if (coded) return { ok: false, error: coded };
     onInternalError(method, error);
-    return refusal(BRIDGE_ERROR.internal, `The app core failed while handling ${method}.`);
+    return refusal(BRIDGE_ERROR.internal, 'The app core failed while doing this; its log has the details.');
   }
   const result = spec.result.safeParse(value);
   if (!result.success) {
     onInternalError(method, result.error);
-    return refusal(BRIDGE_ERROR.invalidResult, `The app core returned a malformed result for ${method}.`);
+    return refusal(
+      BRIDGE_ERROR.invalidResult,
+      'The app core gave an answer the window cannot read; its log has the details.',
+    );
   }
   return { ok: true, value: result.data };
 }

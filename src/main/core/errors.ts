@@ -6,6 +6,7 @@
 import { ExchangeError } from '../../client';
 import { SettingsError, type SettingsErrorCode } from '../settings';
 import { VaultError, type VaultErrorCode } from '../vault';
+import { fieldSentence, settingLabel } from '../../shared/field-words';
 import { BridgeFailure } from './bridge-runtime';
 
 const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
@@ -57,7 +58,20 @@ function snake(code: string): string {
 export function toBridgeFailure(error: unknown): BridgeFailure | null {
   if (error instanceof BridgeFailure) return error;
   if (error instanceof VaultError) return new BridgeFailure(VAULT_CODES[error.code], error.message);
-  if (error instanceof SettingsError) return new BridgeFailure(SETTINGS_CODES[error.code], error.message);
+  if (error instanceof SettingsError) return new BridgeFailure(SETTINGS_CODES[error.code], settingsSentence(error));
   if (error instanceof ExchangeError) return new BridgeFailure(`exchange.${snake(error.code)}`, error.sentence);
   return null;
+}
+
+/**
+ * A settings refusal names the field as the screen does ("Size preset 1 must be greater than zero."),
+ * not by its path in the settings file ("defaultSizes.0 …").
+ */
+function settingsSentence(error: SettingsError): string {
+  const path = error.path;
+  if (!path || !error.message.includes(path)) return error.message;
+  const parts = path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const said = error.message.slice(error.message.indexOf(path) + path.length).trim();
+  const prefix = error.message.slice(0, error.message.indexOf(path));
+  return `${prefix}${fieldSentence(settingLabel(parts), said)}`;
 }

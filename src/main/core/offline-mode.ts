@@ -60,6 +60,7 @@ export const networkUse = {
   'risk.status': 'local',
   // Accepting a pin writes facts already observed; adding or editing a deployment reads its hosts.
   'deployments.acceptPin': 'local',
+  'deployments.discover': 'network',
   'deployments.add': 'network',
   'deployments.edit': 'network',
   'deployments.select': 'local',

@@ -32,6 +32,7 @@ describe('price formatting', () => {
     expect(priceToCentsInput('620000')).toBe('62');
     expect(centsInputToPrice('62.5')).toBe(625000n);
     expect(centsInputToPrice('0.1')).toBe(1000n);
+    expect(centsInputToPrice('.5')).toBe(5000n); // typed without its leading zero
     expect(centsInputToPrice('0')).toBeNull();
     expect(centsInputToPrice('100')).toBeNull();
     expect(centsInputToPrice('99.89')).toBeNull();
@@ -78,6 +79,7 @@ describe('market figures', () => {
     expect(impliedProbability(null, '650000')).toBe('no quotes');
     expect(impliedProbability('350000', null)).toBe('no quotes');
     expect(impliedProbability(null, null)).toBe('no quotes');
+    expect(impliedProbability(null, null, true)).toBe('only your orders');
   });
 
   it('says how far a price is from fair value, to the tenth of a cent', () => {
@@ -100,11 +102,20 @@ describe('market figures', () => {
     expect(formatEdge('500000', '0', '510000').text).toBe('—');
   });
 
-  it('counts down in minutes and seconds', () => {
-    expect(formatCountdown(299_001)).toBe('5:00');
+  it('counts down in minutes and seconds, rounded down (never more time than is left)', () => {
+    expect(formatCountdown(299_999)).toBe('4:59');
     expect(formatCountdown(65_000)).toBe('1:05');
     expect(formatCountdown(3_723_000)).toBe('1:02:03');
-    expect(formatCountdown(-5)).toBe('0:00');
+    expect(formatCountdown(10_999)).toBe('0:10');
+  });
+
+  it('shows tenths in the last ten seconds and 0:00.0 from the end on', () => {
+    expect(formatCountdown(9_999)).toBe('0:09.9');
+    expect(formatCountdown(4_900)).toBe('0:04.9');
+    expect(formatCountdown(800)).toBe('0:00.8');
+    expect(formatCountdown(99)).toBe('0:00.0');
+    expect(formatCountdown(0)).toBe('0:00.0');
+    expect(formatCountdown(-5)).toBe('0:00.0');
   });
 });
 

@@ -100,11 +100,14 @@ export function formatDistance(
 }
 
 /**
- * The market's implied probability that Up wins: the mid of best bid and ask. With a side missing
- * (quotes pulled before expiry) it is "no quotes", not one side's price or a stale last trade.
+ * The market's implied probability that Up wins: the mid of other traders' best bid and ask (the
+ * caller leaves the account's own orders out: src/shared/others-quotes.ts). With a side missing
+ * (quotes pulled before expiry) it is "no quotes", not one side's price or a stale last trade; when
+ * the account's own orders are all that is left, "only your orders".
  */
-export function impliedProbability(bid: string | null, ask: string | null): string {
+export function impliedProbability(bid: string | null, ask: string | null, ownOnly = false): string {
   const [bestBid, bestAsk] = [priceOrNull(bid), priceOrNull(ask)];
+  if (bestBid === null && bestAsk === null && ownOnly) return 'only your orders';
   if (bestBid === null || bestAsk === null) return 'no quotes';
   return `${roundedDecimal((BigInt(bestBid) + BigInt(bestAsk)) / 2n, 4, 1)}%`;
 }
@@ -151,16 +154,29 @@ export function formatEdge(
   return gap.direction === 'above' ? { text: `+${gap.cents}`, tone: 'up' } : { text: `−${gap.cents}`, tone: 'down' };
 }
 
-/** Milliseconds left → "4:05", "1:02:03"; "0:00" once past. */
+/**
+ * Milliseconds left → "4:05", "1:02:03", and in the last ten seconds with tenths, "0:04.9". Rounded
+ * down, so it never shows more time than is left: "0:00.0" at the instant it ends, and once past.
+ */
 export function formatCountdown(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
+  const left = Math.max(0, ms);
+  if (left < 10_000) return `0:0${Math.floor(left / 1000)}.${Math.floor((left % 1000) / 100)}`;
+  const total = Math.floor(left / 1000);
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = String(total % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** "0x1234…abcd" for addresses and hashes in dense tables. */
+/**
+ * The one short form of an address on screen: "0x1234…abcd" (the first and last four hex digits),
+ * wherever one is shortened; the full address goes in its title or in the Keys table.
+ */
+export function formatAddress(address: string): string {
+  return shortHex(address, 4);
+}
+
+/** "0x1234…abcd" for hashes in dense tables (addresses: formatAddress). */
 export function shortHex(hex: string, keep = 4): string {
   return hex.length <= 2 + keep * 2 + 1 ? hex : `${hex.slice(0, 2 + keep)}…${hex.slice(-keep)}`;
 }

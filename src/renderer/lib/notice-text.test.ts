@@ -29,9 +29,7 @@ const base: OrderResult = {
 describe('order notices', () => {
   it('says what happened in one sentence', () => {
     expect(orderText({ ...base, status: 'FILLED', filled: '10000000' })).toBe('Bought 10 at 62.5¢');
-    expect(orderText({ ...base, status: 'REJECTED', reason: 'MARGIN' })).toBe(
-      'Rejected: not enough collateral (MARGIN)',
-    );
+    expect(orderText({ ...base, status: 'REJECTED', reason: 'MARGIN' })).toBe('Rejected: not enough collateral');
     // A reason we do not know is the exchange's text: quoted, labelled, cleaned of invisible characters.
     expect(orderText({ ...base, status: 'REJECTED', reason: 'Call\u202e support "now"' })).toBe(
       'Rejected: The exchange said: "Call support \'now\'".',
@@ -57,6 +55,17 @@ describe('order notices', () => {
     expect(
       orderText({ ...base, status: 'PARTIALLY_FILLED', filled: '2000000', remaining: '3000000', fillPrice: '620000' }),
     ).toBe('Bought 2 at 62¢; 3 resting');
+    // An IOC that part filled rests nothing: not "0 resting"; an average reads to a tenth of a cent.
+    expect(
+      orderText({
+        ...base,
+        status: 'PARTIALLY_FILLED',
+        filled: '7000000',
+        remaining: '0',
+        cancelled: '3000000',
+        fillPrice: '498857',
+      }),
+    ).toBe('Bought 7 at 49.9¢; the rest (3) was cancelled');
     expect(
       orderText({ ...base, status: 'CANCELLED', filled: '1000000', cancelled: '4000000', fillPrice: '600000' }),
     ).toBe('Bought 1 at 60¢; the rest (4) was cancelled');
@@ -90,7 +99,7 @@ describe('order notices', () => {
         replacement: { ...replacement, status: 'REJECTED', reason: 'MARGIN' },
         duplicate: false,
       }),
-    ).toBe('The order was cancelled but the replacement failed: Rejected: not enough collateral (MARGIN)');
+    ).toBe('The order was cancelled but the replacement failed: Rejected: not enough collateral');
   });
 });
 
@@ -148,9 +157,9 @@ describe('close notices', () => {
         name,
       ),
     ).toBe(
-      'Partly closed BTC 5m #3: sold 5 contracts at 60¢ average (worst 60¢), stopped at the 55¢ limit (best 60¢ − 5¢ slippage); 15 contracts still open.',
+      'Partly closed BTC 5m #3, 15 contracts still open: sold 5 contracts at 60¢ average (worst 60¢), stopped at the 55¢ limit (best 60¢ − 5¢ slippage).',
     );
-    // An average to a hundredth of a cent; "or better" when the prices are only the limit; a short closes by buying.
+    // An average to a tenth of a cent, like every price shown; "or better" when the prices are only the limit; a short closes by buying.
     expect(
       closeText(
         {
@@ -165,9 +174,7 @@ describe('close notices', () => {
         },
         name,
       ),
-    ).toBe(
-      'Closed BTC 5m #3: bought 3 contracts at or better than 49.09¢ average (worst 50¢); the position is closed.',
-    );
+    ).toBe('Closed BTC 5m #3: bought 3 contracts at or better than 49.1¢ average (worst 50¢); the position is closed.');
   });
 
   it('says why nothing closed', () => {
@@ -187,7 +194,7 @@ describe('close notices', () => {
       'Nothing closed in BTC 5m #3: no offers within the 65¢ limit (best 60¢ + 5¢ slippage); 1 contract still open.',
     );
     expect(closeText({ ...sent, status: 'REJECTED', reason: 'MARGIN', remaining: '2000000' }, name)).toBe(
-      'Not closed: not enough collateral (MARGIN); 2 contracts still open in BTC 5m #3.',
+      'Not closed: not enough collateral; 2 contracts still open in BTC 5m #3.',
     );
   });
 });
@@ -231,20 +238,20 @@ describe('notices of requests signed elsewhere, once sent', () => {
   it('name the request and its fingerprint, then the exchange’s answer, cleaned', () => {
     const request = { title: 'Withdrawal', fingerprint: 'MN2S-IF4E-F7RV-KEHQ-CZRJ' } as PendingRequestView;
     expect(airgapSentText(request, { status: 'WITHDRAWN' })).toBe(
-      'Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered WITHDRAWN.',
+      'Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered: accepted.',
     );
     expect(airgapSentText(request, { status: 'OK\u202e "x"' })).toBe(
-      "Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered OK 'x'.",
+      "Sent: Withdrawal, fingerprint MN2S-IF4E-F7RV-KEHQ-CZRJ. The exchange answered: OK 'x'.",
     );
   });
 
   it('a signed file says its first line, or that it was the file when nothing was read', () => {
     const described = { lines: ['Buy 10 contracts at 62.5¢ on BTC 5m epoch 12.', 'Nonce 1.'] } as PayloadDescription;
     expect(signedFileSentText(described, { status: 'ACCEPTED' })).toBe(
-      'Sent: Buy 10 contracts at 62.5¢ on BTC 5m epoch 12. The exchange answered ACCEPTED.',
+      'Sent: Buy 10 contracts at 62.5¢ on BTC 5m epoch 12. The exchange answered: resting.',
     );
     expect(signedFileSentText(null, { status: 'CANCELLED' })).toBe(
-      'Sent: the signed file. The exchange answered CANCELLED.',
+      'Sent: the signed file. The exchange answered: cancelled.',
     );
   });
 

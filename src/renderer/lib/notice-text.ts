@@ -17,8 +17,18 @@ import type {
   ReplaceResult,
 } from '../../shared/bridge';
 import { cleanExchangeText, rejectReasonSentence } from '../../shared/exchange-text';
+import { PRICE_TICK } from '../../shared/protocol/constants';
 import { formatCents } from '../../shared/protocol/display';
 import { formatSize } from '../../shared/protocol/units';
+import { statusWord } from '../../shared/status-words';
+
+/**
+ * An average price at the precision prices are shown everywhere, a tenth of a cent (half up):
+ * "49.9¢", not "49.8857¢". A price on the tick reads as itself ("62.5¢", "50¢").
+ */
+function averageCents(p: bigint): string {
+  return formatCents(((p + PRICE_TICK / 2n) / PRICE_TICK) * PRICE_TICK);
+}
 
 /** What an order did: filled (at what), resting, cancelled or rejected (and why). */
 export function orderText(r: OrderResult): string {
@@ -28,7 +38,7 @@ export function orderText(r: OrderResult): string {
   const at =
     r.fillPrice === null
       ? `at ${formatCents(price)}`
-      : `${r.fillPriceIsLimit ? 'at or better than' : 'at'} ${formatCents(BigInt(r.fillPrice))}`;
+      : `${r.fillPriceIsLimit ? 'at or better than' : 'at'} ${averageCents(BigInt(r.fillPrice))}`;
   const filled = formatSize(BigInt(r.filled));
   switch (r.status) {
     case 'REJECTED':
@@ -36,7 +46,10 @@ export function orderText(r: OrderResult): string {
     case 'FILLED':
       return `${verb} ${filled} ${at}`;
     case 'PARTIALLY_FILLED':
-      return `${verb} ${filled} ${at}; ${formatSize(BigInt(r.remaining))} resting`;
+      // An IOC or FOK that part filled rests nothing: the rest was cancelled, not "0 resting".
+      return BigInt(r.remaining) > 0n
+        ? `${verb} ${filled} ${at}; ${formatSize(BigInt(r.remaining))} resting`
+        : `${verb} ${filled} ${at}; the rest${BigInt(r.cancelled) > 0n ? ` (${formatSize(BigInt(r.cancelled))})` : ''} was cancelled`;
     case 'CANCELLED':
       return BigInt(r.filled) > 0n
         ? `${verb} ${filled} ${at}; the rest (${formatSize(BigInt(r.cancelled))}) was cancelled`
@@ -71,8 +84,6 @@ export function replaceText(r: ReplaceResult): string {
 }
 
 const contracts = (n: bigint): string => `${formatSize(n)} contract${n === 1_000_000n ? '' : 's'}`;
-/** An average to a hundredth of a cent (half up): "49.09¢", not "49.0943¢". */
-const averageCents = (p: bigint): string => formatCents(((p + 50n) / 100n) * 100n);
 
 /** What a close did (`market` is "BTC 1m #3"): what filled, at what average and worst price, what is still open. */
 export function closeText(r: CloseResult, market: string): string {
@@ -103,7 +114,8 @@ export function closeText(r: CloseResult, market: string): string {
     case 'CLOSED':
       return `Closed ${market}: ${verb} ${contracts(BigInt(r.filled))}${at}; the position is closed.`;
     case 'PARTIALLY_CLOSED':
-      return `Partly closed ${market}: ${verb} ${contracts(BigInt(r.filled))}${at}, stopped at ${limitWords}; ${open} still open.`;
+      // What is still open comes first: a notice cut short by the strip still says it.
+      return `Partly closed ${market}, ${open} still open: ${verb} ${contracts(BigInt(r.filled))}${at}, stopped at ${limitWords}.`;
   }
 }
 
@@ -118,6 +130,11 @@ export function resolutionText(r: EpochResolution, market: string): string {
   return `${market} resolved ${r.upWon ? 'Up' : 'Down'}; #${r.currentEpoch} is trading.`;
 }
 
+/** The exchange's answer to a sent request: a status code in words (status-words.ts), its own text quoted clean. */
+function answered(status: string): string {
+  return /^[A-Z][A-Z_]*$/.test(status) ? statusWord(status) : cleanExchangeText(status);
+}
+
 /** How a sent request's notice shows: an error when the exchange failed or rejected it. */
 export function sentNoticeLevel(r: AirgapSubmitResult): 'error' | 'success' {
   return /FAIL|REJECT/.test(r.status) ? 'error' : 'success';
@@ -125,11 +142,11 @@ export function sentNoticeLevel(r: AirgapSubmitResult): 'error' | 'success' {
 
 /** A request signed on another machine, sent: what it was, its fingerprint, and the exchange's answer. */
 export function airgapSentText(request: PendingRequestView, r: AirgapSubmitResult): string {
-  return `Sent: ${request.title}, fingerprint ${request.fingerprint}. The exchange answered ${cleanExchangeText(r.status)}.`;
+  return `Sent: ${request.title}, fingerprint ${request.fingerprint}. The exchange answered: ${answered(r.status)}.`;
 }
 
 /** A file signed earlier, sent: its first line in words, and the exchange's answer. */
 export function signedFileSentText(described: PayloadDescription | null, r: AirgapSubmitResult): string {
   const what = described?.lines[0] ?? 'the signed file';
-  return `Sent: ${what.replace(/\.$/, '')}. The exchange answered ${cleanExchangeText(r.status)}.`;
+  return `Sent: ${what.replace(/\.$/, '')}. The exchange answered: ${answered(r.status)}.`;
 }

@@ -5,6 +5,7 @@ import {
   dismissNotice,
   markNoticesRead,
   noticeLog,
+  NOTICE_HELD_MS,
   NOTICE_LIFETIME_MS,
   NOTICE_LOG_LIMIT,
   pushNotice,
@@ -24,7 +25,7 @@ describe('notices', () => {
     pushNotice('success', 'BTC 5m #3: Buy 3 at 40¢ is resting', 'ACCEPTED');
     pushNotice('info', 'BTC 5m #3: bought 3 Up contracts at 40¢ (your resting order filled).');
     expect(get(currentNotice)?.message).toMatch(/bought 3/);
-    expect(get(noticeLog).map((n) => n.status ?? n.level)).toEqual(['info', 'ACCEPTED']);
+    expect(get(noticeLog).map((n) => n.status ?? n.level)).toEqual(['info', 'resting']);
     expect(get(unreadNotices)).toBe(2);
     markNoticesRead();
     expect(get(unreadNotices)).toBe(0);
@@ -52,6 +53,20 @@ describe('notices', () => {
     dismissNotice(get(currentNotice)!.id);
     expect(get(currentNotice)).toBeNull();
     expect(get(noticeLog)).toHaveLength(2);
+  });
+
+  it('routine news waits until a warning has been on the strip a few seconds; the log has it at once', () => {
+    pushNotice('warning', 'BTC 1m #4 ended with 2 of your orders resting (2 buys): …');
+    vi.advanceTimersByTime(1000);
+    pushNotice('info', 'BTC 1m #4 resolved Up; #5 is trading.');
+    expect(get(currentNotice)?.level).toBe('warning');
+    expect(get(noticeLog).map((n) => n.level)).toEqual(['info', 'warning']);
+    vi.advanceTimersByTime(NOTICE_HELD_MS - 1000);
+    expect(get(currentNotice)?.message).toMatch(/resolved Up/);
+    // Anything but routine news takes the strip at once.
+    pushNotice('error', 'Lost the connection');
+    pushNotice('success', 'Cancelled 2 orders');
+    expect(get(currentNotice)?.message).toBe('Cancelled 2 orders');
   });
 
   it('the log is bounded', () => {

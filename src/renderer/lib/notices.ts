@@ -3,13 +3,14 @@
  * fill of a resting order or a resolution). The newest is shown in the status bar's notice strip,
  * which covers nothing; every notice is kept in a bounded log the user can read back.
  */
-import { writable } from 'svelte/store';
+import { get, writable } from 'svelte/store';
+import { statusWord } from '../../shared/status-words';
 
 export interface Toast {
   readonly id: number;
   readonly level: 'info' | 'success' | 'warning' | 'error';
   readonly message: string;
-  /** A short machine status shown as a tag, e.g. "REJECTED". */
+  /** A short status shown as a tag, in words ("rejected", "part closed"). */
   readonly status?: string;
   readonly at: number;
 }
@@ -30,19 +31,41 @@ export const currentNotice = writable<Toast | null>(null);
 /** Notices the user has not opened the log to read since they arrived. */
 export const unreadNotices = writable(0);
 
+/**
+ * A warning or error stays in the strip at least this long before routine news (an info notice, such
+ * as a resolution arriving a second after the roll notice) takes its place; the news waits, and is in
+ * the log at once.
+ */
+export const NOTICE_HELD_MS = 4000;
+
 let nextId = 1;
 let timer: ReturnType<typeof setTimeout> | null = null;
+let waiting: { toast: Toast; timer: ReturnType<typeof setTimeout> } | null = null;
+
+function show(toast: Toast): void {
+  currentNotice.set(toast);
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => dismissNotice(toast.id), NOTICE_LIFETIME_MS[toast.level]);
+}
 
 export function pushNotice(level: Toast['level'], message: string, status?: string): void {
+  // The tag is the status in words (one table: src/shared/status-words.ts), never the raw code.
   const toast: Toast =
     status === undefined
       ? { id: nextId++, level, message, at: Date.now() }
-      : { id: nextId++, level, message, status, at: Date.now() };
+      : { id: nextId++, level, message, status: statusWord(status), at: Date.now() };
   noticeLog.update((log) => [toast, ...log].slice(0, NOTICE_LOG_LIMIT));
   unreadNotices.update((n) => n + 1);
-  currentNotice.set(toast);
-  if (timer) clearTimeout(timer);
-  timer = setTimeout(() => dismissNotice(toast.id), NOTICE_LIFETIME_MS[level]);
+  if (waiting) clearTimeout(waiting.timer);
+  waiting = null;
+  const shown = get(currentNotice);
+  const heldFor =
+    shown && (shown.level === 'warning' || shown.level === 'error') ? shown.at + NOTICE_HELD_MS - toast.at : 0;
+  if (level === 'info' && heldFor > 0) {
+    waiting = { toast, timer: setTimeout(() => ((waiting = null), show(toast)), heldFor) };
+    return;
+  }
+  show(toast);
 }
 
 export function dismissNotice(id: number): void {

@@ -23,6 +23,7 @@ import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
 import { pushNotice } from './notices';
+import { ownOrders } from './own-orders';
 import type { SectionId } from './sections';
 import { followUpdates } from './updates';
 
@@ -42,7 +43,7 @@ export const orderHistory = writable<OrderHistoryEntry[]>([]);
 export const requestedSection = writable<SectionId | null>(null);
 /** The asset id shown on the trade screen; its current epoch follows the market list. */
 export const selectedAsset = writable<string | null>(null);
-/** Wall clock in ms, ticking every second, for countdowns and feed ages. */
+/** Local wall clock in ms, ticking every second, for feed ages (countdowns read exchange-time.ts). */
 export const now = writable(Date.now());
 
 let client: BridgeClient | null = null;
@@ -153,7 +154,10 @@ export function startTerminal(bridge: BridgeClient): () => void {
     bridge.on('connection', (v) => connectionView.set(v)),
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
-    bridge.on('account', (v) => account.set(v)),
+    bridge.on('account', (v) => {
+      account.set(v);
+      ownOrders.account(v);
+    }),
     bridge.on('keys', (v) => {
       keys.set(v);
       void refreshWatchOnly();
@@ -172,7 +176,11 @@ export function startTerminal(bridge: BridgeClient): () => void {
       if (notifies('resolutions')) pushNotice('info', resolutionText(r, marketName(r.assetId, r.epoch)));
       void quietly('claims.list').then((c) => c && claims.set(c));
     }),
-    bridge.on('orderHistory', (h) => orderHistory.set(h)),
+    bridge.on('orderHistory', (h) => {
+      // Main sends the history as soon as the exchange answers an order: its echo settles now.
+      ownOrders.answered(h);
+      orderHistory.set(h);
+    }),
     followUpdates(bridge, pushNotice),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
@@ -181,7 +189,8 @@ export function startTerminal(bridge: BridgeClient): () => void {
   const timer = setInterval(() => {
     const t = Date.now();
     now.set(t);
-    if (t - lastRoll > 5000 && get(markets).some((m) => m.expiration < t - 1000)) {
+    const exchangeMs = t + (get(connectionView)?.clockOffsetMs ?? 0);
+    if (t - lastRoll > 5000 && get(markets).some((m) => m.expiration < exchangeMs - 1000)) {
       lastRoll = t;
       void quietly('markets.list').then((list) => list && markets.set(list));
     }

@@ -9,6 +9,7 @@ import type {
   CloseResult,
   MarketRef,
   OpenOrderView,
+  OrderResult,
   OrderTicket,
   SideName,
   SignAs,
@@ -16,6 +17,7 @@ import type {
 } from '../../shared/bridge';
 import { cancelText, closeText, orderText, replaceText } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
+import { ownOrders } from './own-orders';
 import { preparedInstead } from './airgap';
 import { BridgeCallError } from './bridge';
 import { refreshRisk } from './risk';
@@ -63,8 +65,11 @@ export function ticketFor(market: MarketRef, draft: TicketDraft): OrderTicket {
 export async function placeOrder(order: OrderTicket): Promise<boolean> {
   sending.set(true);
   orderRefusal.set(null);
+  // On screen in this frame as "sending"; main's answer settles it (lib/own-orders.ts).
+  const echo = ownOrders.sending(order);
+  let result: OrderResult | null = null;
   try {
-    const result = await sendOrder(order);
+    result = await sendOrder(order);
     refreshRisk();
     if (!result) return false;
     const level = levelForStatus(result.status);
@@ -73,6 +78,7 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${text}${withReason}`, result.status);
     return level !== 'error';
   } finally {
+    ownOrders.settled(echo, result);
     sending.set(false);
   }
 }

@@ -38,6 +38,13 @@ export const positionView = z.object({
   payoutIfRight: decimalString,
   resolved: z.boolean(),
   claimable: decimalString,
+  /** Whether `claimable` is the exchange's answer for this resolved epoch (false while it settles). */
+  claimKnown: z.boolean(),
+  /**
+   * What equity counts for it: collateral plus unrealised P&L while it trades; once resolved, its
+   * claim, or until the claim is known, the value it had when its epoch ended (never zero meanwhile).
+   */
+  value: signedDecimalString,
 });
 
 export const openOrderView = z.object({

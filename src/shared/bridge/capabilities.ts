@@ -56,6 +56,8 @@ export const methodCapabilities = {
   'settings.setRiskLimits': 'changes-trust',
   'risk.status': 'read',
   'deployments.acceptPin': 'changes-trust',
+  // Contacts hosts the user typed: only after main's dialog.
+  'deployments.discover': 'changes-trust',
   'deployments.add': 'changes-trust',
   'deployments.edit': 'changes-trust',
   'deployments.select': 'changes-trust',

@@ -21,6 +21,21 @@ export const deploymentDraft = z
   })
   .strict();
 
+/** What the connect form asks for: the exchange's base URL and the chain node's; the rest is read from them. */
+export const discoveryArgs = z.object({ httpUrl: typedUrl, rpcUrl: typedUrl }).strict();
+
+/** One fact the discovery found (or could not), for the form to show: what, its value, where it came from. */
+export const discoveredFact = z.object({
+  what: z.string(),
+  value: z.string(),
+  /** Where the value came from, in words ("the chain node (eth_chainId)"), or why it is missing. */
+  source: z.string(),
+  found: z.boolean(),
+});
+
+/** A draft filled in from the exchange's and the node's own answers, and what was found. */
+export const discovery = z.object({ draft: deploymentDraft, facts: z.array(discoveredFact) });
+
 export const deploymentRef = z.object({ id: deploymentId }).strict();
 export const deploymentEdit = z.object({ id: deploymentId, ...deploymentDraft.shape }).strict();
 export const deploymentResult = z.object({ deploymentId });
@@ -60,5 +75,7 @@ export const marketMove = z
 export const configuredMarket = z.object({ assetId: decimalString, symbol: z.string() });
 
 export type DeploymentDraftArgs = z.infer<typeof deploymentDraft>;
+export type Discovery = z.infer<typeof discovery>;
+export type DiscoveredFact = z.infer<typeof discoveredFact>;
 export type InspectedMarketView = z.infer<typeof inspectedMarket>;
 export type ConfiguredMarket = z.infer<typeof configuredMarket>;

@@ -45,6 +45,8 @@ export const connectionView = z.object({
   feeds: z.array(feedHealth),
   /** Estimated offset of the exchange's clock from ours, in ms. */
   clockOffsetMs: z.number().nullable(),
+  /** Half-width of that estimate's uncertainty, in ms (null before the first sample). */
+  clockUncertaintyMs: z.number().nullable(),
   /** Whether (and why) the app is in offline mode: no connection is opened while it is. */
   offline: offlineState,
 });

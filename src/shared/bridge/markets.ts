@@ -49,6 +49,11 @@ export const marketSummary = z.object({
    * ladder), `poll` = the once-a-second HTTP top of book, a fallback for markets without a live book.
    */
   quoteSource: z.enum(['book', 'poll']),
+  /**
+   * Other traders' best bid and ask (the account's own orders left out), which the implied
+   * probability is read from; `ownOnly` when the account's own orders are all there is.
+   */
+  othersQuotes: z.object({ bid: decimalString.nullable(), ask: decimalString.nullable(), ownOnly: z.boolean() }),
   resolved: z.boolean(),
   ledger: address,
   /**

@@ -107,3 +107,38 @@ export function formatTimeframe(seconds: bigint): string {
   }
   return `${seconds}s`;
 }
+
+/** "2026-01-02 03:04 UTC" (seconds only when the time has them): a unix second for people. */
+function utcMinute(sec: bigint): string {
+  const iso = new Date(Number(sec) * 1000).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, sec % 60n === 0n ? 16 : 19)} UTC`;
+}
+
+/** "2026-01-02 03:16 to 03:17 UTC": when an epoch of a market trades; null for a value that is no asset id. */
+export function epochWindow(assetId: bigint, epoch: bigint): string | null {
+  let f: AssetIdFields;
+  try {
+    f = unpackAssetId(assetId);
+  } catch {
+    return null;
+  }
+  if (f.periodLength === 0n) return null;
+  const start = utcMinute(f.startTime + epoch * f.periodLength);
+  const end = utcMinute(f.startTime + (epoch + 1n) * f.periodLength);
+  // The end's date only when it is another day than the start's.
+  const from = start.replace(/ UTC$/, '');
+  return `${from} to ${end.slice(0, 10) === start.slice(0, 10) ? end.slice(11) : end}`;
+}
+
+/**
+ * A market named by what its asset id says, for a machine that knows no name for it (an offline
+ * signer): "symbol 1 · 1m market, epoch 12 (2026-01-02 03:16 to 03:17 UTC)", never the 30-odd digit
+ * id itself. A value that is no asset id is shown as the number it is.
+ */
+export function describeMarketByFacts(assetId: bigint, epoch: bigint): string {
+  const window = epochWindow(assetId, epoch);
+  if (window === null) return `asset ${assetId}, epoch ${epoch}`;
+  const f = unpackAssetId(assetId);
+  const strike = f.strike === 0n ? '' : `, strike parameter ${f.strike}`;
+  return `symbol ${f.id} · ${formatTimeframe(f.periodLength)} market${strike}, epoch ${epoch} (${window})`;
+}

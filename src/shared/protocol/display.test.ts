@@ -39,6 +39,10 @@ describe('prices', () => {
     expect(canonicalDecimal('10.00')).toBe('10');
     expect(canonicalDecimal('7.', CENTS_SUFFIX)).toBe('7');
     expect(canonicalDecimal('abc')).toBe('abc');
+    // As people type it: no leading zero needed.
+    expect(canonicalDecimal('.5', CENTS_SUFFIX)).toBe('0.5');
+    expect(canonicalDecimal('.50¢', CENTS_SUFFIX)).toBe('0.5');
+    expect(canonicalDecimal('.')).toBe('.');
   });
 });
 

@@ -43,15 +43,18 @@ function checkFormattable(value: unknown, code: UnitsErrorCode, what: string): b
 /**
  * A decimal as people type it, in the protocol's canonical form: surrounding spaces and a unit
  * suffix (`unit`, e.g. CENTS_SUFFIX) dropped, trailing zeros after the point dropped ("62.50" →
- * "62.5", "10.00" → "10"). Anything else is left for the unit parser to refuse.
+ * "62.5", "10.00" → "10"), a missing leading zero supplied (".5" → "0.5"). Anything else is left for
+ * the unit parser to refuse.
  */
 export function canonicalDecimal(typed: string, unit: RegExp | null = null): string {
   let v = typed.trim();
   if (unit) v = v.replace(unit, '').trim();
-  const m = /^([0-9]+)\.([0-9]*)$/.exec(v);
-  if (!m) return v;
+  // ".5" as typed is 0.5 (a leading zero is never required); "." alone stays for the parser to refuse.
+  const m = /^([0-9]*)\.([0-9]*)$/.exec(v);
+  if (!m || m[1]! + m[2]! === '') return v;
+  const whole = m[1] === '' ? '0' : m[1]!;
   const frac = m[2]!.replace(/0+$/, '');
-  return frac === '' ? m[1]! : `${m[1]}.${frac}`;
+  return frac === '' ? whole : `${whole}.${frac}`;
 }
 
 /** The cent sign a typed price may end with ("62.5¢", "62.5c"). */

@@ -17,6 +17,7 @@ import type { PanicOutcome, PanicResult } from '../../../shared/bridge';
 import { ExchangeClient, ExchangeError, panicPlan, type EmergencyKit, type KitSend } from '../../../client';
 import type { TradingSession } from '../session/session';
 import type { KitStore } from './kit-store';
+import { statusWord } from '../../../shared/status-words';
 
 const DUPLICATE_CODES = new Set(['ENTRY_PROCESSED', 'REPLACEMENT_ENTRY_PROCESSED']);
 
@@ -118,7 +119,11 @@ export async function runPanic(deps: PanicDeps, kitId: string): Promise<PanicRes
           const r = await submit(send);
           kits.markUsed(kitId, send.digest);
           done();
-          outcomes.push({ what, result: 'sent', sentence: `${what}: the exchange answered ${r.status}.` });
+          outcomes.push({
+            what,
+            result: 'sent',
+            sentence: `${what}: the exchange answered: ${statusWord(String(r.status))}.`,
+          });
         } catch (error) {
           if (error instanceof ExchangeError && DUPLICATE_CODES.has(error.code)) {
             // Used already (elsewhere or by a send whose answer was lost): never again; the next entry goes.

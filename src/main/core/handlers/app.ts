@@ -7,13 +7,23 @@ import { pinStateOf, selectedDeployment } from '../../settings';
 /** Feed health comes from the exchange layer once it is wired in; until then, no feeds are reported. */
 export type FeedHealthSource = () => FeedHealth[];
 
-/** The session's exchange clock offset (ms), or null before it has a sample or without a session. */
-export type ClockOffsetSource = () => number | null;
+/** The session's exchange clock: offset and its uncertainty (ms), each null before a sample or without a session. */
+export type ExchangeClockSource = () => { offsetMs: number | null; uncertaintyMs: number | null };
+
+const NO_CLOCK: ExchangeClockSource = () => ({ offsetMs: null, uncertaintyMs: null });
+
+/** The clock source of a trading host. */
+export function exchangeClockOf(host: {
+  clockOffsetMs(): number | null;
+  clockUncertaintyMs(): number | null;
+}): ExchangeClockSource {
+  return () => ({ offsetMs: host.clockOffsetMs(), uncertaintyMs: host.clockUncertaintyMs() });
+}
 
 export function connectionView(
   ctx: CoreContext,
   feeds: FeedHealthSource,
-  clockOffsetMs: ClockOffsetSource = () => null,
+  clock: ExchangeClockSource = NO_CLOCK,
 ): ConnectionView {
   const settings = ctx.settings.getSettings();
   const deployment = selectedDeployment(settings);
@@ -23,7 +33,8 @@ export function connectionView(
     devnet: deployment?.builtIn === 'devnet',
     pin: pinStateOf(settings),
     feeds: feeds(),
-    clockOffsetMs: clockOffsetMs(),
+    clockOffsetMs: clock().offsetMs,
+    clockUncertaintyMs: clock().uncertaintyMs,
     offline: ctx.offline(),
   };
 }
@@ -31,10 +42,10 @@ export function connectionView(
 export function appHandlers(
   ctx: CoreContext,
   feeds: FeedHealthSource,
-  clockOffsetMs?: ClockOffsetSource,
+  clock?: ExchangeClockSource,
 ): AreaHandlers<'app'> {
   return {
     'app.info': () => ({ version: ctx.app.version, platform: ctx.app.platform }),
-    'app.connection': () => connectionView(ctx, feeds, clockOffsetMs),
+    'app.connection': () => connectionView(ctx, feeds, clock),
   };
 }

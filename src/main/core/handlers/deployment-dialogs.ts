@@ -63,6 +63,25 @@ export function contactRequest(draft: DeploymentDraft, editing: Deployment | nul
   };
 }
 
+/** Before the connect form's discovery: may the app contact the exchange and chain node the user typed? */
+export function discoveryRequest(
+  endpoints: Pick<DeploymentDraft, 'httpUrl' | 'marketWsUrl' | 'oracleWsUrl' | 'rpcUrl'>,
+): ConfirmRequest {
+  return {
+    title: 'Look up an exchange',
+    message: `Let the app contact ${hostList(endpoints)} to read how this exchange is set up?`,
+    detail: [
+      'Action: Read the setup of an exchange from its own answers',
+      `Hosts the app will contact: ${hostList(endpoints)}`,
+      ...endpointLines(endpoints),
+      '',
+      "Nothing is saved or trusted yet. The app reads the chain id from the node, the exchange's configuration and signing domain for that chain, and tries the two feed addresses; you see what was found before connecting.",
+      TRUST_NOTE,
+    ].join('\n'),
+    confirmLabel: 'Contact these hosts',
+  };
+}
+
 /** Trust on first use: the facts read from the server, before anything is pinned or signed. */
 export function firstPinRequest(name: string, host: string, facts: DomainFacts): ConfirmRequest {
   return {

@@ -18,9 +18,15 @@ import {
   type DomainFacts,
   type Settings,
 } from '../../settings';
-import { checkDeploymentDraft, deploymentIdFor, type DeploymentDraft } from '../../settings/endpoint-rules';
+import {
+  checkDeploymentDraft,
+  checkEndpoint,
+  deploymentIdFor,
+  type DeploymentDraft,
+} from '../../settings/endpoint-rules';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
+import { discoverDeployment, feedCandidates } from '../deployment-discovery';
 import { decodeAssetId } from '../markets/asset-decoder';
 import { inspectMarket, type InspectOptions } from '../markets/market-inspector';
 import { checkRpcChain, readDeploymentFacts, unreachable } from '../session/deployment-facts';
@@ -28,6 +34,7 @@ import {
   addMarketRequest,
   changedPinRequest,
   contactRequest,
+  discoveryRequest,
   editNameRequest,
   firstPinRequest,
   removeRequest,
@@ -41,6 +48,8 @@ export interface DeploymentsOptions extends InspectOptions {
 }
 
 const MAX_MARKETS = 200;
+/** How long a discovery's "may I contact these hosts" also covers connecting with the same addresses. */
+const DISCOVERY_KEPT_MS = 10 * 60_000;
 /** As the settings schema allows. */
 const MAX_DEPLOYMENTS = 50;
 
@@ -95,6 +104,8 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
   };
 
   const stamp = (): string => new Date(ctx.now()).toISOString();
+  /** Endpoints the user let the app contact for a discovery, and when (a connect with them soon after is not asked again). */
+  const discovered = new Map<string, number>();
   let inspecting = false;
 
   const marketsOf = (d: Deployment): ConfiguredMarket[] =>
@@ -123,6 +134,19 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
   };
 
   return {
+    'deployments.discover': async ({ httpUrl, rpcUrl }) => {
+      const base = httpUrl.trim();
+      const node = rpcUrl.trim();
+      checkEndpoint('httpUrl', base);
+      checkEndpoint('rpcUrl', node);
+      const endpoints = { httpUrl: base, rpcUrl: node, ...feedCandidates(base) };
+      if (!(await dialogs.confirm(discoveryRequest(endpoints)))) return { confirmed: false };
+      const found = await discoverDeployment(base, node, { timeoutMs });
+      // Connecting with exactly these addresses soon after needs no second "may I contact" (the pin still asks).
+      discovered.set(endpointsOf(found.draft), ctx.now());
+      return { confirmed: true, value: found };
+    },
+
     'deployments.add': async (args) => {
       const draft = checkDeploymentDraft(args);
       const current = settings.getSettings();
@@ -137,7 +161,9 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
           'deployments.too_many',
           `The app keeps at most ${MAX_DEPLOYMENTS} deployments: remove one first.`,
         );
-      if (!(await dialogs.confirm(contactRequest(draft, null)))) return { confirmed: false };
+      const askedAt = discovered.get(endpointsOf(draft));
+      const justAsked = askedAt !== undefined && ctx.now() - askedAt < DISCOVERY_KEPT_MS;
+      if (!justAsked && !(await dialogs.confirm(contactRequest(draft, null)))) return { confirmed: false };
       const facts = await observe(draft);
       if (!(await dialogs.confirm(firstPinRequest(draft.name, hostOf(draft.httpUrl), facts))))
         return { confirmed: false };

@@ -148,6 +148,13 @@ export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandl
       const to = (receiver ?? master) as Address;
       // Withdrawals are always confirmed, whatever the settings say.
       session.signers.assertSigningAllowed();
+      // More than is free is refused here, before main's dialog asks (as a deposit checks the wallet first).
+      const free = await balanceOf(session, master);
+      if (units > free)
+        throw new BridgeFailure(
+          'funds.over_balance',
+          `Not withdrawn: ${formatDollars(units)} is ${formatDollars(units - free)} more than the ${formatDollars(free)} free on the exchange (collateral in orders and positions cannot be withdrawn). Nothing was signed.`,
+        );
       const signing = signingFacts(
         session.deployment,
         ctx.pinning.pinFor(session.deployment.id),

@@ -3,6 +3,7 @@
  * immediate; making one weaker (a confirmation off, auto-lock longer or off) happens only after the
  * user agrees in a dialog owned by main. settings.update cannot touch them, nor deployments or pins.
  */
+import { settingLabel } from '../../../shared/field-words';
 import type { Settings } from '../../settings';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
@@ -11,20 +12,19 @@ import type { CoreContext } from '../context';
 /** Top-level settings the window may not change with settings.update, and where they are changed instead. */
 const PROTECTED: Readonly<Record<string, string>> = {
   confirmations:
-    'turn confirmations on or off with settings.setConfirmation, which asks you in a dialog of the app before turning one off',
+    'confirmations are turned on or off on the Settings screen, and the app asks you in its own dialog before turning one off',
   autoLockMinutes:
-    'change auto-lock with settings.setAutoLock, which asks you in a dialog of the app before making it longer or turning it off',
+    'auto-lock is changed on the Settings screen, and the app asks you in its own dialog before making it longer or turning it off',
   deployments:
-    'deployments are added, edited and removed only through the deployments methods, which ask you in a dialog of the app',
-  selectedDeploymentId:
-    'a deployment is selected only through the deployments methods, which ask you in a dialog of the app',
-  pins: 'pins are written only by the app after you confirm them in its own dialog',
-  pendingPinChanges: 'pins are written only by the app after you confirm them in its own dialog',
-  version: 'the version belongs to the settings migrations',
+    'exchanges are added, edited and removed on the Settings screen, each after the app asks you in its own dialog',
+  selectedDeploymentId: 'an exchange is selected on the Settings screen, after the app asks you in its own dialog',
+  pins: 'signing facts are pinned only by the app after you confirm them in its own dialog',
+  pendingPinChanges: 'signing facts are pinned only by the app after you confirm them in its own dialog',
+  version: 'the version belongs to the app',
   riskLimits:
-    'change risk limits with settings.setRiskLimits, which asks you in a dialog of the app before making any looser',
+    'risk limits are changed in Settings, Risk limits, and the app asks you in its own dialog before making any looser',
   offlineMode:
-    'turn offline mode on or off with settings.setOfflineMode, which asks you in a dialog of the app before the app connects again',
+    'offline mode is turned on or off on the Settings screen, and the app asks you in its own dialog before it connects again',
 };
 
 /** The patch unchanged when it touches nothing protected; otherwise a refusal naming the first such key. */
@@ -34,7 +34,7 @@ export function windowPatch(patch: Record<string, unknown>): Record<string, unkn
     if (where !== undefined) {
       throw new BridgeFailure(
         'settings.protected',
-        `Setting not saved: ${key} cannot be changed with settings.update; ${where}. Nothing was changed.`,
+        `Setting not saved: ${settingLabel([key])} cannot be changed this way; ${where}. Nothing was changed.`,
       );
     }
   }

@@ -4,6 +4,7 @@ import type { BookOrders, MarketUpdate, ExchangePosition } from '../../../client
 import { silentLogger } from '../../log';
 import { createEventHub } from '../event-hub';
 import { AccountDesk, type AccountDeskOptions } from './account-desk';
+import { endedOrdersText } from './epoch-end';
 
 const MASTER = '0x00000000000000000000000000000000000000aa' as Address;
 const ASSET = packAssetId({
@@ -19,7 +20,12 @@ const id = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
 const quiet = silentLogger;
 
 /** A desk over a reader whose book lists `resting` as the account's open orders in the current epoch. */
-function deskWith(resting: () => Hex[], extra: Partial<AccountDeskOptions> = {}): AccountDesk {
+function deskWith(
+  resting: () => Hex[],
+  extra: Partial<AccountDeskOptions> = {},
+  position: Partial<ExchangePosition> = {},
+  claim: () => Promise<bigint> = () => Promise.reject(new Error('not resolved')),
+): AccountDesk {
   const reader: AccountDeskOptions['reader'] = {
     getBalance: () => Promise.resolve({ account: MASTER, ts: 1, balance: 10n ** 12n, pending: 0n }),
     getBookOrders: (assetId, epoch) =>
@@ -41,8 +47,10 @@ function deskWith(resting: () => Hex[], extra: Partial<AccountDeskOptions> = {})
         inventory: 0n,
         margin: 0n,
         realisedPnl: 0n,
+        ...position,
       } satisfies ExchangePosition),
     getFills: () => Promise.resolve(null),
+    getClaimable: (assetId, epoch, account) => claim().then((claimable) => ({ assetId, epoch, account, claimable })),
   };
   return new AccountDesk({
     reader,
@@ -141,5 +149,64 @@ describe('AccountDesk bounds', () => {
     expect(desk.claimable(ASSET, 0n)).toBe(0n);
     desk.claimed(ASSET, 299n);
     expect(desk.claimable(ASSET, 299n)).toBe(0n);
+  });
+});
+
+describe('AccountDesk at the roll', () => {
+  it('tells how many resting orders an ended epoch took, marks them in the history and drops them from open orders', async () => {
+    let current = 1n;
+    const events = createEventHub();
+    const history: unknown[] = [];
+    events.on('orderHistory', (h) => history.push(h));
+    const desk = deskWith(() => [id(1), id(2)], { currentEpoch: () => current, events });
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    desk.orderSent(sent(1));
+    desk.orderSent(sent(2));
+    expect(desk.view().openOrders).toHaveLength(2);
+    current = 2n;
+    expect(desk.epochEnded(ASSET, 1n)).toEqual({ buys: 2, sells: 0 });
+    expect(desk.view().openOrders).toEqual([]);
+    expect(desk.history().map((e) => [e.outcome, e.reason])).toEqual([
+      ['cancelled', 'the epoch ended while it rested; the exchange took it off the book'],
+      ['cancelled', 'the epoch ended while it rested; the exchange took it off the book'],
+    ]);
+    // An epoch with nothing resting says nothing.
+    expect(desk.epochEnded(ASSET, 5n)).toEqual({ buys: 0, sells: 0 });
+  });
+
+  it('values a resolved position at its last value until its claim is known, then at the claim (never zero between)', async () => {
+    let current = 1n;
+    let claim: bigint | null = null;
+    // Long 5 contracts bought at 50¢ (2.50 collateral), marked at 60¢ while it trades.
+    const desk = deskWith(
+      () => [],
+      { currentEpoch: () => current, topOfBook: () => ({ bid: 590_000n, ask: 610_000n }) },
+      { inventory: 5_000_000n, size: 5_000_000n, margin: 2_500_000n },
+      () => (claim === null ? Promise.reject(new Error('EPOCH_NOT_RESOLVED')) : Promise.resolve(claim)),
+    );
+    await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
+    const live = desk.view().positions[0]!;
+    expect([live.resolved, live.value]).toEqual([false, '3000000']);
+    current = 2n; // the roll: resolved, claim not read yet
+    await desk.readClaim(ASSET, 1n); // the exchange has not resolved it: refused
+    const settling = desk.view().positions[0]!;
+    expect([settling.resolved, settling.claimKnown, settling.value]).toEqual([true, false, '3000000']);
+    claim = 5_000_000n; // resolved: Up won, 5 contracts pay $5
+    await desk.readClaim(ASSET, 1n);
+    const known = desk.view().positions[0]!;
+    expect([known.claimKnown, known.claimable, known.value]).toEqual([true, '5000000', '5000000']);
+    desk.claimed(ASSET, 1n); // claimed: it is in the balance now, the position counts nothing more
+    expect(desk.view().positions[0]!.value).toBe('0');
+  });
+});
+
+describe('the roll notice', () => {
+  it('says how many orders, which market and what became of them', () => {
+    expect(endedOrdersText('BTC 1m #41', { buys: 2, sells: 1 })).toBe(
+      'BTC 1m #41 ended with 3 of your orders resting (2 buys, 1 sell): the exchange took them off the book and the collateral they held is free again.',
+    );
+    expect(endedOrdersText('ETH 5m #7', { buys: 0, sells: 1 })).toBe(
+      'ETH 5m #7 ended with 1 of your orders resting (1 sell): the exchange took it off the book and the collateral it held is free again.',
+    );
   });
 });

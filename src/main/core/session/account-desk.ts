@@ -25,7 +25,7 @@ import {
 import { TakerFills, type TakerOrder } from './taker-fills';
 
 export interface AccountDeskOptions {
-  reader: Pick<ExchangeReader, 'getBalance' | 'getBookOrders' | 'getPosition' | 'getFills'>;
+  reader: Pick<ExchangeReader, 'getBalance' | 'getBookOrders' | 'getPosition' | 'getFills' | 'getClaimable'>;
   markets: readonly MarketEntry[];
   events: EventHub;
   logger: Logger;
@@ -59,6 +59,8 @@ export class AccountDesk implements AccountViewSource {
   readonly #fillTimes: BoundedMap<string, number>;
   /** Claimable amounts by `asset:epoch`, from the last claims read. */
   readonly #claimable = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
+  /** What each position was worth when last seen trading, by `asset:epoch` (held while its claim is unknown). */
+  readonly #heldValues = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
   #marksJson = '';
   #sweptAt = 0;
 
@@ -93,6 +95,14 @@ export class AccountDesk implements AccountViewSource {
     return this.#claimable.get(`${assetId}:${epoch}`) ?? 0n;
   }
 
+  claimKnown(assetId: bigint, epoch: bigint): boolean {
+    return this.#claimable.get(`${assetId}:${epoch}`) !== undefined;
+  }
+
+  heldValue(assetId: bigint, epoch: bigint): bigint | undefined {
+    return this.#heldValues.get(`${assetId}:${epoch}`);
+  }
+
   placed(orderId: string): PlacedFacts | undefined {
     return this.#placed.get(orderId.toLowerCase());
   }
@@ -102,7 +112,9 @@ export class AccountDesk implements AccountViewSource {
   }
 
   view(error: string | null = null): AccountView {
-    return accountViewOf(this, error);
+    const view = accountViewOf(this, error);
+    for (const p of view.positions) if (!p.resolved) this.#heldValues.set(`${p.assetId}:${p.epoch}`, BigInt(p.value));
+    return view;
   }
 
   history(): OrderHistoryEntry[] {
@@ -170,8 +182,46 @@ export class AccountDesk implements AccountViewSource {
     this.#claimable.set(`${assetId}:${epoch}`, amount);
   }
 
+  /** A claim was made: nothing more is claimable there (known, so equity no longer holds its old value). */
   claimed(assetId: bigint, epoch: bigint): void {
-    this.#claimable.delete(`${assetId}:${epoch}`);
+    this.#claimable.set(`${assetId}:${epoch}`, 0n);
+  }
+
+  /**
+   * Asks the exchange what the selected master can claim in a resolved epoch, and shows it (a position
+   * of that epoch is then valued at its claim). Before resolution the exchange refuses; the old value holds.
+   */
+  async readClaim(assetId: bigint, epoch: bigint): Promise<void> {
+    const account = this.account;
+    if (!account) return;
+    try {
+      const { claimable } = await this.#o.reader.getClaimable(assetId, epoch, account.account);
+      if (this.account !== account) return;
+      const known = this.claimKnown(assetId, epoch);
+      const changed = !known || this.claimable(assetId, epoch) !== claimable;
+      this.#claimable.set(`${assetId}:${epoch}`, claimable);
+      if (changed) this.#o.events.emit('account', this.view());
+    } catch {
+      /* not resolved yet, or unreachable: the position keeps the value it had */
+    }
+  }
+
+  /**
+   * An epoch ended: the orders of ours that still rested in it can no longer trade, and the exchange
+   * takes them off the book. Their history says so; returns how many there were on each side.
+   */
+  epochEnded(assetId: bigint, epoch: bigint): { buys: number; sells: number } {
+    const resting = this.account?.restingOrders(assetId, epoch);
+    const buys = resting?.buys ?? [];
+    const sells = resting?.sells ?? [];
+    if (buys.length + sells.length === 0) return { buys: 0, sells: 0 };
+    this.#history.cancelled(
+      [...buys, ...sells].map((o) => o.id),
+      'the epoch ended while it rested; the exchange took it off the book',
+    );
+    this.#o.onOwnOrdersChanged();
+    this.#o.events.emit('account', this.view());
+    return { buys: buys.length, sells: sells.length };
   }
 
   // ---------------------------------------------------------------- selection and refresh
@@ -225,6 +275,7 @@ export class AccountDesk implements AccountViewSource {
           });
     await Promise.all([
       ...targets.map((t) => account.refresh(t.assetId, t.epoch).catch(() => false)),
+      ...this.#unknownClaims().map((t) => this.readClaim(t.assetId, t.epoch)),
       this.#readWalletBalance(account.account),
       this.#taker.settleLimitPriced(account.account).then((changed) => {
         if (changed) this.#o.events.emit('account', this.view());
@@ -280,6 +331,17 @@ export class AccountDesk implements AccountViewSource {
 
   #now(): number {
     return this.#o.now?.() ?? Date.now();
+  }
+
+  /** Positions of ended epochs whose claim the exchange has not told us yet (a few: epochs are kept briefly). */
+  #unknownClaims(): { assetId: bigint; epoch: bigint }[] {
+    const out: { assetId: bigint; epoch: bigint }[] = [];
+    for (const p of this.account?.positions.values() ?? []) {
+      if (!p || (p.inventory === 0n && p.margin === 0n)) continue;
+      const current = this.#o.currentEpoch(p.assetId);
+      if (current !== undefined && p.epoch < current && !this.claimKnown(p.assetId, p.epoch)) out.push(p);
+    }
+    return out.slice(0, 8);
   }
 
   /** Lowercase ids of every order the last reads saw resting. */

@@ -30,6 +30,10 @@ export interface AccountViewSource {
   currentEpoch(assetId: bigint): bigint | undefined;
   topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null };
   claimable(assetId: bigint, epoch: bigint): bigint;
+  /** Whether the exchange said what this epoch's claim is. */
+  claimKnown(assetId: bigint, epoch: bigint): boolean;
+  /** What the position was worth when last seen trading (equity holds it while its claim is unknown). */
+  heldValue(assetId: bigint, epoch: bigint): bigint | undefined;
   placed(orderId: string): PlacedFacts | undefined;
   fillTime(orderId: string, seqId: bigint): number | undefined;
 }
@@ -58,6 +62,9 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
     const avg = averagePrice(contracts, margin, short);
     const top = source.topOfBook(p.assetId, p.epoch);
     const mark = resolved ? null : markPrice(top.bid, top.ask);
+    const unrealised = contracts > 0n && mark !== null ? unrealisedPnl(contracts, margin, mark, short) : null;
+    const claimKnown = resolved && source.claimKnown(p.assetId, p.epoch);
+    const claimable = source.claimable(p.assetId, p.epoch);
     positions.push({
       assetId: p.assetId.toString(),
       epoch: p.epoch.toString(),
@@ -66,16 +73,28 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
       averagePrice: avg?.toString() ?? null,
       markPrice: mark?.toString() ?? null,
       margin: margin.toString(),
-      unrealisedPnl: contracts > 0n && mark !== null ? unrealisedPnl(contracts, margin, mark, short).toString() : null,
+      unrealisedPnl: unrealised?.toString() ?? null,
       realisedPnl: p.realisedPnl.toString(),
       // Each contract of the winning side pays 10^6 units, i.e. its size (docs/protocol/units.md#margin).
       payoutIfRight: contracts.toString(),
       resolved,
-      claimable: source.claimable(p.assetId, p.epoch).toString(),
+      claimable: claimable.toString(),
+      claimKnown,
+      value: positionValue(
+        resolved,
+        claimKnown,
+        claimable,
+        margin,
+        unrealised,
+        source.heldValue(p.assetId, p.epoch),
+      ).toString(),
     });
   }
   const openOrders: OpenOrderView[] = [];
   for (const orders of account.orders.values()) {
+    // An ended epoch trades no more: what rested in it is off the book (the desk told the user at the roll).
+    const current = source.currentEpoch(orders.assetId);
+    if (current !== undefined && orders.epoch < current) continue;
     for (const [list, side] of [
       [orders.buys, 'buy'],
       [orders.sells, 'sell'],
@@ -116,4 +135,22 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
     openOrders,
     fills: [...makerFills, ...source.takerFills].sort((a, b) => a.at - b.at),
   };
+}
+
+/**
+ * What equity counts for a position: collateral plus unrealised P&L while it trades (collateral alone
+ * without quotes); once resolved, the claim when the exchange has said it, and until then the value
+ * it last had while trading, so equity never dips by a claim that is merely not read yet.
+ */
+export function positionValue(
+  resolved: boolean,
+  claimKnown: boolean,
+  claimable: bigint,
+  margin: bigint,
+  unrealised: bigint | null,
+  held: bigint | undefined,
+): bigint {
+  if (!resolved) return margin + (unrealised ?? 0n);
+  if (claimKnown) return claimable;
+  return held ?? margin;
 }

@@ -23,7 +23,7 @@ const MARKET_STALE_MS = 45_000;
 export interface ConnectionHealthOptions {
   deployment: Deployment;
   reader: Pick<ExchangeReader, 'getHealth'>;
-  clock: Pick<ExchangeClock, 'samples' | 'offsetMs'>;
+  clock: Pick<ExchangeClock, 'samples' | 'offsetMs' | 'uncertaintyMs'>;
   marketFeed: MarketFeed;
   oracleFeed: OracleFeed;
   /** Resyncs of the streamed books, counted with the market feed's. */
@@ -94,6 +94,12 @@ export class ConnectionHealth {
     return this.#o.clock.samples > 0 ? this.#o.clock.offsetMs : null;
   }
 
+  /** Half-width of the offset's uncertainty (ms), null before the first sample. */
+  clockUncertaintyMs(): number | null {
+    const u = this.#o.clock.uncertaintyMs;
+    return this.#o.clock.samples > 0 && Number.isFinite(u) ? Math.round(u) : null;
+  }
+
   oracleSeen(at: number): void {
     this.#oracleLastAt = at;
   }
@@ -147,7 +153,12 @@ export class ConnectionHealth {
   }
 
   emitIfChanged(): void {
-    const json = JSON.stringify(this.feedHealth().map((f) => [f.feed, f.state, f.reason, f.resyncs]));
+    // The clock's offset rides along: every countdown in the window reads it, so a better estimate
+    // (or a jump of the local clock) is pushed within a second, not only when a feed changes state.
+    const clock = [this.clockOffsetMs(), this.clockUncertaintyMs()].map((ms) =>
+      ms === null ? null : Math.round(ms / 10),
+    );
+    const json = JSON.stringify([clock, this.feedHealth().map((f) => [f.feed, f.state, f.reason, f.resyncs])]);
     if (json === this.#healthJson) return;
     this.#healthJson = json;
     this.#o.onChange();

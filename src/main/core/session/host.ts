@@ -6,7 +6,7 @@ import type { AccountSelection, FeedHealth } from '../../../shared/bridge';
 import { isConfirmed, selectedDeployment, type Deployment, type DomainFacts, type Settings } from '../../settings';
 import { BridgeFailure, unavailable } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { connectionView } from '../handlers/app';
+import { connectionView, exchangeClockOf } from '../handlers/app';
 import { offlineRefusal } from '../offline-mode';
 import { AutoClaimer } from './auto-claim';
 import { claimOne } from './claim-actions';
@@ -37,6 +37,8 @@ export interface TradingHost {
   facts(): DeploymentFacts | null;
   feeds(): FeedHealth[];
   clockOffsetMs(): number | null;
+  /** The offset's uncertainty (ms), null before the first sample or without a session. */
+  clockUncertaintyMs(): number | null;
   dispose(): void;
 }
 
@@ -78,6 +80,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     facts: () => current?.signers.facts ?? null,
     feeds: () => (current ? current.health.feedHealth() : []),
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
+    clockUncertaintyMs: () => current?.health.clockUncertaintyMs() ?? null,
     dispose: () => {
       off();
       current?.stop();
@@ -86,7 +89,10 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   };
 
   const emitConnection = (): void =>
-    ctx.events.emit('connection', { ...connectionView(ctx, () => host.feeds()), clockOffsetMs: host.clockOffsetMs() });
+    ctx.events.emit(
+      'connection',
+      connectionView(ctx, () => host.feeds(), exchangeClockOf(host)),
+    );
 
   const start = (): void => {
     if (current) selection = current.desk.selection;
@@ -169,6 +175,7 @@ export function disabledTradingHost(): TradingHost {
     facts: () => null,
     feeds: () => [],
     clockOffsetMs: () => null,
+    clockUncertaintyMs: () => null,
     dispose: () => {},
   };
 }

@@ -24,6 +24,7 @@ import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import type { MarketEntry } from './market-directory';
 import { OracleHistory } from './oracle-history';
 import { marketLabel } from './market-name';
+import { othersTopOf } from './others-top';
 import { forgetEpochsBefore } from './retention';
 import { TradeTape } from './trade-tape';
 
@@ -266,12 +267,21 @@ export class MarketBoard {
         bestAsk: q.ask?.toString() ?? null,
         lastPrice: q.last?.toString() ?? null,
         quoteSource: q.source,
+        othersQuotes: this.#othersQuotes(m.assetId, asset.epoch),
         resolved: asset.isResolved,
         ledger: asset.ledger,
         ...this.#listFair(m.assetId, asset.epoch),
       });
     }
     return out;
+  }
+
+  /** Other traders' best quotes (own orders left out), as decimal strings for the market list. */
+  #othersQuotes(assetId: bigint, epoch: bigint): MarketSummary['othersQuotes'] {
+    const top = this.#tops.get(assetId.toString());
+    const poll = top !== undefined && top.epoch === epoch ? top : null;
+    const q = othersTopOf(this.books.liveLevels(assetId, epoch), poll, this.#o.ownLevels(assetId, epoch));
+    return { bid: q.bid?.toString() ?? null, ask: q.ask?.toString() ?? null, ownOnly: q.ownOnly };
   }
 
   /** Best bid and ask from the live book when one streams this market, else from the last poll. */

@@ -18,6 +18,8 @@ import { AccountDesk } from './account-desk';
 import { ConnectionHealth, ORACLE_STALE_MS } from './connection-health';
 import { MarketBoard } from './market-board';
 import type { MarketEntry } from './market-directory';
+import { endedOrdersText } from './epoch-end';
+import { marketLabel } from './market-name';
 import { oldestKept } from './retention';
 import { SessionTimers } from './session-timers';
 import type { SessionOptions } from './session-options';
@@ -142,6 +144,9 @@ export class TradingSession {
   #onEpoch(assetId: bigint, previous: bigint | undefined, current: bigint): void {
     void this.board.refreshMarkets();
     if (previous === undefined) return;
+    const ended = this.desk.epochEnded(assetId, previous);
+    if (ended.buys + ended.sells > 0)
+      this.#o.notify('warning', endedOrdersText(this.#marketName(assetId, previous), ended));
     // What belongs to epochs long over goes, so a day of 1-minute epochs does not pile up.
     this.board.forgetEpochsBefore(assetId, oldestKept(current));
     this.desk.forgetEpochsBefore(assetId, oldestKept(current));
@@ -149,8 +154,15 @@ export class TradingSession {
     const wait = { sleep: () => this.#timers.sleep(this.#o.pollMs ?? 1_000), stopped: () => this.#timers.stopped };
     void this.board.awaitResolution(assetId, previous, current, wait, async () => {
       await this.desk.refresh(previous, assetId);
+      // Its claim at once, so equity moves from the position's last value straight to what it pays.
+      await this.desk.readClaim(assetId, previous);
       this.#o.onResolved?.(assetId, previous);
     });
+  }
+
+  #marketName(assetId: bigint, epoch: bigint): string {
+    const symbol = this.#o.markets.find((m) => m.assetId === assetId)?.symbol ?? assetId.toString();
+    return marketLabel(symbol, assetId, epoch);
   }
 
   stop(): void {

@@ -58,6 +58,11 @@ describe('tickets as people type them', () => {
       size: 1_500_000n,
     });
     expect(parseTicket({ side: 'buy', price: '7.', size: '1' }).price).toBe(70_000n);
+    expect(parseTicket({ side: 'buy', price: '.5', size: '.5' })).toEqual({
+      sell: false,
+      price: 5_000n,
+      size: 500_000n,
+    });
   });
   it('names an empty field in plain words', () => {
     expect(() => parseTicket({ side: 'buy', price: '', size: '1' })).toThrow(/Enter a price in cents/);
