@@ -174,8 +174,9 @@ test('the fair value is on the ladder, in the market list, on the ticket and on 
   await app.screenshot({ path: resolve(SCREENS_DIR, 'fair-trade-screen.png') });
   // The light theme has its own fair colour: the ladder repaints its mark in it.
   await app.getByRole('button', { name: 'Switch to light theme' }).click();
+  // The theme comes back through main's settings: wait for it to apply.
+  await expect.poll(() => fairColour(app)).not.toEqual(rgb);
   const light = await fairColour(app);
-  expect(light).not.toEqual(rgb);
   await expect
     .poll(async () => {
       const text = (await ladder.getByTestId('ladder-fair').textContent()) ?? '';
