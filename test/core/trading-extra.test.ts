@@ -300,7 +300,7 @@ describe('more of the trading core on a devnet', () => {
         limitPrice: '525000',
       });
       expect(closeText(part, `ETH 1h #${eth.epoch}`)).toBe(
-        `Partly closed ETH 1h #${eth.epoch}: sold 2 contracts at 55¢ average (worst 55¢), stopped at the 52.5¢ limit (best 55¢ − 2.5¢ slippage); 3 contracts still open.`,
+        `Partly closed ETH 1h #${eth.epoch}, 3 contracts still open: sold 2 contracts at 55¢ average (worst 55¢), stopped at the 52.5¢ limit (best 55¢ − 2.5¢ slippage).`,
       );
       // The stray 1¢ bid is untouched: it was below the limit.
       expect(
