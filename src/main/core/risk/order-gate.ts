@@ -16,7 +16,8 @@ import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
-import { LIMIT_NAMES, parseLimits } from './limits';
+import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
+import type { RiskLimits } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
 import { orderDialog, type OrderPath } from './order-dialog';
 import type { OrderRate } from './order-rate';
@@ -55,8 +56,18 @@ export interface AccountSnapshot {
 export interface GateView {
   fair(assetId: bigint, epoch: bigint): FairValue;
   marketName(assetId: bigint, epoch: bigint): string;
-  /** Null when the account cannot be read here (offline, or not the selected account). */
-  account(master: string, assetId: bigint, epoch: bigint, replaces?: string): Promise<AccountSnapshot | null>;
+  /**
+   * Null when the account cannot be read here (offline, or not the selected account). Answers at once
+   * when the account is already read (the hotkey path), and after reading it otherwise. `fairOf` is the
+   * gate's, so one pass prices each market once.
+   */
+  account(
+    master: string,
+    assetId: bigint,
+    epoch: bigint,
+    replaces: string | undefined,
+    fairOf: FairOf,
+  ): AccountSnapshot | null | Promise<AccountSnapshot | null>;
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
   identity(): string;
@@ -93,9 +104,16 @@ function refusal(b: Breach, others: readonly Breach[]): BridgeFailure {
 
 export class OrderGate {
   readonly #d: OrderGateDeps;
+  /** The limits parsed once per settings object (settings are replaced, never changed in place). */
+  #parsed: { from: RiskLimits; limits: ParsedLimits } | null = null;
 
   constructor(deps: OrderGateDeps) {
     this.#d = deps;
+  }
+
+  #limits(from: RiskLimits): ParsedLimits {
+    if (this.#parsed?.from !== from) this.#parsed = { from, limits: parseLimits(from) };
+    return this.#parsed.limits;
   }
 
   /** Orders the account signed (or sent) through the gate in the last 60 seconds. */
@@ -106,12 +124,20 @@ export class OrderGate {
   async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
     coreProbe.onGate?.('enter');
     const { settings } = this.#d;
-    const limits = parseLimits(settings.read((s) => s.riskLimits));
+    const limits = this.#limits(settings.read((s) => s.riskLimits));
     const confirmEach = settings.read((s) => s.confirmations.orders);
     const identity = view?.identity() ?? '';
+    // One price per market and epoch for the whole pass: the order, the open orders and the equity.
+    const fairs = new Map<string, bigint | null>();
     const fairOf: FairOf = (a, e) => {
-      const f = view?.fair(a, e);
-      return f?.known ? f.price : null;
+      const key = `${a}:${e}`;
+      let price = fairs.get(key);
+      if (price === undefined) {
+        const f = view?.fair(a, e);
+        price = f?.known ? f.price : null;
+        fairs.set(key, price);
+      }
+      return price;
     };
     const checked: CheckedOrder = {
       assetId: order.assetId,
@@ -121,14 +147,19 @@ export class OrderGate {
       size: order.size,
       mayRest: order.timeInForce === 'GTC' || order.timeInForce === 'ALO',
     };
-    const read = async (): Promise<{ risk: AccountRisk | null; inventory: bigint | null }> => {
-      const snap = view ? await view.account(order.master, order.assetId, order.epoch, order.replaces) : null;
+    type Read = { risk: AccountRisk | null; inventory: bigint | null };
+    const riskOf = (snap: AccountSnapshot | null): Read => {
       if (!snap) return { risk: null, inventory: null };
       const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
       return {
         risk: { inventory: snap.inventory, resting: snap.resting, lossToday: status.loss, lossLimit: status.limit },
         inventory: snap.inventory,
       };
+    };
+    // Synchronous when the account is already read: the hotkey path never yields inside the gate.
+    const read = (): Read | Promise<Read> => {
+      const snap = view ? view.account(order.master, order.assetId, order.epoch, order.replaces, fairOf) : null;
+      return snap instanceof Promise ? snap.then(riskOf) : riskOf(snap);
     };
     const check = (risk: AccountRisk | null): Breach[] =>
       breachesOf({
@@ -139,7 +170,8 @@ export class OrderGate {
         sentInLastMinute: this.#d.rate.inLastMinute(order.master),
       });
 
-    const before = await read();
+    const first = read();
+    const before = first instanceof Promise ? await first : first;
     const breaches = check(before.risk);
     const hard = breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
@@ -179,7 +211,9 @@ export class OrderGate {
           'orders.changed_meanwhile',
           'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
         );
-      const after = check((await read()).risk);
+      fairs.clear();
+      const again = read();
+      const after = check((again instanceof Promise ? await again : again).risk);
       const agreed = new Set(breaches.map((b) => b.code));
       const fresh = after.find((b) => !agreed.has(b.code));
       if (fresh) throw this.#refuse(order, fresh, []);

@@ -8,7 +8,7 @@ import type { TradingSession } from '../session/session';
 import { marketLabel } from '../session/market-name';
 import { equityAtFair, type HeldPosition } from './equity';
 import type { AccountSnapshot, GateView } from './order-gate';
-import type { RestingOrder } from './guards';
+import type { FairOf, RestingOrder } from './guards';
 
 /** Resting orders of the account in every market, without the one an edit replaces. */
 function restingOf(session: TradingSession, replaces: string | undefined): RestingOrder[] {
@@ -45,17 +45,19 @@ export function sessionIdentity(session: TradingSession): string {
 }
 
 /** The selected account's equity at fair value, or null before its balance is read. */
-export function sessionEquity(session: TradingSession): bigint | null {
+export function sessionEquity(session: TradingSession, fairOf?: FairOf): bigint | null {
   const balance = session.desk.account?.balance;
   if (!balance) return null;
   return equityAtFair({
     available: balance.balance,
     locked: balance.pending,
     positions: positionsOf(session),
-    fair: (a, e) => {
-      const f = session.board.fairValue(a, e);
-      return f.known ? f.price : null;
-    },
+    fair:
+      fairOf ??
+      ((a, e) => {
+        const f = session.board.fairValue(a, e);
+        return f.known ? f.price : null;
+      }),
     ended: (a, e) => {
       const current = session.desk.currentEpoch(a);
       if (current === undefined || e >= current) return null;
@@ -80,14 +82,20 @@ export function sessionGateView(
     },
     deploymentName: session.deployment.name,
     identity,
-    account: async (master, assetId, epoch, replaces): Promise<AccountSnapshot | null> => {
+    account: (master, assetId, epoch, replaces, fairOf) => {
       if (session.desk.selection.master?.toLowerCase() !== master.toLowerCase()) return null;
+      const snapshot = (): AccountSnapshot | null => {
+        const account = session.desk.account;
+        const equity = sessionEquity(session, fairOf);
+        if (!account || equity === null) return null;
+        return { inventory: account.inventory(assetId, epoch), resting: restingOf(session, replaces), equity };
+      };
+      if (session.desk.account?.balance) return snapshot();
       // Unreadable is "not checked here": the gate then asks the person rather than guess.
-      if (!session.desk.account?.balance) await session.desk.refresh(epoch, assetId).catch(() => undefined);
-      const account = session.desk.account;
-      const equity = sessionEquity(session);
-      if (!account || equity === null) return null;
-      return { inventory: account.inventory(assetId, epoch), resting: restingOf(session, replaces), equity };
+      return session.desk
+        .refresh(epoch, assetId)
+        .catch(() => undefined)
+        .then(snapshot);
     },
   };
 }
