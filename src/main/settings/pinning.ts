@@ -184,6 +184,14 @@ export class DeploymentPinning {
     this.#settings.writePins(keptPins, keptPending);
   }
 
+  /** The pinned facts as one string, read in place (no copy): what the order dialog compares before and after. */
+  pinKey(deploymentId: string): string {
+    return this.#settings.read(({ pins }) => {
+      const p = pins[deploymentId];
+      return p ? `${p.chainId}:${p.verifyingContract.toLowerCase()}:${p.domainName}` : '';
+    });
+  }
+
   pinFor(deploymentId: string): Pin | null {
     // Read on every signature: copy the one pin, not every setting.
     return this.#settings.read(({ pins }) => structuredClone(pins[deploymentId] ?? null));

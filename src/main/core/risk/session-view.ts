@@ -40,8 +40,7 @@ function positionsOf(session: TradingSession): HeldPosition[] {
 /** Who the session would sign for now and under what: compared before and after the order dialog. */
 export function sessionIdentity(session: TradingSession): string {
   const { master, agent } = session.desk.selection;
-  const d = session.signers.pinnedDomain();
-  return [master, agent, d ? `${d.chainId}:${d.verifyingContract}:${d.name}` : 'unpinned'].join('|');
+  return `${master}|${agent}|${session.signers.pinKey()}`;
 }
 
 /** The selected account's equity at fair value, or null before its balance is read. */

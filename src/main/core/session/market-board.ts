@@ -63,6 +63,9 @@ export interface FeedHooks {
   onOracleStale(): void;
 }
 
+/** How long a fair value is reused when no oracle tick arrived: the time to expiry moves it little. */
+const FAIR_KEPT_MS = 100;
+
 export class MarketBoard {
   readonly books: BookSubscriptions;
   readonly #o: MarketBoardOptions;
@@ -75,6 +78,9 @@ export class MarketBoard {
   readonly #resolved = new Map<string, ResolvedEpoch>();
   /** σ per symbol, estimated from the oracle history when first asked after a tick (one estimate per tick at most). */
   readonly #volatility = new Map<string, VolatilityEstimate>();
+  /** Fair values as last computed, by `asset:epoch`, with the oracle tick count they were made at. */
+  readonly #fairKept = new Map<string, { tick: number; at: number; value: FairValue }>();
+  #fairTick = 0;
   /** The market list's fair values by asset, refreshed on each oracle tick and market poll, not per book update. */
   readonly #shownFair = new Map<string, { epoch: bigint; shown: ShownFair }>();
   readonly #now: () => number;
@@ -133,6 +139,7 @@ export class MarketBoard {
           const tick = { symbolId: p.symbolId.toString(), price: p.price.toString(), at: p.tsMs };
           this.#oracle.push(tick, p.price);
           this.#volatility.delete(tick.symbolId);
+          this.#fairTick++;
           this.#refreshShownFair(tick.symbolId);
           this.#o.events.emit('oracle', tick);
         },
@@ -180,6 +187,18 @@ export class MarketBoard {
    * oracle ticks kept here. Unknown, with the sentence why, for a market or epoch not trading now.
    */
   fairValue(assetId: bigint, epoch: bigint): FairValue {
+    // The order gate asks on every order: a value stays good until the next oracle tick or 100 ms.
+    const key = `${assetId}:${epoch}`;
+    const now = this.#now();
+    const kept = this.#fairKept.get(key);
+    if (kept && kept.tick === this.#fairTick && now - kept.at < FAIR_KEPT_MS) return kept.value;
+    const value = this.#fairValueNow(assetId, epoch);
+    if (this.#fairKept.size > 64) this.#fairKept.clear();
+    this.#fairKept.set(key, { tick: this.#fairTick, at: now, value });
+    return value;
+  }
+
+  #fairValueNow(assetId: bigint, epoch: bigint): FairValue {
     const m = this.#o.markets.find((e) => e.assetId === assetId);
     if (!m)
       return {

@@ -109,6 +109,11 @@ export class Signers {
     };
   }
 
+  /** The pinned facts as one string, without copying the pin (the order gate reads it twice per order). */
+  pinKey(): string {
+    return this.#o.pinning.pinKey(this.#o.deployment.id);
+  }
+
   pinnedDomain(): Readonly<ExchangeDomain> | null {
     const pin = this.#o.pinning.pinFor(this.#o.deployment.id);
     return pin
