@@ -62,12 +62,12 @@ net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net
   return origWrite.apply(this, args);
 } as net.Socket['write'];
 
-// The first bytes of the answer on that socket (the exchange has answered), then the order-history
+// The first bytes of the answer on that socket (the exchange has answered), then the orderAnswered
 // event main emits with it (what the window shows the answer from).
 let answering: net.Socket | null = null;
 let answeredAt = NaN;
 coreProbe.onEmit = (event) => {
-  if (event !== 'orderHistory' || Number.isNaN(answeredAt)) return;
+  if (event !== 'orderAnswered' || Number.isNaN(answeredAt)) return;
   send({ type: 'answer', answer: answeredAt, emitted: epochNow() });
   answeredAt = NaN;
 };

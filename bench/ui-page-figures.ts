@@ -110,13 +110,26 @@ export async function measureOwnOrders(
   for (let i = 0; i < warmup + presses; i++) {
     await watchNextOrder(page, price);
     await page.keyboard.press('b');
-    const deadline = Date.now() + 10_000;
-    let s: Sample = { screen: NaN, mine: NaN, ack: NaN };
-    while (Date.now() < deadline) {
-      s = await page.evaluate(() => (globalThis as unknown as { __order: Sample }).__order);
-      if (!Number.isNaN(s.screen) && !Number.isNaN(s.mine) && !Number.isNaN(s.ack)) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // One call that waits in the page (the watcher's frames), not a poll from here: calls into the
+    // page share its channel with the events the harness delivers, and would delay them.
+    const s = await page.evaluate(
+      () =>
+        new Promise<Sample>((done) => {
+          const w = globalThis as unknown as {
+            __order: Sample;
+            requestAnimationFrame(f: () => void): void;
+            performance: { now(): number };
+          };
+          const until = w.performance.now() + 10_000;
+          const check = (): void => {
+            const o = w.__order;
+            const all = !Number.isNaN(o.screen) && !Number.isNaN(o.mine) && !Number.isNaN(o.ack);
+            if (all || w.performance.now() > until) done({ ...o });
+            else w.requestAnimationFrame(check);
+          };
+          check();
+        }),
+    );
     // Main's own row, before the next press (so each press starts from a settled screen).
     await page.waitForFunction(
       () =>
