@@ -2,7 +2,8 @@
  * The app core for the hotkey bench, in a process of its own like Electron's main: the harness
  * server and the core, nothing else (Playwright, the page's bindings and the bench loop stay in the
  * bench process, the devnet in its own). It timestamps each orders.place call reaching the core and
- * the first socket write of its POST to the exchange, and reports both, with what held the window up
+ * the first socket write of its POST to the exchange (and the first bytes of the exchange's answer on
+ * that socket), and reports them, with what held the window up
  * (bench/tail-causes.ts), over the IPC channel. Forked by bench/hotkey-core-process.ts.
  */
 import net from 'node:net';
@@ -57,6 +58,8 @@ net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net
           ? args[0].subarray(0, 1024).toString('latin1')
           : '';
     if (head.startsWith('POST ') && exchangeHost.test(head)) {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- the socket its answer will arrive on
+      answering = this;
       causes.close();
       const at = { core, gateIn, gateOut, wire: epochNow() };
       armed = false;
@@ -66,6 +69,25 @@ net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net
   }
   return origWrite.apply(this, args);
 } as net.Socket['write'];
+
+// The first bytes of the answer on that socket (the exchange has answered), then the orderAnswered
+// event main emits with it (what the window shows the answer from).
+let answering: net.Socket | null = null;
+let answeredAt = NaN;
+coreProbe.onEmit = (event) => {
+  if (event !== 'orderAnswered' || Number.isNaN(answeredAt)) return;
+  send({ type: 'answer', answer: answeredAt, emitted: epochNow() });
+  answeredAt = NaN;
+};
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with apply(this)
+const origEmit = net.Socket.prototype.emit;
+net.Socket.prototype.emit = function (this: net.Socket, event: string | symbol, ...args: unknown[]) {
+  if (event === 'data' && this === answering) {
+    answering = null;
+    answeredAt = epochNow();
+  }
+  return origEmit.apply(this, [event, ...args] as Parameters<net.Socket['emit']>);
+} as net.Socket['emit'];
 
 process.on('message', (m: CoreParentMessage) => {
   if (m.type === 'engines') send({ type: 'engines', signing: signingEngineName(), keccak: keccakEngineName() });

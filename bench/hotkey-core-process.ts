@@ -15,7 +15,9 @@ export type OrderTiming = { core: number; gateIn: number; gateOut: number; wire:
 export type CoreChildMessage =
   | { type: 'ready'; url: string; token: string; backend: 'keychain' | 'file'; sched: boolean }
   | { type: 'engines'; signing: string; keccak: string }
-  | ({ type: 'order' } & OrderTiming);
+  | ({ type: 'order' } & OrderTiming)
+  /** The first bytes of the exchange's answer to that POST reached the core, and main emitted it (epoch ms). */
+  | { type: 'answer'; answer: number; emitted: number };
 
 export interface HotkeyCoreProcess {
   readonly url: string;
@@ -25,6 +27,8 @@ export interface HotkeyCoreProcess {
   readonly sched: boolean;
   engines(): Promise<{ signing: string; keccak: string }>;
   onOrder(listener: (timing: OrderTiming) => void): void;
+  /** When the exchange's answer to the last order reached the core, and when main emitted it to the window. */
+  onAnswer(listener: (at: { answer: number; emitted: number }) => void): void;
   close(): Promise<void>;
 }
 
@@ -40,12 +44,14 @@ export async function startHotkeyCoreProcess(devnet: HarnessDevnet): Promise<Hot
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const orderListeners: ((t: OrderTiming) => void)[] = [];
+  const answerListeners: ((at: { answer: number; emitted: number }) => void)[] = [];
   let engineWaiter: ((e: { signing: string; keccak: string }) => void) | null = null;
   const ready = await new Promise<Extract<CoreChildMessage, { type: 'ready' }>>((done, fail) => {
     child.once('exit', (code) => fail(new Error(`the bench core exited (code ${code}) before it was ready`)));
     child.on('message', (m: CoreChildMessage) => {
       if (m.type === 'ready') done(m);
       else if (m.type === 'engines') engineWaiter?.(m);
+      else if (m.type === 'answer') for (const l of answerListeners) l({ answer: m.answer, emitted: m.emitted });
       else {
         const { type: _type, ...timing } = m;
         for (const l of orderListeners) l(timing);
@@ -64,6 +70,7 @@ export async function startHotkeyCoreProcess(devnet: HarnessDevnet): Promise<Hot
         send({ type: 'engines' });
       }),
     onOrder: (listener) => void orderListeners.push(listener),
+    onAnswer: (listener) => void answerListeners.push(listener),
     async close() {
       if (child.connected) send({ type: 'stop' });
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -87,6 +87,9 @@ const bench: Benchmark = {
       },
     });
     const coreProcess = rig.coreProcess!;
+    let answer = NaN;
+    let emitted = NaN;
+    coreProcess.onAnswer((at) => ({ answer, emitted } = at));
     coreProcess.onOrder((t) => {
       core = t.core;
       wire = t.wire;
@@ -267,16 +270,27 @@ const bench: Benchmark = {
           ['after', currentUrl],
         ] as const) {
           await openTradeAt(page, url);
-          const own = await measureOwnOrders(page, '300000', PAGE_PRESSES, 5, () =>
-            rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' }),
+          const own = await measureOwnOrders(
+            page,
+            '300000',
+            PAGE_PRESSES,
+            5,
+            () => rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' }),
+            () => ({ wire, answer, emitted }),
           );
           await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
-          const loadToLadder = await measurePageLoad(page, url, PAGE_LOADS);
+          const loadToLadder = await measurePageLoad(page, url, PAGE_LOADS, async () => {
+            const id = rig.subscriptionId();
+            if (id) await rig.call('markets.unsubscribeBook', id).catch(() => undefined);
+          });
           figures[when] = { ...own, loadToLadder };
           for (const [label, xs] of [
             ['key → on screen (open orders)', own.keyToScreen],
             ['key → ladder Mine column', own.keyToMine],
             ['key → acknowledged on screen', own.keyToAck],
+            ['  of which wire → answer at main (the exchange itself)', own.wireToAnswer],
+            ['  of which answer at main → main emits it (main)', own.answerToEmit],
+            ['  of which main emits → acknowledged on screen (harness hop, frame)', own.emitToAck],
             ['page load → live ladder with quotes', loadToLadder],
           ] as const) {
             const line = summary(

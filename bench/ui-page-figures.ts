@@ -25,6 +25,12 @@ export interface PageFigures {
   keyToScreen: number[];
   keyToMine: number[];
   keyToAck: number[];
+  /** From the order's bytes leaving the core to the exchange's answer reaching it: the exchange's own time. */
+  wireToAnswer: number[];
+  /** From the answer reaching main to main emitting it to the window: main's own part. */
+  answerToEmit: number[];
+  /** From main's event to the answer on screen: the hop to the window (this harness's, not Electron's) and a frame. */
+  emitToAck: number[];
   loadToLadder: number[];
 }
 
@@ -89,18 +95,41 @@ export async function measureOwnOrders(
   presses: number,
   warmup: number,
   cancelAll: () => Promise<unknown>,
-): Promise<Pick<PageFigures, 'keyToScreen' | 'keyToMine' | 'keyToAck'>> {
-  const out = { keyToScreen: [] as number[], keyToMine: [] as number[], keyToAck: [] as number[] };
+  last: () => { wire: number; answer: number; emitted: number },
+): Promise<
+  Pick<PageFigures, 'keyToScreen' | 'keyToMine' | 'keyToAck' | 'wireToAnswer' | 'answerToEmit' | 'emitToAck'>
+> {
+  const out = {
+    keyToScreen: [] as number[],
+    keyToMine: [] as number[],
+    keyToAck: [] as number[],
+    wireToAnswer: [] as number[],
+    answerToEmit: [] as number[],
+    emitToAck: [] as number[],
+  };
   for (let i = 0; i < warmup + presses; i++) {
     await watchNextOrder(page, price);
     await page.keyboard.press('b');
-    const deadline = Date.now() + 10_000;
-    let s: Sample = { screen: NaN, mine: NaN, ack: NaN };
-    while (Date.now() < deadline) {
-      s = await page.evaluate(() => (globalThis as unknown as { __order: Sample }).__order);
-      if (!Number.isNaN(s.screen) && !Number.isNaN(s.mine) && !Number.isNaN(s.ack)) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // One call that waits in the page (the watcher's frames), not a poll from here: calls into the
+    // page share its channel with the events the harness delivers, and would delay them.
+    const s = await page.evaluate(
+      () =>
+        new Promise<Sample>((done) => {
+          const w = globalThis as unknown as {
+            __order: Sample;
+            requestAnimationFrame(f: () => void): void;
+            performance: { now(): number };
+          };
+          const until = w.performance.now() + 10_000;
+          const check = (): void => {
+            const o = w.__order;
+            const all = !Number.isNaN(o.screen) && !Number.isNaN(o.mine) && !Number.isNaN(o.ack);
+            if (all || w.performance.now() > until) done({ ...o });
+            else w.requestAnimationFrame(check);
+          };
+          check();
+        }),
+    );
     // Main's own row, before the next press (so each press starts from a settled screen).
     await page.waitForFunction(
       () =>
@@ -115,6 +144,10 @@ export async function measureOwnOrders(
       out.keyToScreen.push(s.screen - key);
       out.keyToMine.push(s.mine - key);
       out.keyToAck.push(s.ack - key);
+      const { wire, answer, emitted } = last();
+      out.wireToAnswer.push(answer - wire);
+      out.answerToEmit.push(emitted - answer);
+      out.emitToAck.push(s.ack - emitted);
     }
     if (i % 25 === 24) {
       await cancelAll();
@@ -132,9 +165,24 @@ export async function measureOwnOrders(
 }
 
 /** Reloads `url` `loads` times; each time the page opens Trade as soon as it can and waits for a live ladder with quotes. */
-export async function measurePageLoad(page: Page, url: string, loads: number): Promise<number[]> {
+/**
+ * `beforeLoad` runs before each navigation: a reload leaves the old page's book subscription open in
+ * the core (nothing tells the core the page went), so the bench closes it, as an app window that
+ * unloads would have to.
+ */
+export async function measurePageLoad(
+  page: Page,
+  url: string,
+  loads: number,
+  beforeLoad: () => Promise<unknown>,
+): Promise<number[]> {
   const times: number[] = [];
+  const tell = (m: { text(): string }): void => {
+    if (m.text().startsWith('[bench]')) console.log(`  ${m.text()}`);
+  };
+  page.on('console', tell);
   for (let i = 0; i < loads + 1; i++) {
+    await beforeLoad();
     await page.goto(url);
     const ms = await page.evaluate(
       () =>
@@ -160,7 +208,16 @@ export async function measurePageLoad(page: Page, url: string, loads: number): P
             const blocked = w.document.querySelector('[data-testid="book-blocked"]');
             if (quoted && !blocked) return done(w.performance.now());
             // A load that shows no live ladder in 20 s counts as such (Infinity), not as a bench failure.
-            if (w.performance.now() > 20_000) return done(Infinity);
+            if (w.performance.now() > 20_000) {
+              const g = globalThis as unknown as { __missed?: string[] };
+              const ladder = w.document.querySelector('[data-testid="ladder"]');
+              g.__missed = [
+                ...(g.__missed ?? []),
+                `${ladder ? 'ladder' : 'no ladder'}; blocked: ${blocked?.textContent ?? 'no'}; heading: ${w.document.querySelector('h1')?.textContent ?? ''}; bids: ${w.document.querySelectorAll('[data-testid="ladder"] .cell.bid').length}`,
+              ];
+              console.log(`[bench] no live ladder: ${g.__missed.at(-1)}`);
+              return done(Infinity);
+            }
             w.requestAnimationFrame(frame);
           };
           w.requestAnimationFrame(frame);
@@ -168,6 +225,7 @@ export async function measurePageLoad(page: Page, url: string, loads: number): P
     );
     if (i > 0) times.push(ms); // the first load warms the caches
   }
+  page.off('console', tell);
   return times;
 }
 

@@ -88,6 +88,10 @@ test('a notice names the market and counts the orders the roll took; equity neve
   await app.getByRole('tab', { name: /Positions/ }).click();
   const row = app.getByTestId('positions').locator('tbody tr').filter({ hasText: name });
   await expect(row).toContainText('claim $5.00', { timeout: 30_000 });
+  // Its Claim button is whole inside the tables' panel at 1360 wide (not cut at the edge).
+  const claimBox = await row.getByRole('button', { name: 'Claim' }).boundingBox();
+  const panelBox = await app.getByTestId('account-tabs').boundingBox();
+  expect(claimBox!.x + claimBox!.width).toBeLessThanOrEqual(panelBox!.x + panelBox!.width);
   await shot(app, 'roll-claim-known');
   const samples = await app.evaluate(() => (globalThis as unknown as { __equity: Sample[] }).__equity);
 

@@ -538,6 +538,11 @@ export const bridgeEvents = {
       'One of our orders was filled; the window words a notice for a maker fill as the notification settings allow.',
   },
   orderHistory: { payload: list(orderHistoryEntry), summary: 'The order history changed (newest first, bounded).' },
+  orderAnswered: {
+    payload: orderHistoryEntry,
+    summary:
+      'The exchange answered an order of ours (its history entry), sent the moment main has the answer, before the account is read again: the window shows it at once.',
+  },
   trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
   resolution: {
     payload: epochResolution,

@@ -1,6 +1,7 @@
 // The trading half of the app core against a real devnet (chain + exchange, no bots) on ephemeral
 // ports: connect and pin, markets, books, orders as master and agent, deposits, withdrawals,
 // claims, offline signing and the pin-change block — all through core.invoke like the window.
+import { describeMarketByFacts } from '../../src/shared/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { TempDevnet } from '../devnet-kit';
@@ -494,7 +495,7 @@ describe('trading core on a devnet', () => {
     expect(described).toMatchObject({
       signatureValid: true,
       domainMatchesDeployment: true,
-      lines: [`Buy 2 contracts at 12.5¢ (GTC) on asset ${eth.assetId} epoch ${eth.epoch}`],
+      lines: [`Buy 2 contracts at 12.5¢ (GTC) on ${describeMarketByFacts(BigInt(eth.assetId), BigInt(eth.epoch))}`],
     });
     expect(described.signer.toLowerCase()).toBe(alice.toLowerCase());
     const tampered = JSON.parse(JSON.stringify(payload)) as { body: { order: { price: string } } };

@@ -3,6 +3,7 @@
  * listener sees them, so a bug in main never reaches the window as a malformed payload.
  */
 import { bridgeEvents, type BridgeEvent, type BridgePayload } from '../../shared/bridge';
+import { coreProbe } from './probe';
 
 export type EventListener<E extends BridgeEvent> = (payload: BridgePayload<E>) => void;
 
@@ -16,6 +17,7 @@ export function createEventHub(onListenerError: (event: BridgeEvent, error: unkn
   const listeners = new Map<BridgeEvent, Set<(payload: unknown) => void>>();
   return {
     emit(event, payload) {
+      coreProbe.onEmit?.(event);
       const set = listeners.get(event);
       if (!set || set.size === 0) return;
       const parsed: unknown = bridgeEvents[event].payload.parse(payload);

@@ -1,7 +1,7 @@
 /**
  * Own orders on screen at once: an order is shown as "sending" in open orders and the ladder's Mine
  * column in the frame its key or button was pressed, turns "resting" (or "rejected", with the
- * reason) as soon as main has the exchange's answer (its order-history event, sent before main
+ * reason) as soon as main has the exchange's answer (its orderAnswered event, sent before main
  * re-reads the account), and gives way to main's own open-orders row once the account view lists it.
  * A window-side echo only: nothing here is sent anywhere or trusted by main.
  */
@@ -90,7 +90,7 @@ export class OwnOrderEcho {
     return key;
   }
 
-  /** The exchange's answer as main recorded it (order history: sent as soon as main has it). */
+  /** The exchange's answer as main recorded it (orderAnswered, sent as soon as main has it; or the history). */
   answered(entries: readonly OrderHistoryEntry[]): void {
     let list = this.#prune(this.#list);
     for (const e of entries) {

@@ -176,8 +176,9 @@ export function startTerminal(bridge: BridgeClient): () => void {
       if (notifies('resolutions')) pushNotice('info', resolutionText(r, marketName(r.assetId, r.epoch)));
       void quietly('claims.list').then((c) => c && claims.set(c));
     }),
+    // Main tells the exchange's answer to an order the moment it has it: the order's echo settles now.
+    bridge.on('orderAnswered', (entry) => ownOrders.answered([entry])),
     bridge.on('orderHistory', (h) => {
-      // Main sends the history as soon as the exchange answers an order: its echo settles now.
       ownOrders.answered(h);
       orderHistory.set(h);
     }),

@@ -9,6 +9,7 @@ import type { OfflineAction, PayloadDescription, SignedPayload } from '../../../
 import { signedPayload } from '../../../shared/bridge';
 import {
   REQUEST_KINDS,
+  describeMarketByFacts,
   ZERO_HASH,
   formatDollars,
   formatCents,
@@ -118,7 +119,7 @@ async function build(
 /** Human lines for one parsed action. */
 function describeAction(kind: PayloadKind, a: Record<string, unknown>): string[] {
   const big = (k: string): bigint => a[k] as bigint;
-  const market = (): string => `asset ${String(a['assetId'])} epoch ${String(a['epoch'])}`;
+  const market = (): string => describeMarketByFacts(a['assetId'] as bigint, a['epoch'] as bigint);
   switch (kind) {
     case 'orders': {
       const tif = ['GTC', 'FOK', 'IOC', 'ALO'][Number(big('timeInForce'))] ?? String(a['timeInForce']);

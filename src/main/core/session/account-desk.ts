@@ -13,7 +13,7 @@ import type { EventHub } from '../event-hub';
 import { accountViewOf, type AccountViewSource, type PlacedFacts } from './account-view';
 import type { OwnLevels } from './book-subscriptions';
 import type { MarketEntry } from './market-directory';
-import { OrderHistory, type PlacedOrder } from './order-history';
+import { OrderHistory, orderHistoryEntryOf, type PlacedOrder } from './order-history';
 import {
   BoundedMap,
   CLAIMABLE_KEPT,
@@ -152,6 +152,8 @@ export class AccountDesk implements AccountViewSource {
       placedAt: now,
       signedBy: o.signedBy,
     });
+    // The one entry first, small and at once (the window's own-order echo settles on it), then the history.
+    this.#o.events.emit('orderAnswered', orderHistoryEntryOf(o, now));
     this.#history.placed(o);
     if (now - this.#sweptAt >= SWEEP_EVERY_MS) {
       this.#sweptAt = now;

@@ -39,30 +39,7 @@ export class OrderHistory {
   }
 
   placed(o: PlacedOrder): void {
-    const at = this.#now();
-    const outcome: OrderHistoryEntry['outcome'] =
-      o.status === 'REJECTED'
-        ? 'rejected'
-        : o.status === 'FILLED'
-          ? 'filled'
-          : o.status === 'CANCELLED'
-            ? 'cancelled'
-            : 'open';
-    const entry: OrderHistoryEntry = {
-      assetId: o.assetId.toString(),
-      epoch: o.epoch.toString(),
-      orderId: o.orderId,
-      side: o.side,
-      price: o.price.toString(),
-      size: o.size.toString(),
-      filled: o.filled.toString(),
-      outcome,
-      reason: o.reason.slice(0, 300),
-      timeInForce: o.timeInForce,
-      signedBy: o.signedBy,
-      placedAt: at,
-      updatedAt: at,
-    };
+    const entry = orderHistoryEntryOf(o, this.#now());
     const existing = this.#index(o.orderId);
     // A resend the exchange had already processed keeps its first entry.
     if (existing >= 0) return;
@@ -104,4 +81,31 @@ export class OrderHistory {
     const id = orderId.toLowerCase();
     return this.#entries.findIndex((e) => e.orderId.toLowerCase() === id);
   }
+}
+
+/** The history entry of an order the exchange just answered, as `at` (ms). */
+export function orderHistoryEntryOf(o: PlacedOrder, at: number): OrderHistoryEntry {
+  const outcome: OrderHistoryEntry['outcome'] =
+    o.status === 'REJECTED'
+      ? 'rejected'
+      : o.status === 'FILLED'
+        ? 'filled'
+        : o.status === 'CANCELLED'
+          ? 'cancelled'
+          : 'open';
+  return {
+    assetId: o.assetId.toString(),
+    epoch: o.epoch.toString(),
+    orderId: o.orderId,
+    side: o.side,
+    price: o.price.toString(),
+    size: o.size.toString(),
+    filled: o.filled.toString(),
+    outcome,
+    reason: o.reason.slice(0, 300),
+    timeInForce: o.timeInForce,
+    signedBy: o.signedBy,
+    placedAt: at,
+    updatedAt: at,
+  };
 }
