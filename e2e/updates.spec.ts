@@ -89,7 +89,7 @@ test.describe('an update whose download does not match its signed manifest', () 
     const toast = app.getByTestId('toast');
     const sentence =
       'The downloaded Exchange-Terminal-0.2.0.AppImage does not match the SHA-512 in the signed manifest: it was deleted. Nothing was installed.';
-    await expect(toast).toContainText('UPDATE REFUSED');
+    await expect(toast).toContainText('update refused');
     await expect(toast).toContainText(sentence);
     await shot(app, 'update-refused-notice');
 
