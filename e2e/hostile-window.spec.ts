@@ -8,7 +8,8 @@
  */
 import type { Page } from '@playwright/test';
 import type { DialogRecord } from '../src/main/core';
-import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
+import { saveDialogImage } from './harness/dialog-image';
+import { expect, invokeInPage, test } from './harness/fixture';
 import { available, noProblems, open, setPassword, shot, tokenBalance, useDemoAccount, USD } from './harness/flows';
 
 // A devnet of its own: the deposit credit it waits for must not queue behind other specs' chain traffic.
@@ -23,31 +24,9 @@ interface Outcome {
   error?: { code: string; message: string };
 }
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** Draws one of main's confirm dialogs exactly as its text reads (Electron shows it as a native message box). */
 async function drawDialog(page: Page, record: DialogRecord, name: string): Promise<void> {
-  if (record.kind !== 'confirm') return;
-  const { title, message, detail, confirmLabel } = record.request;
-  await page.setContent(`<!doctype html><html><head><style>
-    body { margin: 0; padding: 24px; background: #2b2d31; font: 13px system-ui, sans-serif; }
-    .box { width: 640px; background: #f3f3f3; color: #1d1d1f; border-radius: 8px; box-shadow: 0 8px 30px #0008; overflow: hidden; }
-    .bar { background: #dcdcdc; padding: 6px 12px; font-weight: 600; color: #333; }
-    .body { display: flex; gap: 16px; padding: 18px; }
-    .icon { font-size: 34px; line-height: 1; }
-    .msg { font-weight: 700; font-size: 14px; margin-bottom: 10px; }
-    .detail { white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; }
-    .buttons { display: flex; justify-content: flex-end; gap: 8px; padding: 0 18px 16px; }
-    button { padding: 5px 16px; border-radius: 5px; border: 1px solid #aaa; background: #fff; font: inherit; }
-    button.default { background: #0a64d8; color: #fff; border-color: #0a64d8; }
-  </style></head><body><div class="box" id="dialog">
-    <div class="bar">${escape(title)}</div>
-    <div class="body"><div class="icon">⚠️</div><div><div class="msg">${escape(message)}</div><div class="detail">${escape(detail)}</div></div></div>
-    <div class="buttons"><button class="default">Cancel</button><button>${escape(confirmLabel)}</button></div>
-  </div></body></html>`);
-  await page.locator('#dialog').screenshot({ path: `${SCREENS_DIR}/hostile-dialog-${name}.png` });
+  if (record.kind === 'confirm') await saveDialogImage(page, record, `hostile-dialog-${name}`);
 }
 
 /** Refused with a code and a sentence, or declined in main's dialog. */

@@ -10,7 +10,8 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export async function saveDialogImage(page: Page, record: DialogRecord, name: string): Promise<string> {
+/** Draws `record` on `page` (replacing its content) and saves `${name}.png`; `tag` prefixes the title bar. */
+export async function saveDialogImage(page: Page, record: DialogRecord, name: string, tag = ''): Promise<string> {
   if (record.kind !== 'confirm') throw new Error(`${name}: only confirm dialogs are drawn`);
   const { title, message, detail, confirmLabel } = record.request;
   const path = `${SCREENS_DIR}/${name}.png`;
@@ -26,7 +27,7 @@ export async function saveDialogImage(page: Page, record: DialogRecord, name: st
     button { padding: 5px 16px; border-radius: 5px; border: 1px solid #aaa; background: #fff; font: inherit; }
     button.default { background: #0a64d8; color: #fff; border-color: #0a64d8; }
   </style></head><body><div class="box" id="dialog">
-    <div class="bar">${escape(title)}</div>
+    <div class="bar">${escape(tag)}${escape(title)}</div>
     <div class="body"><div class="icon">⚠️</div><div><div class="msg">${escape(message)}</div><div class="detail">${escape(detail)}</div></div></div>
     <div class="buttons"><button class="default">Cancel</button><button>${escape(confirmLabel)}</button></div>
   </div></body></html>`);
