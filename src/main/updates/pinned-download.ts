@@ -10,9 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import http from 'node:http';
-import https from 'node:https';
-import { UPDATER_USER_AGENT } from './fetch-bounded';
+import { declaresMoreThan, getWithinOrigin } from './origin-request';
 import type { ReleaseFile } from './signed-manifest';
 import type { UpdateOrigin } from './update-origin';
 import { NOTHING_INSTALLED, UpdateProblem } from './update-problem';
@@ -32,7 +30,6 @@ export interface DownloadRequest {
   onProgress?: (progress: DownloadProgress) => void;
 }
 
-const MAX_REDIRECTS = 3;
 const IDLE_TIMEOUT_MS = 60_000;
 
 export class PinnedDownloadExecutor {
@@ -68,7 +65,7 @@ export class PinnedDownloadExecutor {
     this.aborts.add(abort);
     options.cancellationToken?.on?.('cancel', () => abort.abort());
     try {
-      await this.fetchTo(url, destination, signed, options, abort.signal, 0);
+      await this.fetchTo(url, destination, signed, options, abort.signal);
       return destination;
     } catch (error) {
       await unlink(destination).catch(() => undefined);
@@ -84,7 +81,6 @@ export class PinnedDownloadExecutor {
     signed: ReleaseFile,
     options: DownloadRequest,
     signal: AbortSignal,
-    redirects: number,
   ): Promise<void> {
     const origin = this.origin;
     const failed = (): UpdateProblem =>
@@ -92,50 +88,21 @@ export class PinnedDownloadExecutor {
         'update.download_failed',
         `The download of ${signed.url} from ${origin.base.host} did not complete; the app tries again at its next check.`,
       );
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (error: Error | null): void => {
-        if (settled) return;
-        settled = true;
-        if (error) reject(error);
-        else resolve();
-      };
-      const client = url.protocol === 'https:' ? https : http;
-      const request = client.request(url, {
-        method: 'GET',
-        headers: { accept: '*/*', 'cache-control': 'no-cache', 'user-agent': UPDATER_USER_AGENT },
-        timeout: IDLE_TIMEOUT_MS,
-        signal,
-      });
-      request.on('timeout', () => request.destroy(failed()));
-      request.on('error', (error) => finish(error instanceof UpdateProblem ? error : failed()));
-      request.on('response', (response) => {
+    const tooLarge = (): UpdateProblem =>
+      new UpdateProblem(
+        'update.file_too_large',
+        `The update server sent more of ${signed.url} than the ${signed.size} bytes the signed manifest names, so the download was stopped and deleted. ${NOTHING_INSTALLED}`,
+      );
+    return getWithinOrigin<void>(
+      origin,
+      { url, timeoutMs: IDLE_TIMEOUT_MS, signal, failed },
+      (response, request, finish) => {
         const status = response.statusCode ?? 0;
-        const location = response.headers.location;
-        if (status >= 300 && status < 400 && location) {
-          response.resume();
-          let next: URL | null = null;
-          try {
-            next = new URL(location, url);
-          } catch {
-            next = null;
-          }
-          if (!next || !origin.contains(next)) return finish(origin.redirectRefusal(location));
-          if (redirects >= MAX_REDIRECTS) return finish(failed());
-          this.fetchTo(next, destination, signed, options, signal, redirects + 1).then(() => finish(null), finish);
-          return;
-        }
         if (status < 200 || status >= 300) {
           response.resume();
           return finish(failed());
         }
-        const tooLarge = (): UpdateProblem =>
-          new UpdateProblem(
-            'update.file_too_large',
-            `The update server sent more of ${signed.url} than the ${signed.size} bytes the signed manifest names, so the download was stopped and deleted. ${NOTHING_INSTALLED}`,
-          );
-        const declared = Number(response.headers['content-length']);
-        if (Number.isFinite(declared) && declared > signed.size) {
+        if (declaresMoreThan(response, signed.size)) {
           request.destroy();
           return finish(tooLarge());
         }
@@ -143,6 +110,7 @@ export class PinnedDownloadExecutor {
         const out = createWriteStream(destination, { mode: 0o600 });
         const started = Date.now();
         let transferred = 0;
+        let stopped = false;
         out.on('error', (error) => {
           request.destroy();
           finish(error);
@@ -151,6 +119,7 @@ export class PinnedDownloadExecutor {
         response.on('data', (chunk: Buffer) => {
           transferred += chunk.length;
           if (transferred > signed.size) {
+            stopped = true;
             request.destroy();
             out.destroy();
             finish(tooLarge());
@@ -170,7 +139,7 @@ export class PinnedDownloadExecutor {
           });
         });
         response.on('end', () => {
-          if (settled) return;
+          if (stopped) return;
           out.end(() => {
             const actual = hash.digest('base64');
             if (actual !== signed.sha512) {
@@ -183,9 +152,8 @@ export class PinnedDownloadExecutor {
             } else finish(null);
           });
         });
-      });
-      request.end();
-    });
+      },
+    );
   }
 
   // electron-updater reaches these only for differential downloads and providers' own requests, both
