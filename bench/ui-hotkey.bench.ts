@@ -309,6 +309,10 @@ const bench: Benchmark = {
           report,
           `Page-level figures: ${PAGE_PRESSES} presses of "B" and ${PAGE_LOADS} page loads per build, measured in the page (performance.now(), first frame that shows it); "before" is the renderer of ${baselineRef} built in this run, on the same core and devnet.`,
         );
+        note(
+          report,
+          "The answer's way back in this harness: the core's process writes each event to the harness server's stream as it emits it, the bench process hands it to the page with a CDP Runtime.evaluate (e2e/harness/install-terminal.ts): three process hops (core → bench → Chromium → page) where Electron's main sends to the renderer in one. 'main emits → the answer reaches the page' is that hop; 'the answer in the page → acknowledged on screen' is the renderer's own part.",
+        );
       } finally {
         await baselineServer.close();
         baseline.remove();
