@@ -29,8 +29,12 @@ export interface PageFigures {
   wireToAnswer: number[];
   /** From the answer reaching main to main emitting it to the window: main's own part. */
   answerToEmit: number[];
-  /** From main's event to the answer on screen: the hop to the window (this harness's, not Electron's) and a frame. */
+  /** From main's event to the answer on screen: the hop to the window and a frame. */
   emitToAck: number[];
+  /** From main's event to the page's listener hearing it: the hop to the window (this harness's, not Electron IPC). */
+  emitToPage: number[];
+  /** From the page hearing the answer to the first frame showing it: the renderer's own part. */
+  pageToAck: number[];
   loadToLadder: number[];
 }
 
@@ -51,6 +55,8 @@ interface Sample {
   screen: number;
   mine: number;
   ack: number;
+  /** When the page's listener heard orderAnswered (epoch ms). */
+  heard: number;
 }
 
 /** Installs a per-frame watcher for the next order at `price`; the page keeps its first times. */
@@ -58,7 +64,9 @@ async function watchNextOrder(page: Page, price: string): Promise<void> {
   await page.evaluate((at: string) => {
     type El = { textContent: string | null };
     const w = globalThis as unknown as {
-      __order: { screen: number; mine: number; ack: number };
+      __order: { screen: number; mine: number; ack: number; heard: number };
+      __heardOff?: () => void;
+      terminal: { on(event: string, listener: () => void): () => void };
       document: { querySelectorAll(s: string): { length: number }; querySelector(s: string): El | null };
       requestAnimationFrame(f: (t: number) => void): void;
       performance: { timeOrigin: number; now(): number };
@@ -72,8 +80,13 @@ async function watchNextOrder(page: Page, price: string): Promise<void> {
     const mine = (): string =>
       w.document.querySelector(`[data-testid="ladder"] [data-price="${at}"] .own`)?.textContent ?? '';
     const base = { rows: rows(), main: mainRows(), mine: mine() };
-    const o = { screen: NaN, mine: NaN, ack: NaN };
+    const o = { screen: NaN, mine: NaN, ack: NaN, heard: NaN };
     w.__order = o;
+    // A listener beside the app's, through the same bridge: when the answer reached the page.
+    w.__heardOff?.();
+    w.__heardOff = w.terminal.on('orderAnswered', () => {
+      if (Number.isNaN(o.heard)) o.heard = w.performance.timeOrigin + w.performance.now();
+    });
     const started = w.performance.now();
     const frame = (): void => {
       const t = w.performance.timeOrigin + w.performance.now();
@@ -96,9 +109,7 @@ export async function measureOwnOrders(
   warmup: number,
   cancelAll: () => Promise<unknown>,
   last: () => { wire: number; answer: number; emitted: number },
-): Promise<
-  Pick<PageFigures, 'keyToScreen' | 'keyToMine' | 'keyToAck' | 'wireToAnswer' | 'answerToEmit' | 'emitToAck'>
-> {
+): Promise<Omit<PageFigures, 'loadToLadder'>> {
   const out = {
     keyToScreen: [] as number[],
     keyToMine: [] as number[],
@@ -106,6 +117,8 @@ export async function measureOwnOrders(
     wireToAnswer: [] as number[],
     answerToEmit: [] as number[],
     emitToAck: [] as number[],
+    emitToPage: [] as number[],
+    pageToAck: [] as number[],
   };
   for (let i = 0; i < warmup + presses; i++) {
     await watchNextOrder(page, price);
@@ -148,6 +161,8 @@ export async function measureOwnOrders(
       out.wireToAnswer.push(answer - wire);
       out.answerToEmit.push(emitted - answer);
       out.emitToAck.push(s.ack - emitted);
+      out.emitToPage.push(s.heard - emitted);
+      out.pageToAck.push(s.ack - s.heard);
     }
     if (i % 25 === 24) {
       await cancelAll();
@@ -164,25 +179,18 @@ export async function measureOwnOrders(
   return out;
 }
 
-/** Reloads `url` `loads` times; each time the page opens Trade as soon as it can and waits for a live ladder with quotes. */
 /**
- * `beforeLoad` runs before each navigation: a reload leaves the old page's book subscription open in
- * the core (nothing tells the core the page went), so the bench closes it, as an app window that
- * unloads would have to.
+ * Reloads `url` `loads` times; each time the page opens Trade as soon as it can and waits for a live
+ * ladder with quotes. Nothing is closed between loads: the core closes what a page that went away
+ * had opened (AppCore.windowGone, told by the harness as main's page-lifetime.ts tells it).
  */
-export async function measurePageLoad(
-  page: Page,
-  url: string,
-  loads: number,
-  beforeLoad: () => Promise<unknown>,
-): Promise<number[]> {
+export async function measurePageLoad(page: Page, url: string, loads: number): Promise<number[]> {
   const times: number[] = [];
   const tell = (m: { text(): string }): void => {
     if (m.text().startsWith('[bench]')) console.log(`  ${m.text()}`);
   };
   page.on('console', tell);
   for (let i = 0; i < loads + 1; i++) {
-    await beforeLoad();
     await page.goto(url);
     const ms = await page.evaluate(
       () =>

@@ -7,7 +7,7 @@
  * (bench/devnet-process.ts), beside the core as in the app, not inside its process.
  *
  * In this rig the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
- * harness server (events come back by long-poll and page.evaluate), not Electron IPC.
+ * harness server (events come back on a stream the harness server writes as the core emits, handed to the page by a CDP Runtime.evaluate), not Electron IPC.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

@@ -6,10 +6,12 @@ import { TOKEN_HEADER, type CoreServer } from './core-server';
 
 export interface HarnessClient {
   invoke(method: string, args: unknown): Promise<BridgeOutcome>;
-  events(
-    after: number,
-    options?: { signal?: AbortSignal; wait?: boolean },
-  ): Promise<{ seq: number; event: BridgeEvent; payload: unknown }[]>;
+  /**
+   * The core's events from now on, as it emits them: `onEvents` gets each chunk's events in order.
+   * Resolves once the server streams (no event after that is missed); `ended` settles when the
+   * stream ends (aborted, or the server closed).
+   */
+  eventStream(onEvents: (events: HarnessEvent[]) => void, signal: AbortSignal): Promise<{ ended: Promise<void> }>;
   /** Queue answers for main's dialogs; returns what has been shown so far. */
   dialogs(...answers: DialogAnswer[]): Promise<{ shown: DialogRecord[]; pending: number }>;
   /**
@@ -22,8 +24,16 @@ export interface HarnessClient {
   }): Promise<{ shown: DialogRecord[]; waiting: number; released: number }>;
   /** What Electron's main would see of the person (the page forwards its trusted presses: install-terminal.ts). */
   noteInput(input: UserInput): Promise<void>;
+  /** What Electron's main sees when the window's page goes away (reload, navigation): src/main/window/page-lifetime.ts. */
+  pageGone(): Promise<void>;
   advanceClock(ms: number): Promise<void>;
   restartCore(): Promise<void>;
+}
+
+export interface HarnessEvent {
+  seq: number;
+  event: BridgeEvent;
+  payload: unknown;
 }
 
 export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): HarnessClient {
@@ -39,11 +49,35 @@ export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): Harnes
   }
   return {
     invoke: (method, args) => post('/invoke', { method, args }),
-    events: (after, options = {}) =>
-      post(`/events?after=${after}&wait=${options.wait === false ? 0 : 1}`, {}, options.signal),
+    async eventStream(onEvents, signal) {
+      const response = await fetch(`${server.url}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: server.token },
+        body: '{}',
+        signal,
+      });
+      if (!response.ok || !response.body) throw new Error(`harness /events: HTTP ${response.status}`);
+      const body = response.body;
+      const ended = (async () => {
+        const decoder = new TextDecoder();
+        let partial = '';
+        try {
+          for await (const chunk of body as AsyncIterable<Uint8Array>) {
+            const lines = (partial + decoder.decode(chunk, { stream: true })).split('\n');
+            partial = lines.pop() ?? '';
+            const events = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as HarnessEvent);
+            if (events.length > 0) onEvents(events);
+          }
+        } catch {
+          /* aborted, or the server went away */
+        }
+      })();
+      return { ended };
+    },
     dialogs: (...answers) => post('/control/dialogs', { answers }),
     dialogPolicy: (policy) => post('/control/dialogs', policy),
     noteInput: (input) => post('/control/input', input),
+    pageGone: () => post('/control/page-gone', {}),
     advanceClock: (ms) => post('/control/advance-clock', { ms }),
     restartCore: () => post('/control/restart', {}),
   };

@@ -27,7 +27,7 @@ import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../sr
 import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
 import { devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
-import { bridgeEventNames, type BridgeEvent } from '../../src/shared/bridge';
+import { bridgeEventNames } from '../../src/shared/bridge';
 import {
   startUpdatesFixture,
   type UpdatesFixture,
@@ -35,7 +35,6 @@ import {
 } from '../../test/updates/updates-fixture';
 
 export const TOKEN_HEADER = 'x-harness-token';
-const LONG_POLL_MS = 10_000;
 const CHEAP_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
 
 /** A running devnet the core should trade on (the built-in devnet deployment is pointed at it). */
@@ -114,8 +113,9 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
   const clock = skewableClock();
   const dialogs = createScriptedDialogs();
   const logger = createLogger({ dir: join(dir, 'logs') });
-  const events: { seq: number; event: BridgeEvent; payload: unknown }[] = [];
-  const waiters = new Set<() => void>();
+  // Open event streams (install-terminal.ts): each event is written to them as the core emits it,
+  // as Electron's main sends it to the window (webContents.send), not when a poll next asks.
+  const streams = new Set<ServerResponse>();
   let seq = 0;
 
   /** Opens the core on the persisted store, vault file and keychain service: a restart reopens the same. */
@@ -162,9 +162,8 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     });
     for (const event of bridgeEventNames) {
       core.on(event, (payload) => {
-        events.push({ seq: ++seq, event, payload });
-        if (events.length > 1000) events.shift();
-        for (const wake of [...waiters]) wake();
+        const line = `${JSON.stringify({ seq: ++seq, event, payload })}\n`;
+        for (const stream of streams) stream.write(line);
       });
     }
     return { core, vault, updates };
@@ -174,22 +173,6 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
 
   const routes: Record<string, (body: Record<string, unknown>, url: URL) => Promise<unknown>> = {
     '/invoke': (body) => running.core.invoke(String(body['method']), body['args']),
-    '/events': async (_body, url) => {
-      const after = Number(url.searchParams.get('after') ?? '0');
-      const pending = () => events.filter((e) => e.seq > after);
-      if (pending().length === 0 && url.searchParams.get('wait') !== '0') {
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            waiters.delete(wake);
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(wake, LONG_POLL_MS);
-          waiters.add(wake);
-        });
-      }
-      return pending();
-    },
     '/control/dialogs': (body) => {
       dialogs.answer(...((body['answers'] as DialogAnswer[] | undefined) ?? []));
       const mode = body['unscripted'];
@@ -205,6 +188,11 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     // Stands in for Electron's input events (install-terminal.ts forwards the page's trusted presses).
     '/control/input': (body) => {
       running.core.noteUserInput(userInput(body));
+      return Promise.resolve(null);
+    },
+    // Stands in for main watching the window's page (install-terminal.ts tells a reload or navigation).
+    '/control/page-gone': () => {
+      running.core.windowGone();
       return Promise.resolve(null);
     },
     '/control/advance-clock': (body) => {
@@ -231,6 +219,20 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       return reply(403, { error: 'origin refused' });
     if (request.headers[TOKEN_HEADER] !== token) return reply(401, { error: 'token required' });
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === '/events' && request.method === 'POST') {
+      // Newline-delimited JSON, one event a line, from now until the client goes.
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+      response.flushHeaders();
+      streams.add(response);
+      // A blank line now and then, so a quiet core never trips the client's body timeout.
+      const beat = setInterval(() => response.write('\n'), 30_000);
+      response.on('close', () => {
+        clearInterval(beat);
+        streams.delete(response);
+      });
+      return;
+    }
     const route = routes[url.pathname];
     if (!route || request.method !== 'POST') return reply(404, { error: 'no such route' });
     const chunks: Buffer[] = [];
@@ -259,7 +261,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     token,
     backend: () => running.vault.status().backend,
     async close() {
-      for (const wake of [...waiters]) wake();
+      for (const stream of streams) stream.end();
       running.core.dispose();
       running.vault.dispose();
       await running.updates?.close();

@@ -3,23 +3,36 @@
  * preload bundle (out/preload/index.cjs) in the page before any of its scripts, with a
  * sandbox-like `require` that offers only `electron`: a `contextBridge` that exposes into the
  * page, and an `ipcRenderer` backed by the harness. Calls go page → preload → ipcRenderer.invoke
- * → exposeBinding → test process → harness server (token) → app core; events come back by
- * long-poll from the server to the test process, then into the page to the preload's listeners.
+ * → exposeBinding → test process → harness server (token) → app core; events come back on a
+ * stream from the server to the test process, then into the page to the preload's listeners.
  * A preload bundle that does not load, or exposes nothing, fails every spec that uses this.
+ *
+ * Events travel as Electron's webContents.send sends them: the server writes each to an open stream
+ * as the core emits it (no poll to wait for, and no reply held until the core's current job ends),
+ * and each chunk is handed to the page as soon as it arrives (a Chrome DevTools Protocol
+ * Runtime.evaluate of its JSON, in order, without waiting for the page to finish the one before).
+ * The long-poll and page.evaluate pump this replaced made an event wait for the previous batch's
+ * delivery and for Playwright's argument serialiser: 5-30 ms a batch on the shared machine
+ * (bench/ui-hotkey.bench.ts, key → acknowledged).
  *
  * The harness also stands in for what Electron's main sees of the person (webContents
  * 'before-input-event', 'before-mouse-event', 'input-event'; src/main/core/user-presence.ts): the
  * page-side script forwards the key presses, mouse buttons and touches whose DOM event is trusted
  * (`isTrusted`: Playwright's real clicks and keys, never an event a script dispatched) to the core's
- * noteUserInput, and holds every bridge call until the presses before it have reached the core, as
- * main sees input before the page acts on it. Only the harness does this: in the app, main observes
- * input itself and the page has no say. (The forwarder is hidden from the page's globals, but a page
- * script could still reach Playwright's binding controller: e2e shows the person's path works; that
- * the window cannot forge a press is for the Electron wiring and test/core.)
+ * noteUserInput, and this process holds every bridge call until the presses forwarded before it have
+ * reached the core, as main sees input before the page acts on it (without the page waiting a round
+ * trip for it, which Electron's window never does). Only the harness does this: in the app, main
+ * observes input itself and the page has no say. (The forwarder is hidden from the page's globals,
+ * but a page script could still reach Playwright's binding controller: e2e shows the person's path
+ * works; that the window cannot forge a press is for the Electron wiring and test/core.)
+ *
+ * And it stands in for main watching the page (src/main/window/page-lifetime.ts): a navigation of
+ * the page (reload, goto) tells the core the page went away before the next page's first call, so
+ * the core closes the book streams the old page left open.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import type { UserInput } from '../../src/main/core';
 import { EVENT_CHANNEL_PREFIX, INVOKE_CHANNEL_PREFIX } from '../../src/shared/bridge';
 import type { HarnessClient } from './client';
@@ -48,8 +61,8 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
   return `(() => {
   const names = ${JSON.stringify(names)};
   const call = globalThis[names.invokeBinding];
-  // Main sees the person's input before the page acts on it: presses go first, calls wait for them.
-  let inputs = Promise.resolve();
+  // Main sees the person's input before the page acts on it: the test process holds each call
+  // until the presses forwarded before it have reached the core (bindings arrive there in order).
   const sendInput = names.inputBinding ? globalThis[names.inputBinding] : null;
   if (sendInput) {
     delete globalThis[names.inputBinding];
@@ -58,8 +71,7 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
         domType,
         (event) => {
           if (!event.isTrusted) return;
-          const sent = sendInput(input(event));
-          inputs = inputs.then(() => sent).catch(() => undefined);
+          sendInput(input(event)).catch(() => undefined);
         },
         true,
       );
@@ -78,7 +90,7 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
       if (typeof channel !== 'string' || !channel.startsWith(names.invokePrefix)) {
         return Promise.reject(new Error("No handler registered for '" + String(channel) + "'"));
       }
-      return inputs.then(() => call(channel.slice(names.invokePrefix.length), args[0]));
+      return call(channel.slice(names.invokePrefix.length), args[0]);
     },
     on(channel, listener) {
       let set = listeners.get(channel);
@@ -103,10 +115,22 @@ export function preloadInitScript(preloadSource: string, names: ShellNames): str
     if (id === 'electron') return electron;
     throw new Error("module not found: " + String(id));
   };
+  // A batch of [event, payload] pairs, in order, as ipcRenderer delivers webContents.send's messages.
   Object.defineProperty(globalThis, names.deliver, {
-    value: (event, payload) => {
+    value: (batch) => {
       const ipcEvent = { sender: null };
-      for (const listener of [...(listeners.get(names.eventPrefix + event) ?? [])]) listener(ipcEvent, payload);
+      for (const [event, payload] of batch) {
+        for (const listener of [...(listeners.get(names.eventPrefix + event) ?? [])]) {
+          try {
+            listener(ipcEvent, payload);
+          } catch (error) {
+            // Uncaught, as a listener's error is in Electron, without costing the rest of the batch.
+            setTimeout(() => {
+              throw error;
+            });
+          }
+        }
+      }
     },
   });
   const module = { exports: {} };
@@ -136,8 +160,25 @@ export interface InstalledTerminal {
 }
 
 export async function installTerminal(page: Page, client: HarnessClient): Promise<InstalledTerminal> {
-  await page.exposeBinding(INVOKE_BINDING, (_source, method: string, args: unknown[]) => client.invoke(method, args));
-  await page.exposeBinding(INPUT_BINDING, (_source, input: UserInput) => client.noteInput(input));
+  // What each call waits for: the presses forwarded before it, and the core hearing that the page
+  // before it went away. Bindings reach this process in the order the page called them.
+  let inputs: Promise<unknown> = Promise.resolve();
+  let pageGone: Promise<unknown> = Promise.resolve();
+  await page.exposeBinding(INVOKE_BINDING, async (_source, method: string, args: unknown[]) => {
+    await Promise.all([inputs, pageGone]);
+    return client.invoke(method, args);
+  });
+  await page.exposeBinding(INPUT_BINDING, (_source, input: UserInput) => {
+    const sent = client.noteInput(input);
+    inputs = Promise.all([inputs, sent]).catch(() => undefined);
+    return sent;
+  });
+  // A navigation of the page starts (reload, goto): told before the next document can exist.
+  const onRequest = (request: Request): void => {
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+    pageGone = Promise.all([pageGone, client.pageGone()]).catch(() => undefined);
+  };
+  page.on('request', onRequest);
   await page.addInitScript({
     content: preloadInitScript(shippedPreload(), {
       invokeBinding: INVOKE_BINDING,
@@ -147,37 +188,25 @@ export async function installTerminal(page: Page, client: HarnessClient): Promis
       eventPrefix: EVENT_CHANNEL_PREFIX,
     }),
   });
-  // Start after the events that happened before this page existed.
+  const cdp = await page.context().newCDPSession(page);
+  // Each chunk of events is handed over as it arrives and not awaited: the protocol runs a session's
+  // commands in order, and the next chunk need not wait for the page to finish this one. A page
+  // navigating or closed drops it: the events were for a page that is gone.
   const abort = new AbortController();
-  let after = (await client.events(0, { wait: false })).at(-1)?.seq ?? 0;
-  const pump = (async () => {
-    while (!abort.signal.aborted) {
-      let batch: Awaited<ReturnType<HarnessClient['events']>>;
-      try {
-        batch = await client.events(after, { signal: abort.signal });
-      } catch {
-        return; // aborted, or the server is gone
-      }
-      if (batch.length === 0) continue;
-      after = batch.at(-1)!.seq;
-      // One round trip per batch, in order: a devnet with bots sends more events than one
-      // page.evaluate each can carry, and a pump that falls behind loses them off the server's buffer.
-      const deliveries = batch.map(({ event, payload }) => [event, payload] as const);
-      await page
-        .evaluate(
-          ([name, list]) => {
-            const deliver = (globalThis as unknown as Record<string, (e: string, p: unknown) => void>)[name]!;
-            for (const [e, p] of list) deliver(e, p);
-          },
-          [DELIVER, deliveries] as const,
-        )
-        .catch(() => undefined); // page navigating or closed: the events are for a page that is gone
-    }
-  })();
+  const stream = await client.eventStream((events) => {
+    const deliveries = events.map(({ event, payload }) => [event, payload] as const);
+    cdp
+      .send('Runtime.evaluate', {
+        expression: `globalThis[${JSON.stringify(DELIVER)}](${JSON.stringify(deliveries)})`,
+      })
+      .catch(() => undefined);
+  }, abort.signal);
   return {
     async stop() {
       abort.abort();
-      await pump;
+      await stream.ended;
+      page.off('request', onRequest);
+      await cdp.detach().catch(() => undefined);
     },
   };
 }

@@ -29,6 +29,7 @@ import { isOwnPage, isTrustedSender, resolveAppEntry, type AppEntry } from './wi
 import { appMenuTemplate } from './window/app-menu';
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './window/app-protocol';
 import { createMainWindow } from './window/create-window';
+import { onPageGone } from './window/page-lifetime';
 import { developmentCsp, PRODUCTION_CSP } from './window/csp';
 import { hardenSession, hardenWebContents } from './window/policies';
 
@@ -54,6 +55,8 @@ const offlineAtLaunch = launchedOffline(process.argv, process.env);
 let noteUserInput: (input: UserInput) => void = () => {};
 /** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
 let cameraWanted: () => boolean = () => false;
+/** Set once the core runs: a page that went away (reload, crash, close) leaves no book streams open. */
+let windowGone: () => void = () => {};
 
 async function openWindow(entry: AppEntry): Promise<void> {
   mainWindow = await createMainWindow({
@@ -63,6 +66,7 @@ async function openWindow(entry: AppEntry): Promise<void> {
     iconPath: app.isPackaged ? undefined : here('../../resources/icon.png'),
     onUserInput: (input) => noteUserInput(input),
   });
+  onPageGone(mainWindow.webContents, () => windowGone());
   mainWindow.on('closed', () => (mainWindow = null));
 }
 
@@ -141,6 +145,7 @@ async function start(): Promise<void> {
   registerCore(ipcMain, core, isTrusted);
   noteUserInput = (input) => core.noteUserInput(input);
   cameraWanted = () => core.cameraWanted();
+  windowGone = () => core.windowGone();
   forwardEvents(core, () => mainWindow?.webContents ?? null);
   app.on('will-quit', () => {
     core.dispose();

@@ -86,6 +86,12 @@ export interface AppCore {
   cameraWanted(): boolean;
   /** Offline mode is on now: the shell blocks the window's own network requests while it is. */
   isOffline(): boolean;
+  /**
+   * The window's page went away (reloaded, navigated, crashed or closed; window/page-lifetime.ts
+   * tells): what it had opened in the core closes, since no page is left to close it. Without this,
+   * every reload would keep its book streams and the 33rd page could stream none.
+   */
+  windowGone(): void;
   dispose(): void;
 }
 
@@ -306,6 +312,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     },
     cameraWanted: () => qr.cameraOpen(),
     isOffline: () => ctx.offline() !== 'off',
+    windowGone: () => trading.windowGone(),
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();

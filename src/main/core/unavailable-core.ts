@@ -15,6 +15,7 @@ export function createUnavailableCore(app: AppFacts, sentence: string): AppCore 
     on: () => () => {},
     noteUserInput: () => {},
     cameraWanted: () => false,
+    windowGone: () => {},
     // It opens no connection; the shell still blocks the window's requests when launched offline.
     isOffline: () => false,
     dispose: () => {},

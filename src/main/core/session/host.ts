@@ -39,6 +39,8 @@ export interface TradingHost {
   clockOffsetMs(): number | null;
   /** The offset's uncertainty (ms), null before the first sample or without a session. */
   clockUncertaintyMs(): number | null;
+  /** The window's page went away: the book streams it opened close (no page is left to close them). */
+  windowGone(): void;
   dispose(): void;
 }
 
@@ -81,6 +83,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     feeds: () => (current ? current.health.feedHealth() : []),
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     clockUncertaintyMs: () => current?.health.clockUncertaintyMs() ?? null,
+    windowGone: () => current?.board.books.closeAll(),
     dispose: () => {
       off();
       current?.stop();
@@ -176,6 +179,7 @@ export function disabledTradingHost(): TradingHost {
     feeds: () => [],
     clockOffsetMs: () => null,
     clockUncertaintyMs: () => null,
+    windowGone: () => {},
     dispose: () => {},
   };
 }
