@@ -4,6 +4,7 @@
  */
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import {
   createAppCore,
@@ -17,12 +18,13 @@ import {
 import { attestedBy, devnetAtStart } from './core/devnet-deployment';
 import { launchedOffline } from './core/offline-mode';
 import { appMarkets } from './core/session/market-directory';
+import { createPracticeMode } from './core/practice';
 import { forwardEvents, registerCore } from './electron/bridge-ipc';
 import { blockRequestsWhileOffline } from './electron/offline-requests';
 import { electronDialogs } from './electron/dialogs';
 import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
-import { DeploymentPinning, SettingsService } from './settings';
+import { SettingsService } from './settings';
 import { appUpdateService } from './updates';
 import { openVault, type Vault } from './vault';
 import { isOwnPage, isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
@@ -80,12 +82,21 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const running = await devnetAtStart(settings, process.env[DEVNET_ACCOUNTS_ENV] ?? null, offline);
   const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });
   const devnet = running ? loadDevnetAccounts() : { accounts: [], problem: null };
+  // Practice: the exchange, oracle and bots in a worker of their own, journal in userData/practice.
+  const practice = createPracticeMode({
+    spawn: (workerData) => new Worker(here('./practice-worker.js'), { workerData }),
+    dataDir: join(userData, 'practice'),
+    settings,
+    vault,
+    logger,
+  });
   if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
   const core = createAppCore({
     vault,
     settings,
     store,
-    pinning: new DeploymentPinning(settings),
+    pinning: practice.pinning,
+    practice,
     dialogs: electronDialogs(() => mainWindow),
     logger,
     app: facts,
