@@ -100,9 +100,10 @@ export default defineConfig({
       // Main runs under Node inside Electron: dependencies stay in node_modules (native keyring).
       externalizeDeps: true,
       sourcemap: true,
-      // Two programs, each one file with nothing shared: main (index.js) never loads practice code, and
-      // the practice exchange's worker (src/practice/worker.ts), which main starts by its path.
-      // isolatedEntries: true,
+      // Two programs: main (index.js) and the practice exchange's worker (src/practice/worker.ts), which
+      // main starts by its path. Code both use (the client library, zod, ethers' parts) lands in a shared
+      // chunk under chunks/, so the installer carries it once; src/practice and src/devnet reach only
+      // practice-worker.js (test/built/pack.test.ts reads the source maps to check).
       rolldownOptions: {
         input: {
           index: resolve(here, 'src/main/index.ts'),
@@ -115,7 +116,7 @@ export default defineConfig({
     build: {
       // Sandboxed preload: CommonJS, everything bundled, only `electron` external.
       externalizeDeps: false,
-      // isolatedEntries: true,
+      isolatedEntries: true,
       rolldownOptions: {
         external: ['electron'],
         output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
