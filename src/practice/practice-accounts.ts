@@ -23,8 +23,8 @@ export function practiceBotAccounts(count: number): DevnetAccount[] {
 export function practiceContracts(): DevnetContracts {
   const none = ZERO_ADDRESS as Address;
   return {
-    exchange: PRACTICE_VERIFYING_CONTRACT as Address,
-    ledger: PRACTICE_LEDGER as Address,
+    exchange: PRACTICE_VERIFYING_CONTRACT,
+    ledger: PRACTICE_LEDGER,
     depositLedger: none,
     settlementToken: none,
     permit2: none,

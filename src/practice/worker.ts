@@ -4,7 +4,7 @@
  * Every message in is parsed (main is trusted, but this is an edge like any other); nothing here
  * throws uncaught: a failure is a `fatal` event with a sentence, or a `reply` with ok: false.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import {
   practiceRequestSchema,
   practiceStartSchema,
@@ -14,8 +14,10 @@ import {
 import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
 import { startPracticeExchange, type PracticeExchange } from './practice-exchange';
 
-const port = parentPort;
-if (port === null) throw new Error('src/practice/worker.ts runs only as a worker thread.');
+const port: MessagePort = (() => {
+  if (parentPort === null) throw new Error('src/practice/worker.ts runs only as a worker thread.');
+  return parentPort;
+})();
 
 const started = performance.now();
 const elapsedMs = (): number => Math.round(performance.now() - started);
