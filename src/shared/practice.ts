@@ -17,6 +17,11 @@ import { z } from 'zod';
 export const PRACTICE_DOMAIN_NAME = 'Exchange Terminal Practice';
 export const PRACTICE_CHAIN_ID = 1_347_567_939n;
 export const PRACTICE_VERIFYING_CONTRACT = '0x33CC5Ae889d6c8f5874E4E4E99A5324840D6c1fC';
+/**
+ * The practice exchange's account ledger (a withdrawal's `ledger` field, GET /config/chains): the last
+ * 20 bytes of keccak256("exchange-terminal/practice/ledger/v1"), like the verifying contract.
+ */
+export const PRACTICE_LEDGER = '0x9213460f2144A4a75AbF4afF2F9A9E5b40518D2C';
 /** The deployment id practice is selected by (settings.selectedDeploymentId). */
 export const PRACTICE_DEPLOYMENT_ID = 'practice';
 /** Play money one "Add $1,000" credits, in the settlement token's micro-dollars. */
@@ -62,6 +67,8 @@ export const practiceEventSchema = z.discriminatedUnion('type', [
       /** The markets' asset ids (1-minute, 5-minute and hourly up/down on a few symbols). */
       assetIds: z.array(decimal).max(64),
       startupMs: z.number(),
+      /** The account ledger (PRACTICE_LEDGER); optional, so an event without it (an older worker, a test double) still parses. */
+      ledger: address.optional(),
     })
     .strict(),
   z
