@@ -54,6 +54,9 @@ let mainWindow: BrowserWindow | null = null;
 const offlineAtLaunch = launchedOffline(process.argv, process.env);
 /** Set once the core runs: real input restarts the idle auto-lock and lets panic go (bridge calls never do). */
 let noteUserInput: (input: UserInput) => void = () => {};
+/** Set once the core runs: whether the practice exchange's worker still runs, and how to stop it. */
+let practiceRunning: () => boolean = () => false;
+let stopPractice: () => Promise<void> = () => Promise.resolve();
 /** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
 let cameraWanted: () => boolean = () => false;
 
@@ -90,6 +93,8 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     vault,
     logger,
   });
+  practiceRunning = () => ['starting', 'ready'].includes(practice.host.status().state);
+  stopPractice = () => practice.host.stop();
   if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
   const core = createAppCore({
     vault,
@@ -153,7 +158,13 @@ async function start(): Promise<void> {
   noteUserInput = (input) => core.noteUserInput(input);
   cameraWanted = () => core.cameraWanted();
   forwardEvents(core, () => mainWindow?.webContents ?? null);
-  app.on('will-quit', () => {
+  app.on('will-quit', (event) => {
+    // The practice exchange closes its journal (and its bots cancel their quotes) before the app ends.
+    if (practiceRunning()) {
+      event.preventDefault();
+      void stopPractice().finally(() => app.quit());
+      return;
+    }
     core.dispose();
     vault?.dispose();
   });
