@@ -136,10 +136,11 @@ describe('practice mode through main', () => {
       expect(v.selection.master).toBe(practiceKey);
       return v;
     }, wait);
-    expect(view.balance?.available ?? '0').toBe('0');
+    // A new practice account starts with $1,000 of play money; Add $1,000 adds as much again.
+    expect(view.balance?.available).toBe(PRACTICE_GRANT.toString());
     const added = await ok<{ amount: string; account: string }>('practice.addFunds');
     expect(added).toEqual({ amount: PRACTICE_GRANT.toString(), account: practiceKey });
-    expect((await ok<AccountView>('account.get')).balance?.available).toBe(PRACTICE_GRANT.toString());
+    expect((await ok<AccountView>('account.get')).balance?.available).toBe((2n * PRACTICE_GRANT).toString());
     expect(of<{ message: string }>('notice').some((n) => n.message === '$1,000.00 of play money added.')).toBe(true);
 
     const market = await vi.waitFor(async () => {
@@ -280,9 +281,10 @@ describe('practice mode through main', () => {
     t.dialogs.answer({ kind: 'confirm', yes: true });
     expect(await ok('practice.reset')).toMatchObject({ confirmed: true, value: { state: 'ready' } });
     expect(double.spawned.at(-1)?.fresh).toBe(true);
+    // Started over: no position, and the $1,000 a fresh start begins with.
     await vi.waitFor(async () => {
       const v = await ok<AccountView>('account.get');
-      expect(v.balance?.available).toBe('0');
+      expect(v.balance?.available).toBe(PRACTICE_GRANT.toString());
       expect(v.positions).toEqual([]);
     }, wait);
   }, 90_000);

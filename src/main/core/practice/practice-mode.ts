@@ -4,7 +4,7 @@
  * practice's own domain by main itself (it started the exchange, so no pin dialog asks anyone).
  * The trading host connects only while the worker answers at exactly the URLs written (live()).
  */
-import { PRACTICE_DEPLOYMENT_ID } from '../../../shared/practice';
+import { PRACTICE_DEPLOYMENT_ID, PRACTICE_GRANT } from '../../../shared/practice';
 import type { PracticeStatus } from '../../../shared/bridge';
 import type { Logger } from '../../log';
 import {
@@ -81,29 +81,33 @@ export class PracticeMode {
    * Makes the first practice key when there is none and the vault is open (a locked vault gets one
    * when practice is entered again after unlocking; the Keys screen can always make one).
    */
-  async ensureKey(): Promise<void> {
-    if (this.keys().length > 0 || this.#o.vault.isLocked()) return;
+  async ensureKey(): Promise<boolean> {
+    if (this.keys().length > 0 || this.#o.vault.isLocked()) return false;
     await this.#o.vault.createPractice({ label: 'Practice' });
+    return true;
   }
 
-  /** Starts the worker (afresh after "Reset practice") and selects practice once it answers. */
+  /**
+   * Starts the worker (afresh after "Reset practice") and selects practice once it answers. A new
+   * practice account, and every fresh start, begins with $1,000 of play money.
+   */
   async enter(fresh = false): Promise<void> {
-    await this.ensureKey();
+    const made = await this.ensureKey();
     const endpoints = await this.host.start(fresh);
     this.#point(endpoints);
+    const first = this.keys().find((k) => k.role === 'master');
+    if ((made || fresh) && first) await this.host.credit(first.address, PRACTICE_GRANT);
     this.#o.settings.updateSettings({ selectedDeploymentId: PRACTICE_DEPLOYMENT_ID });
   }
 
   /** At app start: practice selected last time starts again in the background (its journal kept). */
   resume(): void {
     if (!this.active()) return;
-    this.host
-      .start(false)
-      .catch((error: unknown) =>
-        this.#o.logger.warn('practice.resume_failed', {
-          message: error instanceof Error ? error.message : 'non-error',
-        }),
-      );
+    this.host.start(false).catch((error: unknown) =>
+      this.#o.logger.warn('practice.resume_failed', {
+        message: error instanceof Error ? error.message : 'non-error',
+      }),
+    );
   }
 
   /** The practice entry at the worker's URLs, pinned with practice's constants (never the worker's word). */
