@@ -22,7 +22,7 @@ import type { Settings } from '../../shared/settings-schema';
 import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
-import { pushNotice } from './notices';
+import { pushNotice, setNoticesPractice } from './notices';
 import { ownOrders } from './own-orders';
 import type { SectionId } from './sections';
 import { followUpdates } from './updates';
@@ -151,7 +151,10 @@ function notifies(kind: 'fills' | 'resolutions'): boolean {
 export function startTerminal(bridge: BridgeClient): () => void {
   client = bridge;
   const offs = [
-    bridge.on('connection', (v) => connectionView.set(v)),
+    bridge.on('connection', (v) => {
+      setNoticesPractice(v.practice);
+      connectionView.set(v);
+    }),
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
     bridge.on('account', (v) => {
@@ -204,7 +207,10 @@ export function startTerminal(bridge: BridgeClient): () => void {
       quietly('markets.list'),
       quietly('lock.status'),
     ]);
-    if (conn) connectionView.set(conn);
+    if (conn) {
+      setNoticesPractice(conn.practice);
+      connectionView.set(conn);
+    }
     if (lockState) lock.set(lockState);
     if (list) markets.set(list);
     if (prefs) {
