@@ -25,7 +25,7 @@ interface PracticeReport {
 }
 
 function run(mode: 'practice-first' | 'practice-restart', userData: string): PracticeReport {
-  const env = { ...process.env, BOOT_USERDATA: userData };
+  const env: NodeJS.ProcessEnv = { ...process.env, BOOT_USERDATA: userData };
   delete env['EXCHANGE_TERMINAL_DEVNET_ACCOUNTS'];
   const r = spawnSync(process.execPath, [DRIVER, BUNDLE, mode], { encoding: 'utf8', timeout: 120_000, env });
   const line = r.stdout.split('\n').find((l) => l.startsWith('BOOT-REPORT '));
