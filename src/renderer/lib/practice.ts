@@ -4,8 +4,6 @@
  * these only ask, and show main's sentence when it says no.
  */
 import { derived } from 'svelte/store';
-import { formatDollars } from '../../shared/protocol/units';
-import { PRACTICE_GRANT } from '../../shared/practice';
 import { attempt } from './attempt';
 import { pushNotice } from './notices';
 import { connectionView, refreshAccount } from './terminal';
@@ -13,8 +11,12 @@ import { connectionView, refreshAccount } from './terminal';
 /** True while practice is the selected deployment. */
 export const inPractice = derived(connectionView, (c) => c?.practice === true);
 
-/** "$1,000": what one Add gives, from the same constant main credits. */
-export const PRACTICE_GRANT_TEXT = formatDollars(PRACTICE_GRANT).replace(/\.00$/, '');
+/**
+ * "$1,000": what one Add gives. Written here rather than formatted from PRACTICE_GRANT, whose module
+ * carries zod (its schemas would bring zod's eval probe into the window, which the CSP refuses);
+ * practice.test.ts holds the two together.
+ */
+export const PRACTICE_GRANT_TEXT = '$1,000';
 
 /** Enters practice; the sentence to show when main did not (declined in its dialog, or refused). */
 export async function startPractice(): Promise<string | null> {
