@@ -18,6 +18,7 @@ import type { Vault, VaultKeyInfo } from '../../vault';
 import { practiceMarkets } from './practice-markets';
 import { isPractice, practiceDeploymentAt, practiceFacts, practiceSelected } from './practice-domain';
 import type { PracticeEndpoints, PracticeHost } from './practice-host';
+import { BridgeFailure } from '../bridge-runtime';
 
 export interface PracticeModeOptions {
   readonly host: PracticeHost;
@@ -77,12 +78,14 @@ export class PracticeMode {
     return endpoints !== null && endpoints.httpUrl === deployment.httpUrl;
   }
 
-  /**
-   * Makes the first practice key when there is none and the vault is open (a locked vault gets one
-   * when practice is entered again after unlocking; the Keys screen can always make one).
-   */
+  /** Makes the first practice key when there is none (the vault must be open for that). */
   async ensureKey(): Promise<boolean> {
-    if (this.keys().length > 0 || this.#o.vault.isLocked()) return false;
+    if (this.keys().length > 0) return false;
+    if (this.#o.vault.isLocked())
+      throw new BridgeFailure(
+        'vault.locked',
+        'Unlock the app first: practice makes a key of its own, which needs the vault open. Nothing was started.',
+      );
     await this.#o.vault.createPractice({ label: 'Practice' });
     return true;
   }
