@@ -11,7 +11,6 @@ import {
   type PracticeEvent,
   type PracticeRequest,
 } from '../shared/practice';
-import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
 import { startPracticeExchange, type PracticeExchange } from './practice-exchange';
 
 const port: MessagePort = (() => {
@@ -56,8 +55,9 @@ async function start(): Promise<PracticeExchange | undefined> {
   }
   try {
     // libsecp256k1 and keccak in WebAssembly, as main uses them: the bots sign and the exchange hashes
-    // every order. Optional: without it the same bytes come from the JavaScript engines, only slower.
-    await useWasmCrypto().catch(() => undefined);
+    // every order. Optional, and loaded lazily as in main: if the package cannot load, the same bytes
+    // come from the JavaScript engines, only slower.
+    await import('../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()).catch(() => undefined);
     post({ type: 'progress', stage: 'crypto', elapsedMs: elapsedMs() });
     exchange = await startPracticeExchange({
       ...parsed.data,
