@@ -10,6 +10,7 @@ import {
   practiceStartSchema,
   type PracticeEvent,
   type PracticeRequest,
+  type PracticeStats,
 } from '../shared/practice';
 import { startPracticeExchange, type PracticeExchange } from './practice-exchange';
 
@@ -104,6 +105,10 @@ async function answer(request: PracticeRequest): Promise<void> {
     post({ type: 'reply', id: request.id, ok: false, message: 'The practice exchange is not running.' });
     return;
   }
+  if (request.type === 'stats') {
+    post({ type: 'reply', id: request.id, ok: true, stats: stats(running, request.gc === true) });
+    return;
+  }
   const amount = BigInt(request.amount);
   if (amount === 0n || amount > MAX_CREDIT) {
     post({ type: 'reply', id: request.id, ok: false, message: 'A credit must be from 1 to 10^15 micro-dollars.' });
@@ -115,6 +120,22 @@ async function answer(request: PracticeRequest): Promise<void> {
   } catch (e) {
     post({ type: 'reply', id: request.id, ok: false, message: `The credit failed: ${sentence(e)}` });
   }
+}
+
+function stats(running: PracticeExchange, gc: boolean): PracticeStats {
+  // A bench's host may expose gc (node --expose-gc); Electron's main never does.
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (gc && collect !== undefined) collect();
+  const heap = process.memoryUsage();
+  return {
+    heapUsed: heap.heapUsed,
+    heapTotal: heap.heapTotal,
+    external: heap.external,
+    rss: heap.rss,
+    journalRecords: running.service.journalStats().records,
+    botSteps: running.botSteps(),
+    collected: gc && collect !== undefined,
+  };
 }
 
 port.on('message', (raw: unknown) => {
