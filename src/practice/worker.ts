@@ -27,6 +27,9 @@ const sentence = (e: unknown): string => (e instanceof Error ? e.message : Strin
 let exchange: PracticeExchange | undefined;
 let stopped = false;
 
+/** When the WebAssembly crypto engines are loaded, after `ready`. */
+const WASM_AFTER_MS = 3_000;
+
 /** The exchange's own bound on an amount (a deposit or withdrawal of more is refused the same way). */
 const MAX_CREDIT = 10n ** 15n;
 
@@ -55,11 +58,6 @@ async function start(): Promise<PracticeExchange | undefined> {
     return undefined;
   }
   try {
-    // libsecp256k1 and keccak in WebAssembly, as main uses them: the bots sign and the exchange hashes
-    // every order. Optional, and loaded lazily as in main: if the package cannot load, the same bytes
-    // come from the JavaScript engines, only slower.
-    await import('../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()).catch(() => undefined);
-    post({ type: 'progress', stage: 'crypto', elapsedMs: elapsedMs() });
     exchange = await startPracticeExchange({
       ...parsed.data,
       onProgress: (stage) => post({ type: 'progress', stage, elapsedMs: elapsedMs() }),
@@ -72,6 +70,13 @@ async function start(): Promise<PracticeExchange | undefined> {
     await exchange.stop();
     return undefined;
   }
+  // libsecp256k1 and keccak in WebAssembly, as main uses them (the bots sign and the exchange hashes
+  // every order), once the first books are up: compiling them takes 0.1–0.2 s, which the first live
+  // book does not wait for. Until then, and for good if the package cannot load, the same bytes come
+  // from the JavaScript engines, only slower.
+  setTimeout(() => {
+    import('../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()).catch(() => undefined);
+  }, WASM_AFTER_MS).unref();
   post({
     type: 'ready',
     httpUrl: exchange.httpUrl,

@@ -39,6 +39,8 @@ export const practiceStartSchema = z
     fresh: z.boolean(),
     /** Liquidity bots (default 3). */
     bots: z.number().int().min(0).max(8).optional(),
+    /** Mean ms between a bot's steps (default 1000; a soak bench runs them faster). */
+    botStepMs: z.number().int().min(100).max(60_000).optional(),
   })
   .strict();
 export type PracticeStart = z.infer<typeof practiceStartSchema>;
