@@ -51,6 +51,8 @@ export interface PracticeExchange {
   /** The bots' accounts (they trade already: never offered to people). */
   botAddresses: Address[];
   startupMs: number;
+  /** Steps the bots have completed, summed (progress for the soak bench). */
+  botSteps(): number;
   /** Play money: `amount` micro-dollars to `account`, journaled, then durable. */
   credit(account: string, amount: bigint): Promise<void>;
   /** The exchange service's handle (tests and benches: totals, invariants). */
@@ -156,6 +158,7 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
     assetIds,
     botAddresses: accounts.map((a) => a.address),
     startupMs,
+    botSteps: () => bots.reduce((sum, b) => sum + b.steps, 0),
     credit: (account, amount) => service.credit(account, amount),
     service,
     stop() {

@@ -10,8 +10,8 @@ import {
   practiceStartSchema,
   type PracticeEvent,
   type PracticeRequest,
+  type PracticeStats,
 } from '../shared/practice';
-import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
 import { startPracticeExchange, type PracticeExchange } from './practice-exchange';
 
 const port: MessagePort = (() => {
@@ -26,6 +26,9 @@ const sentence = (e: unknown): string => (e instanceof Error ? e.message : Strin
 
 let exchange: PracticeExchange | undefined;
 let stopped = false;
+
+/** When the WebAssembly crypto engines are loaded, after `ready`. */
+const WASM_AFTER_MS = 3_000;
 
 /** The exchange's own bound on an amount (a deposit or withdrawal of more is refused the same way). */
 const MAX_CREDIT = 10n ** 15n;
@@ -55,10 +58,6 @@ async function start(): Promise<PracticeExchange | undefined> {
     return undefined;
   }
   try {
-    // libsecp256k1 and keccak in WebAssembly, as main uses them: the bots sign and the exchange hashes
-    // every order. Optional: without it the same bytes come from the JavaScript engines, only slower.
-    await useWasmCrypto().catch(() => undefined);
-    post({ type: 'progress', stage: 'crypto', elapsedMs: elapsedMs() });
     exchange = await startPracticeExchange({
       ...parsed.data,
       onProgress: (stage) => post({ type: 'progress', stage, elapsedMs: elapsedMs() }),
@@ -71,6 +70,13 @@ async function start(): Promise<PracticeExchange | undefined> {
     await exchange.stop();
     return undefined;
   }
+  // libsecp256k1 and keccak in WebAssembly, as main uses them (the bots sign and the exchange hashes
+  // every order), once the first books are up: compiling them takes 0.1–0.2 s, which the first live
+  // book does not wait for. Until then, and for good if the package cannot load, the same bytes come
+  // from the JavaScript engines, only slower.
+  setTimeout(() => {
+    import('../shared/protocol/wasm-crypto').then((m) => m.useWasmCrypto()).catch(() => undefined);
+  }, WASM_AFTER_MS).unref();
   post({
     type: 'ready',
     httpUrl: exchange.httpUrl,
@@ -104,6 +110,10 @@ async function answer(request: PracticeRequest): Promise<void> {
     post({ type: 'reply', id: request.id, ok: false, message: 'The practice exchange is not running.' });
     return;
   }
+  if (request.type === 'stats') {
+    post({ type: 'reply', id: request.id, ok: true, stats: stats(running, request.gc === true) });
+    return;
+  }
   const amount = BigInt(request.amount);
   if (amount === 0n || amount > MAX_CREDIT) {
     post({ type: 'reply', id: request.id, ok: false, message: 'A credit must be from 1 to 10^15 micro-dollars.' });
@@ -115,6 +125,22 @@ async function answer(request: PracticeRequest): Promise<void> {
   } catch (e) {
     post({ type: 'reply', id: request.id, ok: false, message: `The credit failed: ${sentence(e)}` });
   }
+}
+
+function stats(running: PracticeExchange, gc: boolean): PracticeStats {
+  // A bench's host may expose gc (node --expose-gc); Electron's main never does.
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (gc && collect !== undefined) collect();
+  const heap = process.memoryUsage();
+  return {
+    heapUsed: heap.heapUsed,
+    heapTotal: heap.heapTotal,
+    external: heap.external,
+    rss: heap.rss,
+    journalRecords: running.service.journalStats().records,
+    botSteps: running.botSteps(),
+    collected: gc && collect !== undefined,
+  };
 }
 
 port.on('message', (raw: unknown) => {

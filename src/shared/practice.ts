@@ -39,6 +39,8 @@ export const practiceStartSchema = z
     fresh: z.boolean(),
     /** Liquidity bots (default 3). */
     bots: z.number().int().min(0).max(8).optional(),
+    /** Mean ms between a bot's steps (default 1000; a soak bench runs them faster). */
+    botStepMs: z.number().int().min(100).max(60_000).optional(),
   })
   .strict();
 export type PracticeStart = z.infer<typeof practiceStartSchema>;
@@ -49,7 +51,29 @@ export const practiceRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('credit'), id: z.number().int(), account: address, amount: decimal }).strict(),
   /** Stop the bots (they cancel their quotes), the exchange and the oracle; the journal stays. */
   z.object({ type: z.literal('stop'), id: z.number().int() }).strict(),
+  /**
+   * The worker's memory and work so far (diagnostics, the soak bench); the reply carries `stats`.
+   * `gc`: collect garbage first, where the host exposes it (a bench; never the app).
+   */
+  z.object({ type: z.literal('stats'), id: z.number().int(), gc: z.boolean().optional() }).strict(),
 ]);
+
+/** What a `stats` reply carries: this thread's V8 heap, the process's RSS, and the exchange's work. */
+export const practiceStatsSchema = z
+  .object({
+    heapUsed: z.number(),
+    heapTotal: z.number(),
+    external: z.number(),
+    /** Resident set of the whole process (main and every thread). */
+    rss: z.number(),
+    /** Journal records written since this start, and bot steps completed. */
+    journalRecords: z.number(),
+    botSteps: z.number(),
+    /** Whether the heap was collected before measuring. */
+    collected: z.boolean(),
+  })
+  .strict();
+export type PracticeStats = z.infer<typeof practiceStatsSchema>;
 export type PracticeRequest = z.infer<typeof practiceRequestSchema>;
 
 /** Worker → main. */
@@ -77,6 +101,8 @@ export const practiceEventSchema = z.discriminatedUnion('type', [
       id: z.number().int(),
       ok: z.boolean(),
       message: z.string().max(500).optional(),
+      /** Only in the reply to `stats`. */
+      stats: practiceStatsSchema.optional(),
     })
     .strict(),
   /** The worker cannot go on (journal unreadable, port refused): a sentence for the user. */

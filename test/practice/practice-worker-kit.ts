@@ -37,14 +37,15 @@ export interface PracticeWorkerRun {
 
 export function startPracticeWorker(
   start: PracticeStart,
-  from: 'source' | 'built' = 'source',
+  /** 'source' (tsx), 'built' (out/main/practice-worker.js) or a built file elsewhere (a packed app's). */
+  from: 'source' | 'built' | URL = 'source',
   // Messages that do not parse as PracticeEvents land here (a test expects none).
   strays: unknown[] = [],
 ): PracticeWorkerRun {
   const worker =
-    from === 'built'
-      ? new Worker(PRACTICE_WORKER_BUILT, { workerData: start })
-      : new Worker(TS_BOOT, { workerData: start, argv: [PRACTICE_WORKER_SOURCE.href] });
+    from === 'source'
+      ? new Worker(TS_BOOT, { workerData: start, argv: [PRACTICE_WORKER_SOURCE.href] })
+      : new Worker(from === 'built' ? PRACTICE_WORKER_BUILT : from, { workerData: start });
   const events: PracticeEvent[] = [];
   const waiters = new Map<number, (r: Reply) => void>();
   const replies = new Map<number, Reply>();

@@ -205,6 +205,17 @@ describe('the practice worker', () => {
     expect(strays).toEqual([]);
   });
 
+  it("reports its memory and work on request (the soak bench's probe)", async () => {
+    const reply = await run.request({ type: 'stats', id: 20, gc: true });
+    expect(reply.ok).toBe(true);
+    const stats = reply.stats!;
+    expect(stats.heapUsed).toBeGreaterThan(0);
+    expect(stats.rss).toBeGreaterThan(stats.heapUsed);
+    expect(stats.botSteps).toBeGreaterThan(0);
+    // At least genesis, the epochs opened, the credits and the orders so far.
+    expect(stats.journalRecords).toBeGreaterThan(assetIds.length);
+  });
+
   it('keeps the position and the money after a restart on the same journal', async () => {
     expect(traded).toBeDefined();
     await run.stop();
