@@ -141,6 +141,10 @@ export function practiceWorkerDouble(options: WorkerDoubleOptions = {}): WorkerD
     });
     const handle = async (request: PracticeRequest): Promise<void> => {
       try {
+        if (request.type === 'stats') {
+          send({ type: 'reply', id: request.id, ok: false, message: 'The double keeps no statistics.' });
+          return;
+        }
         if (request.type === 'credit') await run.svc!.credit(request.account, BigInt(request.amount));
         else await stopRun(run);
         send({ type: 'reply', id: request.id, ok: true });
