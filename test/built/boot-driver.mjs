@@ -404,12 +404,21 @@ report.calls.panicAfterTouch = await invoke(trusted, 'kit.panic', [null]);
 // The WebAssembly crypto chunk main loads after the first unlock (libsecp256k1 and keccak): it
 // must load from the built files (packed: from the archive's own production node_modules, with no
 // native build and no network) and pass its self-tests against noble.
+// Shared chunks sit next to the bundle or in its chunks/ folder (main and the practice worker share them).
 const bundleDir = path.dirname(path.resolve(bundlePath));
-const wasmChunk = readdirSync(bundleDir).find((f) => /^wasm-crypto-[\w-]+\.js$/.test(f));
+const wasmChunk = [bundleDir, path.join(bundleDir, 'chunks')]
+  .flatMap((dir) => {
+    try {
+      return readdirSync(dir).map((f) => path.join(dir, f));
+    } catch {
+      return [];
+    }
+  })
+  .find((f) => /^wasm-crypto-[\w-]+\.js$/.test(path.basename(f)));
 try {
   if (!wasmChunk) throw new Error(`no wasm-crypto chunk next to ${bundlePath}`);
   const started = performance.now();
-  await (await import(pathToFileURL(path.join(bundleDir, wasmChunk)).href)).useWasmCrypto();
+  await (await import(pathToFileURL(wasmChunk).href)).useWasmCrypto();
   report.wasmCrypto = { ok: true, ms: Math.round(performance.now() - started) };
 } catch (error) {
   report.wasmCrypto = { ok: false, error: String(error?.message ?? error) };
