@@ -150,10 +150,14 @@ function notifies(kind: 'fills' | 'resolutions'): boolean {
 /** Loads every view and subscribes to every event. Returns the unsubscriber. */
 export function startTerminal(bridge: BridgeClient): () => void {
   client = bridge;
+  let deploymentId: string | null | undefined;
   const offs = [
     bridge.on('connection', (v) => {
       setNoticesPractice(v.practice);
       connectionView.set(v);
+      // Another deployment (entering or leaving practice, too): what was read of the last one goes.
+      if (deploymentId !== undefined && v.deploymentId !== deploymentId) void refreshAccount();
+      deploymentId = v.deploymentId;
     }),
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
@@ -210,6 +214,7 @@ export function startTerminal(bridge: BridgeClient): () => void {
     if (conn) {
       setNoticesPractice(conn.practice);
       connectionView.set(conn);
+      deploymentId ??= conn.deploymentId;
     }
     if (lockState) lock.set(lockState);
     if (list) markets.set(list);
