@@ -74,6 +74,8 @@ test('practice: first run, play money, buy with a hotkey, close, claim after the
   const firstRun = app.getByTestId('first-run');
   await expect(firstRun.getByTestId('practice-offer')).toBeVisible();
   await expect(app.getByTestId('practice-badge')).toHaveCount(0);
+  // Before practice: the offer beside connecting to an exchange (no badge yet: nothing is practice).
+  await shot(app, 'practice-0-first-run-offer');
 
   // One click: no dialog (nothing real is left), a live exchange on this computer.
   const shownBefore = (await core.dialogs()).shown.length;
