@@ -56,6 +56,8 @@ const REAL_FACTS = {
 
 let realKey: KeyInfo;
 let practiceKey: string;
+/** The second practice key, made in practice (the agent, and the cold key of the air-gapped round trip). */
+let secondKey: string;
 
 function lastConfirm() {
   const d = t.dialogs.shown.filter((x) => x.kind === 'confirm').at(-1);
@@ -121,6 +123,7 @@ describe('practice mode through main', () => {
     // A new key made in practice is a practice key (the second one, for the air-gapped round trip).
     const second = await ok<KeyInfo>('keys.create', { label: 'Practice cold key' });
     expect(second.practice).toBe(true);
+    secondKey = second.address;
     expect((await ok<KeyInfo[]>('keys.list')).map((k) => k.address).sort()).toEqual(
       [practiceKey, second.address].sort(),
     );
@@ -176,6 +179,32 @@ describe('practice mode through main', () => {
     });
     expect(closed.status).toBe('CLOSED');
   }, 90_000);
+
+  it('approves the second practice key as an agent, trades as it, and revokes it', async () => {
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const approved = await ok<{ confirmed: true; value: { status: string; agent: string } }>('agents.approve', {
+      agent: secondKey,
+    });
+    expect(approved.value).toMatchObject({ status: 'active', agent: secondKey });
+    expect(lastConfirm()?.title).toBe('Practice · Approve agent');
+    const view = await ok<AccountView>('account.select', { master: practiceKey, agent: secondKey, tradeAs: 'agent' });
+    expect(view.selection).toEqual({ master: practiceKey, agent: secondKey, tradeAs: 'agent' });
+    const market = (await ok<MarketSummary[]>('markets.list')).find((m) => m.bestBid !== null)!;
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    const placed = await ok<{ status: string }>('orders.place', {
+      assetId: market.assetId,
+      epoch: market.epoch,
+      side: 'buy',
+      price: '1',
+      size: '1',
+      timeInForce: 'GTC',
+      signAs: 'agent',
+    });
+    expect(placed.status).toBe('ACCEPTED');
+    t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await ok('agents.revoke')).toMatchObject({ confirmed: true });
+    await ok('account.select', { master: practiceKey, agent: null, tradeAs: 'master' });
+  }, 60_000);
 
   it('signs under practice’s domain only: its signature verifies under no other deployment’s domain', async () => {
     const market = (await ok<MarketSummary[]>('markets.list'))[0]!;
