@@ -53,5 +53,5 @@ export const PRACTICE_TRY = {
   agents:
     'Try an agent: create a second practice key on the Keys screen, approve it here, trade as the agent, then revoke it.',
   airgap:
-    'Try the air-gapped round trip: create a second practice key, watch its address, prepare an order for it, then sign it and bring the answer back.',
+    'Try the air-gapped round trip with the app on a second computer, in practice there too: watch its practice key’s address here, prepare an order for it, carry the request over by QR codes or a file, sign it there, and bring the answer back.',
 } as const;
