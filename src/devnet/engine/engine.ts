@@ -33,7 +33,7 @@ import {
   ZERO_HASH,
 } from '../../shared/protocol/constants';
 import { planReservedPosition, rate, release, reserve, settle, value } from './accounting';
-import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, unlinkOrder } from './book';
+import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, retireSides, unlinkOrder } from './book';
 import type { Book, EngineState, Level, Order, PositionState } from './state';
 import { getAccount, getBook, getPosition, newState } from './state';
 import { stateHash } from './state-hash';
@@ -271,6 +271,7 @@ export class Engine {
       o.pos.orders.delete(o);
       this.s.orders.delete(o.id);
     }
+    retireSides(book);
     book.resolved = true;
     book.resolutionPrice = c.price;
     book.upWins = c.price >= book.strike;
