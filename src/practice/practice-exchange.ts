@@ -7,7 +7,14 @@
  * in-process. No chain, no hardhat, no solc: nothing here needs a dev checkout.
  */
 import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from '../devnet/exchange';
-import { botProfile, createClientVenue, devnetClient, startLiquidityBot, type LiquidityBot } from '../devnet/bot';
+import {
+  botProfile,
+  createClientVenue,
+  devnetClient,
+  startLiquidityBot,
+  type BotVenue,
+  type LiquidityBot,
+} from '../devnet/bot';
 import type { MarketCatalog } from '../devnet/markets';
 import { VOLATILITY_DEFAULTS } from '../client';
 import { type Address, type ExchangeDomain } from '../shared/protocol';
@@ -92,6 +99,7 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
     signatureWorkers: 0,
     signatureVerifier: PRACTICE_VERIFIER,
     instantPayouts: true,
+    forgetResolvedDigests: true,
     onError: (err, where) => log(`[exchange] ${where}: ${err instanceof Error ? err.message : String(err)}`),
   };
   const service = await startExchangeService(serviceOptions);
@@ -120,13 +128,15 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
     bots = accounts.map((account, i) =>
       startLiquidityBot({
         name: account.label,
-        venue: createClientVenue({
-          account,
-          endpoints,
-          chainId: PRACTICE_CHAIN_ID,
-          contracts,
-          domainName: PRACTICE_DOMAIN_NAME,
-        }),
+        venue: onTimerOnly(
+          createClientVenue({
+            account,
+            endpoints,
+            chainId: PRACTICE_CHAIN_ID,
+            contracts,
+            domainName: PRACTICE_DOMAIN_NAME,
+          }),
+        ),
         assetIds,
         config: botProfile(i),
         sigmaOf: (assetId) => botVolatility(catalog, assetId),
@@ -170,6 +180,18 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
       return stopping;
     },
   };
+}
+
+/**
+ * The venue without its feed wake-ups: a practice bot re-quotes on its timer only. The devnet's bots
+ * also step a market on every oracle tick and own fill, which on nine markets is some 280 journal
+ * records a second (each one kept in the journal, and its digest in memory, for the journal's life);
+ * a learner's book needs far less, and a level taken by an IOC is refilled on the next step (~1 s).
+ */
+function onTimerOnly(venue: BotVenue): BotVenue {
+  const timerOnly: BotVenue = { ...venue };
+  delete timerOnly.watch;
+  return timerOnly;
 }
 
 /** The bots price with the market's own oracle volatility, raised to the terminal estimator's floor (as the devnet's do). */

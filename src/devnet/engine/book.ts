@@ -30,6 +30,7 @@ export function newBook(assetId: bigint, epoch: bigint, strike: bigint, expirati
     lastTime: 0,
     pool: 0,
     positions: new Map(),
+    digests: [],
     resolved: false,
     resolutionPrice: 0n,
     upWins: false,

@@ -99,6 +99,13 @@ export interface ExchangeServiceOptions {
    * the practice wallet; a chain pays withdrawals itself, so the two cannot be combined.
    */
   instantPayouts?: boolean;
+  /**
+   * Forget each epoch's order, cancel and cancel-replace digests once it is resolved (the engine's
+   * EngineOptions.forgetResolvedDigests), so memory stays flat while markets roll and bots trade:
+   * practice mode, whose journal lives as long as the app. A replay of such an action then answers
+   * MARKET_RESOLVED (or ORDER_NOT_FOUND) instead of ENTRY_PROCESSED.
+   */
+  forgetResolvedDigests?: boolean;
 }
 
 /** Generous for people and bots (20 at once, then one every 200 ms); a loop gets 429 and backs off. */
@@ -191,7 +198,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     }
     const opened = await Journal.open(options.dataDir, options.fresh === true);
     journal = opened.journal;
-    ledger = new Ledger(journal);
+    ledger = new Ledger(journal, { forgetResolvedDigests: options.forgetResolvedDigests === true });
     try {
       ledger.replay(opened.records);
     } catch (e) {
