@@ -1,8 +1,11 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { META_CSP } from './src/main/window/csp';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const CHARSET_TAG = '<meta charset="UTF-8" />';
 
 /** Adds the production CSP as a meta tag to the built index.html (dev uses main's header). */
@@ -65,12 +68,48 @@ function noWasmCryptoInWindow(): Plugin {
   };
 }
 
+/**
+ * The practice worker runs the exchange service without a chain, whose chain wiring
+ * (src/devnet/exchange/chain-sync.ts) is loaded only when a chain is given. The main build has no
+ * chain, ever: that import resolves to a module that refuses, so src/devnet/chain, the contracts'
+ * artifacts and ethers' contract code never reach out/main.
+ */
+function noChainInTheApp(): Plugin {
+  const STUB = '\0exchange-terminal:no-chain';
+  return {
+    name: 'exchange-terminal:no-chain-in-the-app',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (/(^|\/)chain-sync(\.ts)?$/.test(source) && importer?.includes('/src/devnet/exchange/')) return STUB;
+      if (/(^|\/)devnet\/chain(\/|$)|(^|\/)(hardhat|solc)(\/|$)/.test(source))
+        this.error(`${importer ?? 'main'} imports ${source}: the app carries no chain and no chain tooling.`);
+      return null;
+    },
+    load(id) {
+      if (id !== STUB) return null;
+      return "export function startChainSync() { throw new Error('This build of the exchange service has no chain.'); }";
+    },
+  };
+}
+
 export default defineConfig({
   main: {
+    plugins: [noChainInTheApp()],
     build: {
       // Main runs under Node inside Electron: dependencies stay in node_modules (native keyring).
       externalizeDeps: true,
       sourcemap: true,
+      // Two programs: main (index.js) and the practice exchange's worker (src/practice/worker.ts), which
+      // main starts by its path. Code both use (the client library, zod, ethers' parts) lands in a shared
+      // chunk under chunks/, so the installer carries it once; src/practice and src/devnet reach only
+      // practice-worker.js (test/built/pack.test.ts reads the source maps to check).
+      rolldownOptions: {
+        input: {
+          index: resolve(here, 'src/main/index.ts'),
+          'practice-worker': resolve(here, 'src/practice/worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -26,9 +26,9 @@ const ELECTRON_RUNTIME_FILES = [
 /** Boundaries of every shipped file of src/main (a later block for a narrower group repeats them). */
 const MAIN_BOUNDARIES = [
   {
-    deny: ['src/devnet', 'src/renderer'],
+    deny: ['src/devnet', 'src/practice', 'src/renderer'],
     reason:
-      'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, and the window only through the bridge.',
+      'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, starts the practice worker by its built file and speaks src/shared/practice.ts to it, and reaches the window only through the bridge.',
   },
   {
     deny: ['src/client'],
@@ -239,7 +239,7 @@ export default tseslint.config(
       'local/import-boundaries': [
         'error',
         {
-          deny: ['src/main', 'src/client', 'src/devnet', 'src/preload'],
+          deny: ['src/main', 'src/client', 'src/devnet', 'src/practice', 'src/preload'],
           reason: 'the renderer talks to main only through the bridge contract in src/shared.',
         },
       ],
@@ -323,9 +323,40 @@ export default tseslint.config(
       'local/import-boundaries': [
         'error',
         {
-          deny: ['src/main', 'src/renderer', 'src/preload'],
+          deny: ['src/main', 'src/renderer', 'src/preload', 'src/practice'],
           reason:
-            'the devnet is a separate service: it shares src/shared and the client library with the app, never main.',
+            'the devnet is a separate service: it shares src/shared and the client library with the app, never main (and practice mode builds on the devnet, not the other way round).',
+        },
+        {
+          deny: ['src/client'],
+          allowFiles: ['src/client/index.ts'],
+          reason: 'import the client library from its index (src/client), never its files.',
+        },
+      ],
+    },
+  },
+  {
+    // Practice mode's exchange (a worker thread of the installed app): the devnet's chainless parts and
+    // the client library, never the chain tooling, never main (main starts it by its built file).
+    files: ['src/practice/**/*.ts'],
+    ignores: ['src/practice/**/*.test.ts'],
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        {
+          allowOnly: [
+            'src/practice',
+            'src/shared',
+            'src/client',
+            'src/devnet/exchange',
+            'src/devnet/engine',
+            'src/devnet/markets',
+            'src/devnet/oracle',
+            'src/devnet/bot',
+            'src/devnet/prng.ts',
+          ],
+          reason:
+            'practice mode ships in the app: it may use the exchange service, engine, markets, oracle, bots and PRNG of src/devnet, the client library and src/shared, never the chain tooling (src/devnet/chain, devnet.ts) nor main.',
         },
         {
           deny: ['src/client'],

@@ -26,7 +26,10 @@ import { createLogger } from '../../src/main/log';
 import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../src/main/settings';
 import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
-import { devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
+import { appMarkets, devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
+import { Worker } from 'node:worker_threads';
+import { resolve } from 'node:path';
+import { createPracticeMode, type PracticeMode } from '../../src/main/core/practice';
 import { bridgeEventNames } from '../../src/shared/bridge';
 import {
   startUpdatesFixture,
@@ -60,6 +63,8 @@ export interface CoreServerOptions {
   readonly launchedOffline?: boolean;
   /** The app's own updates: a release signed by a test key on a local update server (test/updates). */
   readonly updates?: UpdatesFixtureOptions & { readonly downloads?: 'automatic' | 'ask' };
+  /** Practice mode as the installed app has it: the built out/main/practice-worker.js in a worker thread. */
+  readonly practice?: boolean;
 }
 
 export interface CoreServer {
@@ -104,7 +109,10 @@ interface Running {
   core: AppCore;
   vault: Vault;
   updates: UpdatesFixture | null;
+  practice: PracticeMode | null;
 }
+
+const PRACTICE_WORKER = resolve('out/main/practice-worker.js');
 
 export async function startCoreServer(options: CoreServerOptions = {}): Promise<CoreServer> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-core-'));
@@ -136,12 +144,24 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     });
     if (options.updates?.downloads) settings.updateSettings({ updateDownloads: options.updates.downloads });
     const updates = options.updates ? await startUpdatesFixture(options.updates) : null;
+    const pinning = new DeploymentPinning(settings, () => clock.now());
+    const practice = options.practice
+      ? createPracticeMode({
+          spawn: (workerData) => new Worker(PRACTICE_WORKER, { workerData }),
+          dataDir: join(dir, 'practice'),
+          settings,
+          vault,
+          logger,
+          pinning,
+        })
+      : null;
     const core = createAppCore({
       vault,
       settings,
       ...(updates ? { updates: updates.service } : {}),
       store,
-      pinning: new DeploymentPinning(settings, () => clock.now()),
+      pinning,
+      ...(practice ? { practice } : {}),
       dialogs,
       logger,
       app: { version: '0.1.0', platform: process.platform },
@@ -157,7 +177,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
             trading: { markets: devnetMarkets(devnet.markets) },
           }
         : options.firstRun
-          ? { trading: { markets: devnetMarkets([]) } }
+          ? { trading: { markets: practice ? appMarkets(null) : devnetMarkets([]) } }
           : {}),
     });
     for (const event of bridgeEventNames) {
@@ -166,7 +186,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
         for (const stream of streams) stream.write(line);
       });
     }
-    return { core, vault, updates };
+    return { core, vault, updates, practice };
   }
 
   let running = await open();
@@ -200,6 +220,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       return Promise.resolve(null);
     },
     '/control/restart': async () => {
+      await running.practice?.host.stop();
       running.core.dispose();
       running.vault.dispose();
       await running.updates?.close();
@@ -262,6 +283,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     backend: () => running.vault.status().backend,
     async close() {
       for (const stream of streams) stream.end();
+      await running.practice?.host.stop();
       running.core.dispose();
       running.vault.dispose();
       await running.updates?.close();

@@ -47,6 +47,7 @@ export const test = base.extend<
     proxyMarketFeed: boolean;
     marketFeedProxy: WsProxy | null;
     updates: (UpdatesFixtureOptions & { downloads?: 'automatic' | 'ask' }) | null;
+    practice: boolean;
   },
   { renderer: StaticServer; devnet: LazyDevnet; devnetOptions: HarnessDevnetOptions }
 >({
@@ -62,6 +63,8 @@ export const test = base.extend<
   proxyMarketFeed: [false, { option: true }],
   /** `test.use({ updates: { version: '0.2.0' } })`: a signed release waits on a local update server. */
   updates: [null, { option: true }],
+  /** `test.use({ firstRun: true, practice: true })`: the installed app's practice mode (the built worker). */
+  practice: [false, { option: true }],
   marketFeedProxy: async ({ withDevnet, proxyMarketFeed, devnet }, use) => {
     if (!withDevnet || !proxyMarketFeed) return use(null);
     const proxy = await startWsProxy((await devnet.get()).forCore.marketWsUrl);
@@ -89,13 +92,14 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  core: async ({ withDevnet, firstRun, startedOffline, devnet, marketFeedProxy, updates }, use) => {
+  core: async ({ withDevnet, firstRun, startedOffline, devnet, marketFeedProxy, updates, practice }, use) => {
     const forCore = withDevnet ? (await devnet.get()).forCore : null;
     const server = await startCoreServer({
       ...(forCore ? { devnet: marketFeedProxy ? { ...forCore, marketWsUrl: marketFeedProxy.url } : forCore } : {}),
       ...(firstRun ? { firstRun } : {}),
       ...(startedOffline ? { launchedOffline: true } : {}),
       ...(updates ? { updates } : {}),
+      ...(practice ? { practice } : {}),
     });
     const harness = { ...harnessClient(server), server };
     currentCore = harness;

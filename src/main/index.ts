@@ -4,6 +4,7 @@
  */
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import {
   createAppCore,
@@ -17,12 +18,13 @@ import {
 import { attestedBy, devnetAtStart } from './core/devnet-deployment';
 import { launchedOffline } from './core/offline-mode';
 import { appMarkets } from './core/session/market-directory';
+import { createPracticeMode } from './core/practice';
 import { forwardEvents, registerCore } from './electron/bridge-ipc';
 import { blockRequestsWhileOffline } from './electron/offline-requests';
 import { electronDialogs } from './electron/dialogs';
 import { createElectronKeyValueStore } from './electron/store';
 import { createLogger, type Logger } from './log';
-import { DeploymentPinning, SettingsService } from './settings';
+import { SettingsService } from './settings';
 import { appUpdateService } from './updates';
 import { openVault, type Vault } from './vault';
 import { isOwnPage, isTrustedSender, resolveAppEntry, type AppEntry } from './window/app-entry';
@@ -53,6 +55,9 @@ let mainWindow: BrowserWindow | null = null;
 const offlineAtLaunch = launchedOffline(process.argv, process.env);
 /** Set once the core runs: real input restarts the idle auto-lock and lets panic go (bridge calls never do). */
 let noteUserInput: (input: UserInput) => void = () => {};
+/** Set once the core runs: whether the practice exchange's worker still runs, and how to stop it. */
+let practiceRunning: () => boolean = () => false;
+let stopPractice: () => Promise<void> = () => Promise.resolve();
 /** Set once the core runs: the camera permission follows its QR scans (window/policies.ts). */
 let cameraWanted: () => boolean = () => false;
 /** Set once the core runs: a page that went away (reload, crash, close) leaves no book streams open. */
@@ -84,12 +89,23 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const running = await devnetAtStart(settings, process.env[DEVNET_ACCOUNTS_ENV] ?? null, offline);
   const vault = await openVault({ store, filePath: join(userData, 'keys.vault') });
   const devnet = running ? loadDevnetAccounts() : { accounts: [], problem: null };
+  // Practice: the exchange, oracle and bots in a worker of their own, journal in userData/practice.
+  const practice = createPracticeMode({
+    spawn: (workerData) => new Worker(here('./practice-worker.js'), { workerData }),
+    dataDir: join(userData, 'practice'),
+    settings,
+    vault,
+    logger,
+  });
+  practiceRunning = () => ['starting', 'ready'].includes(practice.host.status().state);
+  stopPractice = () => practice.host.stop();
   if (devnet.problem) logger.warn('devnet.accounts', { problem: devnet.problem });
   const core = createAppCore({
     vault,
     settings,
     store,
-    pinning: new DeploymentPinning(settings),
+    pinning: practice.pinning,
+    practice,
     dialogs: electronDialogs(() => mainWindow),
     logger,
     app: facts,
@@ -147,7 +163,13 @@ async function start(): Promise<void> {
   cameraWanted = () => core.cameraWanted();
   windowGone = () => core.windowGone();
   forwardEvents(core, () => mainWindow?.webContents ?? null);
-  app.on('will-quit', () => {
+  app.on('will-quit', (event) => {
+    // The practice exchange closes its journal (and its bots cancel their quotes) before the app ends.
+    if (practiceRunning()) {
+      event.preventDefault();
+      void stopPractice().finally(() => app.quit());
+      return;
+    }
     core.dispose();
     vault?.dispose();
   });

@@ -51,6 +51,7 @@ import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/off
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
 import { riskMethods } from './bridge/risk';
+import { practiceMethods } from './bridge/practice';
 import { updateMethods, updateStatus } from './bridge/updates';
 import { airgapMethods, submitResult } from './bridge/airgap';
 import {
@@ -94,6 +95,7 @@ export * from './bridge/deployments';
 export * from './bridge/airgap';
 export * from './bridge/airgap-qr';
 export * from './bridge/updates';
+export * from './bridge/practice';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -513,6 +515,7 @@ export const bridgeMethods = {
   ...offlineModeMethods,
   ...kitMethods,
   ...riskMethods,
+  ...practiceMethods,
 
   ...airgapMethods,
   ...updateMethods,

@@ -17,6 +17,11 @@ import { z } from 'zod';
 export const PRACTICE_DOMAIN_NAME = 'Exchange Terminal Practice';
 export const PRACTICE_CHAIN_ID = 1_347_567_939n;
 export const PRACTICE_VERIFYING_CONTRACT = '0x33CC5Ae889d6c8f5874E4E4E99A5324840D6c1fC';
+/**
+ * The practice exchange's account ledger (a withdrawal's `ledger` field, GET /config/chains): the last
+ * 20 bytes of keccak256("exchange-terminal/practice/ledger/v1"), like the verifying contract.
+ */
+export const PRACTICE_LEDGER = '0x9213460f2144A4a75AbF4afF2F9A9E5b40518D2C';
 /** The deployment id practice is selected by (settings.selectedDeploymentId). */
 export const PRACTICE_DEPLOYMENT_ID = 'practice';
 /** Play money one "Add $1,000" credits, in the settlement token's micro-dollars. */
@@ -34,6 +39,8 @@ export const practiceStartSchema = z
     fresh: z.boolean(),
     /** Liquidity bots (default 3). */
     bots: z.number().int().min(0).max(8).optional(),
+    /** Mean ms between a bot's steps (default 1000; a soak bench runs them faster). */
+    botStepMs: z.number().int().min(100).max(60_000).optional(),
   })
   .strict();
 export type PracticeStart = z.infer<typeof practiceStartSchema>;
@@ -44,7 +51,29 @@ export const practiceRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('credit'), id: z.number().int(), account: address, amount: decimal }).strict(),
   /** Stop the bots (they cancel their quotes), the exchange and the oracle; the journal stays. */
   z.object({ type: z.literal('stop'), id: z.number().int() }).strict(),
+  /**
+   * The worker's memory and work so far (diagnostics, the soak bench); the reply carries `stats`.
+   * `gc`: collect garbage first, where the host exposes it (a bench; never the app).
+   */
+  z.object({ type: z.literal('stats'), id: z.number().int(), gc: z.boolean().optional() }).strict(),
 ]);
+
+/** What a `stats` reply carries: this thread's V8 heap, the process's RSS, and the exchange's work. */
+export const practiceStatsSchema = z
+  .object({
+    heapUsed: z.number(),
+    heapTotal: z.number(),
+    external: z.number(),
+    /** Resident set of the whole process (main and every thread). */
+    rss: z.number(),
+    /** Journal records written since this start, and bot steps completed. */
+    journalRecords: z.number(),
+    botSteps: z.number(),
+    /** Whether the heap was collected before measuring. */
+    collected: z.boolean(),
+  })
+  .strict();
+export type PracticeStats = z.infer<typeof practiceStatsSchema>;
 export type PracticeRequest = z.infer<typeof practiceRequestSchema>;
 
 /** Worker → main. */
@@ -62,6 +91,8 @@ export const practiceEventSchema = z.discriminatedUnion('type', [
       /** The markets' asset ids (1-minute, 5-minute and hourly up/down on a few symbols). */
       assetIds: z.array(decimal).max(64),
       startupMs: z.number(),
+      /** The account ledger (PRACTICE_LEDGER); optional, so an event without it (an older worker, a test double) still parses. */
+      ledger: address.optional(),
     })
     .strict(),
   z
@@ -70,6 +101,8 @@ export const practiceEventSchema = z.discriminatedUnion('type', [
       id: z.number().int(),
       ok: z.boolean(),
       message: z.string().max(500).optional(),
+      /** Only in the reply to `stats`. */
+      stats: practiceStatsSchema.optional(),
     })
     .strict(),
   /** The worker cannot go on (journal unreadable, port refused): a sentence for the user. */

@@ -51,7 +51,8 @@ export const DeploymentSchema = z.strictObject({
   oracleWsUrl: wsUrl,
   rpcUrl: url(['http', 'https', 'ws', 'wss'], 'JSON-RPC'),
   chainId: ChainIdSchema,
-  builtIn: z.literal('devnet').optional(),
+  /** Written by main only: the devnet its launcher started, or practice (src/main/core/practice). */
+  builtIn: z.enum(['devnet', 'practice']).optional(),
   /**
    * When the user confirmed this deployment's hosts in main's dialog. Main contacts a deployment only
    * when it is built in (written by main from its launcher's devnet.json) or confirmed; one saved by an

@@ -3,9 +3,12 @@
 // `BOOT-REPORT {json}`. Run by test/built/boot.test.ts in a child process; exits non-zero when
 // the bundle cannot load or the app does not reach its window.
 //
-//   node test/built/boot-driver.mjs <out/main/index.js> [packaged|dev|core-fails]
+//   node test/built/boot-driver.mjs <out/main/index.js> [packaged|dev|core-fails|practice-first|practice-restart]
 //
 // core-fails is packaged with a settings file no store can read, so the real core cannot start.
+// practice-first and practice-restart are packaged, in the app data folder named by BOOT_USERDATA
+// (kept between the two runs), with main's dialogs answered yes: the first run enters practice from
+// a first run and trades, then quits as Electron does; the second finds what the first left.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -44,7 +47,13 @@ const report = {
   inputListeners: [],
 };
 
-const userData = mkdtempSync(path.join(tmpdir(), 'boot-userdata-'));
+const practiceMode = mode === 'practice-first' || mode === 'practice-restart';
+const keptUserData = practiceMode ? process.env.BOOT_USERDATA : undefined;
+if (practiceMode && !keptUserData) {
+  process.stderr.write('practice modes need BOOT_USERDATA (the app data folder kept between runs)\n');
+  process.exit(2);
+}
+const userData = keptUserData ?? mkdtempSync(path.join(tmpdir(), 'boot-userdata-'));
 // electron-store's file (src/main/electron/store.ts): unreadable JSON makes it throw.
 if (mode === 'core-fails') writeFileSync(path.join(userData, 'exchange-terminal.json'), '{ not json');
 process.on('uncaughtException', (error) => report.errors.push(`uncaught: ${error?.stack ?? error}`));
@@ -78,6 +87,8 @@ class Emitter {
 }
 
 let ready = false;
+/** Resolved by the next app.quit() (the practice modes quit as Electron would, see below). */
+let quitCalled = null;
 let resolveReady;
 const whenReady = new Promise((resolve) => (resolveReady = resolve));
 let resolveWindowLoaded;
@@ -93,7 +104,10 @@ Object.assign(app, {
   },
   whenReady: () => whenReady,
   isReady: () => ready,
-  quit: () => report.events.push('app.quit'),
+  quit: () => {
+    report.events.push('app.quit');
+    quitCalled?.();
+  },
   exit: (code) => report.events.push(`app.exit(${code})`),
   getPath: (name) => (name === 'userData' ? userData : path.join(userData, name)),
   getVersion: () => '0.0.0-boot',
@@ -188,9 +202,14 @@ const Menu = {
   setApplicationMenu: (menu) => (appMenu = menu),
 };
 
-// main's dialogs: "Cancel" every time (nothing in this run should need a yes).
+// main's dialogs: "Cancel" every time (nothing in this run should need a yes), except in the practice
+// modes, where the person says yes (button 1, the confirm label) and the titles are recorded.
+const dialogTitles = [];
 const dialog = {
-  showMessageBox: async () => ({ response: 0, checkboxChecked: false }),
+  showMessageBox: async (...args) => {
+    dialogTitles.push(args.at(-1)?.title ?? '');
+    return { response: practiceMode ? 1 : 0, checkboxChecked: false };
+  },
   showSaveDialog: async () => ({ canceled: true }),
   showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
 };
@@ -219,7 +238,7 @@ Module._load = function load(request, parent, isMain) {
 // ── Boot ─────────────────────────────────────────────────────────────────────────────────
 function finish(code) {
   process.stdout.write(`BOOT-REPORT ${JSON.stringify(report)}\n`);
-  rmSync(userData, { recursive: true, force: true });
+  if (!keptUserData) rmSync(userData, { recursive: true, force: true });
   process.exit(code);
 }
 
@@ -316,6 +335,34 @@ const invoke = (event, method, args) => {
   const handler = ipcHandlers.get(`bridge:invoke:${method}`);
   return handler ? handler(event, args) : Promise.resolve({ missing: method });
 };
+if (practiceMode) {
+  const { runPractice } = await import('./practice-steps.mjs');
+  try {
+    report.practice = await runPractice(mode, (method, args = []) => invoke(trusted, method, args), dialogTitles);
+  } catch (error) {
+    report.errors.push(`practice: ${error?.stack ?? error}`);
+  }
+  // Quit as Electron does: will-quit may be prevented (main stops the practice worker first) and
+  // app.quit() called again once it is done.
+  const quitting = (async () => {
+    for (let round = 0; round < 3; round++) {
+      const called = new Promise((resolve) => (quitCalled = resolve));
+      let prevented = false;
+      app.emit('before-quit', {});
+      app.emit('will-quit', { preventDefault: () => (prevented = true) });
+      if (!prevented) return true;
+      await called;
+    }
+    return false;
+  })();
+  const quitTimer = setTimeout(() => {
+    report.errors.push('the app did not quit within 30 s');
+    finish(1);
+  }, 30_000);
+  report.practiceQuit = await quitting;
+  clearTimeout(quitTimer);
+  finish(report.errors.length === 0 ? 0 : 1);
+}
 const ticket = { assetId: '1', epoch: '1', side: 'buy', price: '50', size: '1', timeInForce: 'GTC', signAs: 'master' };
 // The trade call carries a price no market can have: the core's order handler refuses it in its
 // own words before it would wait for a connection (this run has no exchange to connect to).
@@ -357,12 +404,21 @@ report.calls.panicAfterTouch = await invoke(trusted, 'kit.panic', [null]);
 // The WebAssembly crypto chunk main loads after the first unlock (libsecp256k1 and keccak): it
 // must load from the built files (packed: from the archive's own production node_modules, with no
 // native build and no network) and pass its self-tests against noble.
+// Shared chunks sit next to the bundle or in its chunks/ folder (main and the practice worker share them).
 const bundleDir = path.dirname(path.resolve(bundlePath));
-const wasmChunk = readdirSync(bundleDir).find((f) => /^wasm-crypto-[\w-]+\.js$/.test(f));
+const wasmChunk = [bundleDir, path.join(bundleDir, 'chunks')]
+  .flatMap((dir) => {
+    try {
+      return readdirSync(dir).map((f) => path.join(dir, f));
+    } catch {
+      return [];
+    }
+  })
+  .find((f) => /^wasm-crypto-[\w-]+\.js$/.test(path.basename(f)));
 try {
   if (!wasmChunk) throw new Error(`no wasm-crypto chunk next to ${bundlePath}`);
   const started = performance.now();
-  await (await import(pathToFileURL(path.join(bundleDir, wasmChunk)).href)).useWasmCrypto();
+  await (await import(pathToFileURL(wasmChunk).href)).useWasmCrypto();
   report.wasmCrypto = { ok: true, ms: Math.round(performance.now() - started) };
 } catch (error) {
   report.wasmCrypto = { ok: false, error: String(error?.message ?? error) };

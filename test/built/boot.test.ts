@@ -7,8 +7,8 @@
  *
  * Needs `electron-vite build` first: runs in the `built` step of `npm test`, after `build`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_ERROR, bridgeMethodNames, invokeChannel } from '../../src/shared/bridge';
 import { appMenuTemplate } from '../../src/main/window/app-menu';
@@ -27,6 +27,9 @@ beforeAll(() => {
     );
   }
   mkdirSync(SCRATCH, { recursive: true });
+  // The broken variants are written beside a copy of the bundle's shared chunks, which it imports.
+  const chunks = resolve(dirname(BUNDLE), 'chunks');
+  if (existsSync(chunks)) cpSync(chunks, resolve(SCRATCH, 'chunks'), { recursive: true });
 });
 afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 

@@ -4,8 +4,9 @@
  * Electron: one `electron` file holding only Electron's fuse wire, since the real distribution
  * cannot be downloaded here. Then opens the archive: the built app, production dependencies
  * only, the keychain binding unpacked, no devnet, test or benchmark code, the payload under
- * 30 MB, the fuses flipped in the binary, and the packed main bundle boots from the archive's
- * own files.
+ * 15 MB, the fuses flipped in the binary, the packed main bundle boots from the archive's own
+ * files, and so does the practice exchange's worker (out/main/practice-worker.js: issue 20), which
+ * reaches `ready` with nothing beyond loopback.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -21,13 +22,16 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { extractAll, listPackage } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { PRACTICE_CHAIN_ID } from '../../src/shared/practice';
+import { startPracticeWorker } from '../practice/practice-worker-kit';
 import { mustBoot } from './boot-run';
 
-const MAX_PAYLOAD_BYTES = 30_000_000;
+const MAX_PAYLOAD_BYTES = 15_000_000;
 // @electron/fuses' marker (its constants.js): the fuse wire follows it in Electron's binary.
 const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const ENABLE = 0x31;
@@ -106,7 +110,13 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed app (Linux, --dir)', () => {
   it('carries the built app and its package.json', () => {
     const paths = entries.map((e) => e.path);
-    for (const file of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+    for (const file of [
+      '/package.json',
+      '/out/main/index.js',
+      '/out/main/practice-worker.js',
+      '/out/preload/index.cjs',
+      '/out/renderer/index.html',
+    ]) {
       expect(paths, file).toContain(file);
     }
     expect(paths.some((p) => /^\/out\/renderer\/assets\/index-[\w-]+\.js$/.test(p))).toBe(true);
@@ -149,6 +159,28 @@ describe('the packed app (Linux, --dir)', () => {
     // The main bundle does not import the devnet or the chain tooling either.
     const main = readFileSync(resolve('out/main/index.js'), 'utf8');
     expect(main).not.toMatch(/from "(hardhat|solc|@nomicfoundation\/[^"]+)"|src\/devnet\//);
+  });
+
+  it('keeps practice code in the practice worker: main loads none of it, and nothing packed holds chain code', () => {
+    // Every built file's sources, from its source map (out/main/*.js and the chunks they share).
+    const maps = filesIn(resolve('out/main')).filter((f) => f.path.endsWith('.js.map'));
+    const sourcesOf = (file: string): string[] =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { sources: string[] }).sources;
+    const worker = maps.find((m) => m.path.endsWith('/practice-worker.js.map'));
+    expect(worker, 'practice-worker.js.map').toBeDefined();
+    expect(sourcesOf(worker!.path).some((s) => s.includes('src/practice/worker.ts'))).toBe(true);
+    for (const map of maps) {
+      const sources = sourcesOf(map.path);
+      expect(
+        sources.filter((s) => /src\/devnet\/chain\/|node_modules\/(hardhat|solc)\//.test(s)),
+        map.path,
+      ).toEqual([]);
+      if (map === worker) continue;
+      expect(
+        sources.filter((s) => /src\/(practice|devnet)\//.test(s)),
+        map.path,
+      ).toEqual([]);
+    }
   });
 
   it(`keeps the app payload (app.asar and what is unpacked beside it) under ${MAX_PAYLOAD_BYTES / 1e6} MB`, () => {
@@ -197,5 +229,23 @@ describe('the packed app (Linux, --dir)', () => {
     expect(r.calls['read']?.ok).toBe(true);
     // libsecp256k1's .wasm is read from inside the archive's node_modules/tiny-secp256k1.
     expect(r.wasmCrypto).toMatchObject({ ok: true });
+  });
+
+  it("starts the practice exchange's worker from the archive's own files, and it stops cleanly", async () => {
+    const extracted = join(work, 'extracted-practice');
+    extractAll(archive, extracted);
+    // The worker needs nothing unpacked (no keychain), so it boots whether or not the binding was packed.
+    const unpacked = join(resources, 'app.asar.unpacked');
+    if (existsSync(unpacked)) cpSync(unpacked, extracted, { recursive: true });
+    const run = startPracticeWorker(
+      { dataDir: join(work, 'practice-journal'), fresh: true, bots: 1 },
+      pathToFileURL(join(extracted, 'out', 'main', 'practice-worker.js')),
+    );
+    const ready = await run.ready;
+    expect(new URL(ready.httpUrl).hostname).toBe('127.0.0.1');
+    expect(ready.chainId).toBe(PRACTICE_CHAIN_ID.toString());
+    await run.stop();
+    expect(await run.exited).toBe(0);
+    expect(run.events.filter((e) => e.type === 'fatal')).toEqual([]);
   });
 });

@@ -57,9 +57,12 @@ import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import { hostileValues } from './hostile-args';
 import { loosened } from '../../src/main/core/risk/limits';
 import { startUpdatesFixture, type UpdatesFixture } from '../updates/updates-fixture';
+import { practiceWorkerDouble } from '../practice/worker-double';
 
 const wait = { timeout: 40_000, interval: 200 };
 const ATTACKER = Wallet.createRandom();
+/** The practice exchange's worker, as a double: the attacker must never get it started. */
+const practiceWorker = practiceWorkerDouble({ bots: 0 });
 
 interface Recorded {
   method: string;
@@ -341,6 +344,8 @@ beforeAll(async () => {
   t = await createTestCore({
     trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, creditTimeoutMs: 30_000 },
     updates: updates.service,
+    // Practice is there to be attacked: leaving the devnet for it takes main's dialog, which says no.
+    practice: { spawn: practiceWorker.spawn },
   });
   // The attacker is the window itself: the sender check passes, as it does for the real page.
   registerCore(
@@ -543,6 +548,10 @@ describe('a hostile window, dialogs answering no', () => {
       ['orders.place', { ...market, side: 'buy', price: '1', size: '1', timeInForce: 'GTC', signAs: 'master' }],
       ['updates.restart'],
       ['updates.restart', { version: '9.9.9', url: sinkHttp }],
+      // Practice: entering it leaves the devnet (main's dialog); play money and starting over only in practice.
+      ['practice.start'],
+      ['practice.addFunds'],
+      ['practice.reset'],
     ];
     const before = await snapshot();
     const since = exchange.records.length;
@@ -581,6 +590,9 @@ describe('a hostile window, dialogs answering no', () => {
     expect(restart?.detail).toContain(`Signed by release key: ${updates.key.key.fingerprint}`);
     expect(restart?.message).toBe('Install version 0.2.0 and restart the app?');
     expect(updates.installs()).toBe(0);
+    // Practice asked before leaving the devnet, and was never started.
+    expect(confirms.find((c) => c.title === 'Switch to Practice')?.detail).toContain('Deployment: “Local devnet”');
+    expect(practiceWorker.spawned).toEqual([]);
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   }, 180_000);
 
@@ -614,6 +626,7 @@ describe('a hostile window, dialogs answering no', () => {
       }
     }
     expect(tried).toBeGreaterThan(bridgeMethodNames.length);
+    expect(practiceWorker.spawned).toEqual([]);
     t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
   }, 300_000);
 });
@@ -639,6 +652,7 @@ describe('a hostile window, dialogs never answered', () => {
         { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD },
       ],
       ['updates.restart'],
+      ['practice.start'],
     ];
     try {
       for (const [method, ...args] of attacks) {

@@ -13,6 +13,9 @@ export { startLiquidityBot, type LiquidityBot, type LiquidityBotOptions } from '
 export { MarketMaker, type BotFair, type MarketMakerConfig } from './market-maker';
 export { botProfile } from './profiles';
 export { devnetClient, type DevnetEndpoint } from './devnet-client';
+export { createClientVenue, type ClientVenueOptions } from './client-venue';
+/** The account and contract shapes a venue takes (types only: no chain code comes with them). */
+export type { DevnetAccount, DevnetContracts } from '../chain';
 export type { BotVenue, MarketInfo, VenueOrderOutcome, OrderRequest, VenueTopOfBook } from './venue';
 
 /** Tokens each bot deposits at start (human decimal, 6-decimal token). */

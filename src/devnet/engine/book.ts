@@ -30,6 +30,7 @@ export function newBook(assetId: bigint, epoch: bigint, strike: bigint, expirati
     lastTime: 0,
     pool: 0,
     positions: new Map(),
+    digests: [],
     resolved: false,
     resolutionPrice: 0n,
     upWins: false,
@@ -97,6 +98,22 @@ export function liveOrders(level: Level): Order[] {
     if (o.live) out.push(o);
   }
   return out;
+}
+
+/**
+ * Both sides of every resolved book: 1,001 empty levels shared by all of them, frozen so nothing can
+ * rest there. A resolved epoch's book stays (positions, claims, reads), but its own 2 × 1,001 levels
+ * (~180 KB) would otherwise be kept per epoch for good, and a 1-minute market opens 1,440 epochs a day.
+ * Identical to what clearBook leaves, so reads and the state hash cannot tell the difference.
+ */
+const RESOLVED_SIDE: Level[] = Object.freeze(
+  Array.from({ length: 1001 }, () => Object.freeze({ q: Object.freeze([]) as unknown as Order[], head: 0, live: 0 })),
+) as Level[];
+
+/** After clearBook at resolution: the book's sides become the shared empty ones (see RESOLVED_SIDE). */
+export function retireSides(book: Book): void {
+  book.bids = RESOLVED_SIDE;
+  book.asks = RESOLVED_SIDE;
 }
 
 /** Empties both sides, returning every live order (bids then asks, in priority order). */

@@ -33,7 +33,7 @@ import {
   ZERO_HASH,
 } from '../../shared/protocol/constants';
 import { planReservedPosition, rate, release, reserve, settle, value } from './accounting';
-import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, unlinkOrder } from './book';
+import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, retireSides, unlinkOrder } from './book';
 import type { Book, EngineState, Level, Order, PositionState } from './state';
 import { getAccount, getBook, getPosition, newState } from './state';
 import { stateHash } from './state-hash';
@@ -93,6 +93,13 @@ export class EngineError extends Error {
 export interface EngineOptions {
   /** Own-fill records kept per account (oldest dropped first). Default 1000. */
   fillHistory?: number;
+  /**
+   * Forget an epoch's order, cancel and cancel-replace digests once it is resolved, so memory does not
+   * grow with every action while markets roll (practice mode). A replay of one of them is then refused
+   * as MARKET_RESOLVED (or ORDER_NOT_FOUND) instead of ENTRY_PROCESSED: refused all the same, since the
+   * epoch no longer trades. Withdrawal, claim and resolution digests are always kept. Default false.
+   */
+  forgetResolvedDigests?: boolean;
 }
 
 const HEX32 = /^0x[0-9a-fA-F]{64}$/;
@@ -128,8 +135,17 @@ export class Engine {
   private timeStr = '0';
   private now = 0;
 
+  private readonly forgetResolved: boolean;
+
   constructor(options: EngineOptions = {}) {
     this.s = newState(options.fillHistory ?? 1000);
+    this.forgetResolved = options.forgetResolvedDigests === true;
+  }
+
+  /** Marks a digest of an order, cancel or cancel-replace used; remembers it per epoch when it is to be forgotten. */
+  private consume(id: string, book: Book | undefined): void {
+    this.s.processed.add(id);
+    if (this.forgetResolved && book !== undefined && !book.resolved) book.digests.push(id);
   }
 
   /** Read-only access for invariant checks and hashing; never mutate it. */
@@ -271,6 +287,9 @@ export class Engine {
       o.pos.orders.delete(o);
       this.s.orders.delete(o.id);
     }
+    retireSides(book);
+    for (const d of book.digests) this.s.processed.delete(d);
+    book.digests = [];
     book.resolved = true;
     book.resolutionPrice = c.price;
     book.upWins = c.price >= book.strike;
@@ -364,10 +383,11 @@ export class Engine {
   private place(f: OrderFields): NewOrderResult {
     const a = this.admit(f, null);
     if ('reason' in a) {
-      if (typeof f.orderId === 'string' && HEX32.test(f.orderId)) this.s.processed.add(f.orderId);
+      if (typeof f.orderId === 'string' && HEX32.test(f.orderId))
+        this.consume(f.orderId, getBook(this.s, f.assetId, f.epoch));
       return rejected(f, a);
     }
-    this.s.processed.add(f.orderId);
+    this.consume(f.orderId, a.book);
     const { book, pos, tick, size, tif } = a;
     if (tif === 'FOK' && this.available(book, pos, f.side, tick, size) < size) {
       return { orderId: f.orderId, status: 'CANCELLED', reason: 'FOK', filled: 0n, remaining: 0n, cancelled: f.size };
@@ -544,7 +564,7 @@ export class Engine {
     if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This cancel was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ORDERBOOK_NOT_FOUND', 'This asset epoch is not registered.');
-    this.s.processed.add(c.id);
+    this.consume(c.id, book);
     const account = c.account.toLowerCase();
     if (c.orderId.toLowerCase() === ZERO_HASH) {
       const pos = book.positions.get(account);
@@ -589,7 +609,7 @@ export class Engine {
       return cancelFailed('SENDER_MISMATCH', 'The replacement must have the same sender.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return cancelFailed('ORDERBOOK_NOT_FOUND', 'This asset epoch is not registered.');
-    this.s.processed.add(c.id);
+    this.consume(c.id, book);
     const target = this.ownOrder(book, account, c.cancelOrderId);
     if (target === undefined) return cancelFailed('ORDER_NOT_FOUND', 'No resting order of this account has this id.');
 
@@ -599,7 +619,7 @@ export class Engine {
         reason: 'INVALID_ORDER',
         error: err('REPLACEMENT_SIDE_MISMATCH', 'The replacement must be on the same side as the cancelled order.'),
       };
-      if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.s.processed.add(r.orderId);
+      if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.consume(r.orderId, book);
       return {
         id: c.id,
         status: 'REPLACEMENT_FAILED',
@@ -610,7 +630,7 @@ export class Engine {
     }
     const a = this.admit(r, target);
     if ('reason' in a) {
-      if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.s.processed.add(r.orderId);
+      if (typeof r.orderId === 'string' && HEX32.test(r.orderId)) this.consume(r.orderId, book);
       if (c.allOrNothing)
         return {
           id: c.id,

@@ -98,6 +98,11 @@ export interface Book {
   lastTime: number;
   /** Collateral held in this market: equals the open long contracts (complete sets). */
   pool: number;
+  /**
+   * Digests of this epoch's orders, cancels and cancel-replaces, kept only when the engine forgets them
+   * at resolution (EngineOptions.forgetResolvedDigests); otherwise always empty.
+   */
+  digests: string[];
   positions: Map<string, PositionState>;
   resolved: boolean;
   resolutionPrice: bigint;

@@ -13,6 +13,7 @@ import {
   type QueuedDepositEvent,
 } from '../chain';
 import { ZERO_HASH, type Hex } from '../../shared/protocol';
+import { DEPOSIT_CURSOR_FILE } from './deposit-cursor';
 import type { Ledger } from './ledger';
 
 export interface ChainOptions {
@@ -27,8 +28,6 @@ export interface ChainOptions {
   /** First block to scan when no cursor is stored (default 0). */
   fromBlock?: bigint;
 }
-
-export const DEPOSIT_CURSOR_FILE = 'deposit-cursor.json';
 
 interface PayoutState {
   attempts: number;

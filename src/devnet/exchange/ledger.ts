@@ -1,7 +1,7 @@
 // The deterministic core of the service: journal records in, engine + service state out. The live
 // path and replay run the same `apply`, so a replayed journal reaches the identical state.
 import { createHash } from 'node:crypto';
-import { canonicalJson, checkInvariants, Engine } from '../engine';
+import { canonicalJson, checkInvariants, Engine, type EngineOptions } from '../engine';
 import type {
   CancelReplaceResult,
   EngineCancelResult,
@@ -170,11 +170,16 @@ function orderFields(o: FillOrder, id: Hex): OrderFields {
 const SUCCESS: SimpleResult = { status: 'SUCCESS' };
 
 export class Ledger {
-  readonly engine = new Engine();
+  readonly engine: Engine;
   readonly state = new ServiceState();
   private seq = 0;
 
-  constructor(private readonly journal: Journal) {}
+  constructor(
+    private readonly journal: Journal,
+    engineOptions: EngineOptions = {},
+  ) {
+    this.engine = new Engine(engineOptions);
+  }
 
   get lastSeqId(): number {
     return this.seq;

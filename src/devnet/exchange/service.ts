@@ -3,12 +3,22 @@
 import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { isAddress, makeExchangeDomain, type Address, type ExchangeDomain, type Hex } from '../../shared/protocol';
+import {
+  isAddress,
+  makeExchangeDomain,
+  ZERO_HASH,
+  type Address,
+  type ExchangeDomain,
+  type Hex,
+} from '../../shared/protocol';
 import type { TotalsView } from '../engine';
 import { defaultCatalog, indexCatalog, type MarketCatalog } from '../markets';
 import type { RoleGrant } from './auth';
-import { DEPOSIT_CURSOR_FILE, startChainSync, type ChainOptions, type ChainSync } from './chain-sync';
+// Types only: the chain wiring (and with it src/devnet/chain, ethers' contracts and the artifacts) is
+// loaded when `chain` is given, so a service without a chain (practice mode) never carries it.
+import type { ChainOptions, ChainSync } from './chain-sync';
 import type { ContractsConfig, ServiceContext } from './context';
+import { DEPOSIT_CURSOR_FILE } from './deposit-cursor';
 import { JournalError } from './errors';
 import { createMarketFeed, createOracleFeed } from './feeds';
 import { createJsonServer } from './http-server';
@@ -17,6 +27,7 @@ import { Ledger } from './ledger';
 import { OraclePriceLog } from './oracle';
 import { RateLimiter, type RateLimit } from './rate-limit';
 import { readRoutes } from './read-routes';
+import type { SignatureVerifierOptions } from './signature-verifier';
 import { EpochScheduler } from './scheduler';
 import { SignaturePool } from './signature-pool';
 import { writeRoutes } from './write-routes';
@@ -80,6 +91,21 @@ export interface ExchangeServiceOptions {
    * thread. Default DEFAULT_SIGNATURE_WORKERS.
    */
   signatureWorkers?: number;
+  /** Tables of the signature verifier (smaller ones start faster and hold less memory). */
+  signatureVerifier?: SignatureVerifierOptions;
+  /**
+   * Without a chain only: journal each withdrawal's payout as soon as it is queued (tx hash zero), so
+   * GET /withdrawals shows it PAID at once. For practice mode, whose play money goes straight back to
+   * the practice wallet; a chain pays withdrawals itself, so the two cannot be combined.
+   */
+  instantPayouts?: boolean;
+  /**
+   * Forget each epoch's order, cancel and cancel-replace digests once it is resolved (the engine's
+   * EngineOptions.forgetResolvedDigests), so memory stays flat while markets roll and bots trade:
+   * practice mode, whose journal lives as long as the app. A replay of such an action then answers
+   * MARKET_RESOLVED (or ORDER_NOT_FOUND) instead of ENTRY_PROCESSED.
+   */
+  forgetResolvedDigests?: boolean;
 }
 
 /** Generous for people and bots (20 at once, then one every 200 ms); a loop gets 429 and backs off. */
@@ -135,6 +161,8 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     ((err: unknown, where: string) => {
       process.stderr.write(`[exchange] ${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     });
+  if (options.instantPayouts === true && options.chain !== undefined)
+    throw new TypeError('instantPayouts is for a service without a chain: a chain pays withdrawals itself.');
   const chainId = options.chainId ?? 31337n;
   const verifyingContract = address(
     options.verifyingContract ?? options.chain?.contracts.exchange,
@@ -156,6 +184,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
   // Started first: the worker loads and builds its tables while the journal replays on this thread.
   const poolStarting = SignaturePool.start({
     workers: options.signatureWorkers ?? DEFAULT_SIGNATURE_WORKERS,
+    ...(options.signatureVerifier === undefined ? {} : { verifier: options.signatureVerifier }),
     onError: (e) => onError(e, 'signature worker'),
   });
   poolStarting.catch(() => undefined); // its rejection is handled where it is awaited below
@@ -169,7 +198,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     }
     const opened = await Journal.open(options.dataDir, options.fresh === true);
     journal = opened.journal;
-    ledger = new Ledger(journal);
+    ledger = new Ledger(journal, { forgetResolvedDigests: options.forgetResolvedDigests === true });
     try {
       ledger.replay(opened.records);
     } catch (e) {
@@ -252,13 +281,20 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     resolvers: options.resolvers ?? [],
     admins: options.admins ?? [],
     publish: (events) => marketFeed.publish(events),
-    onWithdrawalQueued: () => chainSync?.kickPayouts(),
+    onWithdrawalQueued: () => (options.instantPayouts === true ? payNow() : chainSync?.kickPayouts()),
     payoutStatus: (id) => chainSync?.payoutStatus(id),
     agentLimiter:
       options.agentRateLimit === null
         ? null
         : new RateLimiter(options.agentRateLimit ?? DEFAULT_AGENT_RATE_LIMIT, clock),
   };
+
+  /** instantPayouts: every queued withdrawal paid in the journal now (durable with the next group commit). */
+  const payNow = (): void => {
+    for (const w of ledger.engine.pendingPayouts())
+      ledger.submit('payout', { id: w.id, txHash: ZERO_HASH as Hex }, clock());
+  };
+  if (options.instantPayouts === true) payNow(); // one queued before a crash, when the payout was not yet durable
 
   const scheduler = new EpochScheduler({
     ledger,
@@ -302,6 +338,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
 
   if (options.chain !== undefined) {
     try {
+      const { startChainSync } = await import('./chain-sync');
       chainSync = await startChainSync({
         chain: options.chain,
         ledger,

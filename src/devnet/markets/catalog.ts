@@ -78,6 +78,7 @@ export function marketFromAssetId(assetId: bigint, symbol: string): MarketSpec {
 export const DEVNET_SYMBOLS = {
   BTC: { symbolId: 1n, symbol: 'BTC', initialPrice: 65_000_000_000n, volatility: 0.6 },
   ETH: { symbolId: 2n, symbol: 'ETH', initialPrice: 3_200_000_000n, volatility: 0.7 },
+  SOL: { symbolId: 3n, symbol: 'SOL', initialPrice: 150_000_000n, volatility: 0.8 },
 } as const satisfies Record<string, OracleSymbol>;
 
 /**

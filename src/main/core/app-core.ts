@@ -41,6 +41,10 @@ import { OrderRate } from './risk/order-rate';
 import { createUpdateService, type UpdateService } from '../updates';
 import { updatesHandlers } from './handlers/updates';
 import { createSignatureGate, restartingRefusal } from './signature-gate';
+import { practiceHandlers } from './handlers/practice';
+import { practiceDialogs } from './practice/practice-dialogs';
+import { practiceSelected, selectedWorld } from './practice/practice-domain';
+import type { PracticeMode } from './practice/practice-mode';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -69,6 +73,8 @@ export interface AppCoreDeps {
   readonly launchedOffline?: boolean;
   /** The app's own updates (src/main/updates); without it this build does not update itself. */
   readonly updates?: UpdateService;
+  /** Practice mode (src/main/core/practice): a local exchange with play money; without it practice is unavailable. */
+  readonly practice?: PracticeMode;
 }
 
 export interface AppCore {
@@ -136,7 +142,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     }),
   );
   let feeds: FeedHealthSource = deps.feeds ?? (() => []);
-  const dialogs = gateDialogs(deps.dialogs);
+  // While practice is selected every dialog of main says so in its title and text.
+  const dialogs = gateDialogs(practiceDialogs(deps.dialogs, () => practiceSelected(deps.settings.getSettings())));
   const now = deps.now ?? Date.now;
   const store = deps.store ?? createMemoryStore();
   // The risk guards run on the wall clock (the UTC day, the last minute), not the idle clock tests drive.
@@ -169,6 +176,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     clearances,
     lossBudget,
     presence: new UserPresence(deps.now ?? Date.now),
+    practice: deps.practice ?? null,
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -198,7 +206,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...settingsHandlers(ctx),
     ...deploymentsHandlers(ctx, deps.deployments),
     ...updatesHandlers(ctx, updates, signing),
+    ...practiceHandlers(ctx, trading, ctx.practice),
   });
+  // Practice chosen last time starts again (its journal kept); the session connects once it answers.
+  if (ctx.offline() === 'off') ctx.practice?.resume();
 
   // libsecp256k1 and keccak in WebAssembly sign an order about six times faster than noble; the
   // module compiles 1.2 MB of WASM when loaded, so load it once, off any UI path. Until then (and
@@ -247,8 +258,13 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         updates.settingsChanged();
       if (connectionChanged(next, previous) || next.offlineMode !== previous.offlineMode)
         events.emit('connection', connectionView(ctx, feeds, exchangeClockOf(trading)));
+      // Entering or leaving practice changes which keys are offered (keys.ts keyList).
+      if (selectedWorld(next) !== selectedWorld(previous)) events.emit('keys', keyList(ctx));
     }),
     updates.onChange((status) => events.emit('updates', status)),
+    ctx.practice?.host.onChange(() =>
+      events.emit('connection', connectionView(ctx, feeds, exchangeClockOf(trading))),
+    ) ?? (() => {}),
   ];
   updates.start({ offline: () => ctx.offline() !== 'off', downloads: () => settings.getSettings().updateDownloads });
   if (!vault.status().locked) warmUpOnce();

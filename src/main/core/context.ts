@@ -12,6 +12,7 @@ import type { Clearances } from './risk/clearances';
 import type { LossBudget } from './risk/loss-budget';
 import type { OrderGate } from './risk/order-gate';
 import type { UserPresence } from './user-presence';
+import type { PracticeMode } from './practice/practice-mode';
 
 /** The shell's own facts, which app.info answers even when the core cannot start. */
 export interface AppFacts {
@@ -44,4 +45,6 @@ export interface CoreContext {
   readonly lossBudget: LossBudget;
   /** The person's presses seen by main (never bridge calls): what kit.panic needs. */
   readonly presence: UserPresence;
+  /** Practice mode (a local exchange with play money), or null in a core built without it. */
+  readonly practice: PracticeMode | null;
 }

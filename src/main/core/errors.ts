@@ -31,6 +31,7 @@ const VAULT_CODES: Readonly<Record<VaultErrorCode, string>> = {
   PASSWORD_TOO_SHORT: 'vault.password_too_short',
   PASSWORD_ALREADY_SET: 'vault.password_already_set',
   FILE_VAULT_CORRUPT: 'vault.file_corrupt',
+  WRONG_WORLD: 'vault.wrong_world',
   WATCH_ONLY_FULL: 'keys.watch_only_full',
   VAULT_FULL: 'keys.vault_full',
 };

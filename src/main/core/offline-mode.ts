@@ -146,6 +146,11 @@ export const networkUse = {
   // Downloading reaches the update server; the restart installs what is already on disk.
   'updates.status': 'local',
   'updates.download': 'network',
+  'practice.status': 'local',
+  // Practice talks to its own exchange over loopback: still a connection, which offline mode opens none of.
+  'practice.start': 'network',
+  'practice.addFunds': 'network',
+  'practice.reset': 'network',
   'updates.restart': 'local',
 } as const satisfies Record<BridgeMethod, 'local' | 'network'>;
 

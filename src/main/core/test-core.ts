@@ -12,6 +12,7 @@ import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs'
 import type { DeploymentsOptions } from './handlers/deployments';
 import type { TradingOptions } from './session/host';
 import type { UpdateService } from '../updates';
+import { createPracticeMode, type PracticeMode, type PracticeSpawner } from './practice';
 
 export const TEST_PASSWORD = 'correct horse battery';
 const CHEAP = { N: 2 ** 10, r: 8, p: 1 };
@@ -27,6 +28,9 @@ export interface TestCore {
   /** Run what the core deferred (the signing warm-up). */
   flushDeferred(): void;
   logText(): string;
+  /** Practice mode over this core's settings and vault, when the test gave a spawner. */
+  practice: PracticeMode | null;
+  vault: Awaited<ReturnType<typeof openVault>>;
   close(): void;
 }
 
@@ -44,6 +48,8 @@ export async function createTestCore(
     beforeCore?: (settings: SettingsService, pinning: DeploymentPinning) => void;
     /** The app's own updates (src/main/updates); none by default. */
     updates?: UpdateService;
+    /** Practice mode with this worker spawner (a double in node tests); none by default. */
+    practice?: { spawn: PracticeSpawner };
   } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
@@ -67,6 +73,16 @@ export async function createTestCore(
   const deferred: (() => void)[] = [];
   const pinning = new DeploymentPinning(settings, () => clock.now());
   options.beforeCore?.(settings, pinning);
+  const practice = options.practice
+    ? createPracticeMode({
+        spawn: options.practice.spawn,
+        dataDir: join(dir, 'practice'),
+        settings,
+        vault,
+        logger,
+        pinning,
+      })
+    : null;
   const core = createAppCore({
     vault,
     settings,
@@ -82,6 +98,7 @@ export async function createTestCore(
     ...(options.deployments ? { deployments: options.deployments } : {}),
     ...(options.launchedOffline ? { launchedOffline: true } : {}),
     ...(options.updates ? { updates: options.updates } : {}),
+    ...(practice ? { practice } : {}),
     warmUpSigning: () => void warmUps++,
     defer: (fn) => {
       deferred.push(fn);
@@ -96,6 +113,8 @@ export async function createTestCore(
     clock,
     dir,
     warmUps: () => warmUps,
+    practice,
+    vault,
     flushDeferred: () => {
       for (const fn of deferred.splice(0)) fn();
     },

@@ -10,9 +10,9 @@ export function selectedDeployment(settings: Settings): Deployment | null {
   return settings.deployments.find((d) => d.id === settings.selectedDeploymentId) ?? null;
 }
 
-/** Built in (main wrote it) or confirmed by the user in main's dialog: main may contact its hosts. */
+/** Built in (main wrote it: the devnet, or practice on this computer) or confirmed by the user in main's dialog: main may contact its hosts. */
 export function isConfirmed(d: Deployment): boolean {
-  return d.builtIn === 'devnet' || d.confirmedAt !== undefined;
+  return d.builtIn !== undefined || d.confirmedAt !== undefined;
 }
 
 /** The pin of the selected deployment as the window sees it. */

@@ -23,6 +23,7 @@ export const VAULT_ERROR_CODES = [
   'FILE_VAULT_CORRUPT',
   'WATCH_ONLY_FULL',
   'VAULT_FULL',
+  'WRONG_WORLD',
 ] as const;
 
 export type VaultErrorCode = (typeof VAULT_ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-export { Vault, KeyInfoSchema } from './vault';
+export { Vault, KeyInfoSchema, keyWorld } from './vault';
 export type {
   VaultKeyInfo,
   KeyOptions,
@@ -7,6 +7,7 @@ export type {
   VaultEvents,
   VaultOptions,
   VaultStatus,
+  SigningWorld,
 } from './vault';
 export { openVault } from './open-vault';
 export type { OpenVaultOptions } from './open-vault';

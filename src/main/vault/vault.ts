@@ -23,6 +23,8 @@ export const KeyInfoSchema = z.object({
   createdAt: z.string(),
   source: z.enum(['created', 'privateKey', 'mnemonic', 'keystore']),
   backend: z.enum(['keychain', 'file']),
+  /** Made for practice mode: it signs only under the practice domain, and no other key does (keyWorld). */
+  practice: z.literal(true).optional(),
 });
 /** Public facts about a key: everything here may be shown in the window. */
 export type VaultKeyInfo = z.infer<typeof KeyInfoSchema>;
@@ -32,6 +34,18 @@ export type KeySource = VaultKeyInfo['source'];
 export interface KeyOptions {
   label?: string;
   role?: VaultKeyRole;
+}
+
+/**
+ * Where a signature is valid: under practice's own domain (src/shared/practice.ts) or anywhere else.
+ * A practice key signs only for practice and a real key never does, so a practice key can never sign
+ * for money and play money can never be signed for with a key that holds money.
+ */
+export type SigningWorld = 'practice' | 'real';
+
+/** The world a key belongs to. */
+export function keyWorld(info: Pick<VaultKeyInfo, 'practice'>): SigningWorld {
+  return info.practice === true ? 'practice' : 'real';
 }
 
 export interface VaultStatus {
@@ -84,6 +98,8 @@ function isFileStore(backend: SecretBackend | FileSecretStore): backend is FileS
  * sub-millisecond in-memory operation. Nothing this class returns or throws contains key material.
  */
 export class Vault {
+  /** Lowercase addresses of the practice keys; null until read (and after the list changes). */
+  #practice: Set<string> | null = null;
   readonly #store: KeyValueStore;
   readonly #backend: SecretBackend | FileSecretStore;
   readonly #backendMessage: string;
@@ -159,6 +175,11 @@ export class Vault {
     return this.#add(createRandomMaterial(), 'created', options);
   }
 
+  /** A new random key for practice only: only created, never imported (a practice key holds no money). */
+  async createPractice(options: KeyOptions = {}): Promise<VaultKeyInfo> {
+    return this.#add(createRandomMaterial(), 'created', options, true);
+  }
+
   async importPrivateKey(privateKey: string, options: KeyOptions = {}): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     return this.#add(materialFromPrivateKey(privateKey), 'privateKey', options);
@@ -212,10 +233,11 @@ export class Vault {
    * Signs a 32-byte EIP-712 digest: 65 bytes r‖s‖v (v 27/28, low-s) as lowercase hex. Does not count as
    * user activity for auto-lock; main calls touch() on real input (AppCore.noteUserInput).
    */
-  async signDigest(address: string, digest: string): Promise<Hex> {
+  async signDigest(address: string, digest: string, world: SigningWorld = 'real'): Promise<Hex> {
     if (!DIGEST_RE.test(digest)) {
       throw new VaultError('INVALID_DIGEST', 'A digest must be 0x followed by 64 hex digits.');
     }
+    this.#assertWorld(address, world);
     // Signers are keyed by checksummed address, which is what the app passes: no need to checksum it again.
     const signer =
       this.#signers.get(address) ?? this.#signers.get(this.#normalize(address)) ?? (await this.#loadSigner(address));
@@ -228,6 +250,8 @@ export class Vault {
    */
   async withWallet<T>(address: string, fn: (wallet: Wallet) => Promise<T> | T): Promise<T> {
     this.#requireUnlocked();
+    // Chain transactions are real by nature: a practice key never makes one.
+    this.#assertWorld(address, 'real');
     const material = await this.#material(this.#find(address));
     return fn(new Wallet(material.privateKey));
   }
@@ -380,6 +404,7 @@ export class Vault {
   }
 
   #saveKeys(keys: VaultKeyInfo[]): void {
+    this.#practice = null;
     this.#store.set(KEYS_KEY, keys);
     this.#events.emit('keys-changed', { keys });
   }
@@ -418,7 +443,24 @@ export class Vault {
     }
   }
 
-  async #add(material: KeyMaterial, source: KeySource, options: KeyOptions): Promise<VaultKeyInfo> {
+  /** A key signs only in its own world (SigningWorld); unknown keys fall through to KEY_NOT_FOUND. */
+  #assertWorld(address: string, world: SigningWorld): void {
+    // Read before every signature: the practice addresses are kept rather than parsed from the store each time.
+    this.#practice ??= new Set(
+      this.#keys()
+        .filter((k) => k.practice)
+        .map((k) => k.address.toLowerCase()),
+    );
+    if ((this.#practice.has(address.toLowerCase()) ? 'practice' : 'real') === world) return;
+    throw new VaultError(
+      'WRONG_WORLD',
+      world === 'practice'
+        ? 'Not signed: this is not a practice key, and practice signs only with a key made for practice.'
+        : 'Not signed: this is a practice key, and it signs only for practice, never on a real deployment.',
+    );
+  }
+
+  async #add(material: KeyMaterial, source: KeySource, options: KeyOptions, practice = false): Promise<VaultKeyInfo> {
     this.#requireUnlocked();
     const keys = this.#keys();
     if (keys.some((k) => k.address === material.address)) {
@@ -434,6 +476,7 @@ export class Vault {
       createdAt: new Date(this.#clock.now()).toISOString(),
       source,
       backend: this.#backend.kind,
+      ...(practice ? { practice: true as const } : {}),
     };
     await this.#backend.write(material.address, material.privateKey);
     try {

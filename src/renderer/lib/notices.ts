@@ -13,6 +13,14 @@ export interface Toast {
   /** A short status shown as a tag, in words ("rejected", "part closed"). */
   readonly status?: string;
   readonly at: number;
+  /** Told while practice was selected: the strip and the log mark it PRACTICE (play money). */
+  readonly practice?: boolean;
+}
+
+/** Whether practice is selected now (terminal.ts follows the connection): notices carry it. */
+let practiceNow = false;
+export function setNoticesPractice(on: boolean): void {
+  practiceNow = on;
 }
 
 /** How long a notice stays in the strip: routine news briefly, problems until read. */
@@ -50,10 +58,8 @@ function show(toast: Toast): void {
 
 export function pushNotice(level: Toast['level'], message: string, status?: string): void {
   // The tag is the status in words (one table: src/shared/status-words.ts), never the raw code.
-  const toast: Toast =
-    status === undefined
-      ? { id: nextId++, level, message, at: Date.now() }
-      : { id: nextId++, level, message, status: statusWord(status), at: Date.now() };
+  const base = { id: nextId++, level, message, at: Date.now(), ...(practiceNow ? { practice: true } : {}) };
+  const toast: Toast = status === undefined ? base : { ...base, status: statusWord(status) };
   noticeLog.update((log) => [toast, ...log].slice(0, NOTICE_LOG_LIMIT));
   unreadNotices.update((n) => n + 1);
   if (waiting) clearTimeout(waiting.timer);

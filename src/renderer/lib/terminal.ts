@@ -22,7 +22,7 @@ import type { Settings } from '../../shared/settings-schema';
 import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
-import { pushNotice } from './notices';
+import { pushNotice, setNoticesPractice } from './notices';
 import { ownOrders } from './own-orders';
 import type { SectionId } from './sections';
 import { followUpdates } from './updates';
@@ -150,8 +150,15 @@ function notifies(kind: 'fills' | 'resolutions'): boolean {
 /** Loads every view and subscribes to every event. Returns the unsubscriber. */
 export function startTerminal(bridge: BridgeClient): () => void {
   client = bridge;
+  let deploymentId: string | null | undefined;
   const offs = [
-    bridge.on('connection', (v) => connectionView.set(v)),
+    bridge.on('connection', (v) => {
+      setNoticesPractice(v.practice);
+      connectionView.set(v);
+      // Another deployment (entering or leaving practice, too): what was read of the last one goes.
+      if (deploymentId !== undefined && v.deploymentId !== deploymentId) void refreshAccount();
+      deploymentId = v.deploymentId;
+    }),
     bridge.on('settings', (v) => settings.set(v)),
     bridge.on('markets', (v) => markets.set(v)),
     bridge.on('account', (v) => {
@@ -204,7 +211,11 @@ export function startTerminal(bridge: BridgeClient): () => void {
       quietly('markets.list'),
       quietly('lock.status'),
     ]);
-    if (conn) connectionView.set(conn);
+    if (conn) {
+      setNoticesPractice(conn.practice);
+      connectionView.set(conn);
+      deploymentId ??= conn.deploymentId;
+    }
     if (lockState) lock.set(lockState);
     if (list) markets.set(list);
     if (prefs) {

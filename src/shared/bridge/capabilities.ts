@@ -151,6 +151,16 @@ export const methodCapabilities = {
   'updates.status': 'read',
   'updates.download': 'read',
   'updates.restart': 'changes-trust',
+  // Practice (docs/practice-mode.md): a local exchange with play money that main itself starts.
+  'practice.status': 'read',
+  // Changes the deployment main trades on and the keys it offers. From nothing selected (or practice
+  // itself) it lowers no protection and contacts no host off this computer, so main does it without a
+  // dialog; leaving a real deployment for it takes main's dialog, as any switch of deployment does.
+  'practice.start': 'changes-trust',
+  // Credits play money on the local practice exchange only (refused elsewhere): nothing of value moves.
+  'practice.addFunds': 'read',
+  // Throws away practice positions and history: main's dialog first.
+  'practice.reset': 'changes-trust',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */

@@ -41,6 +41,8 @@ export const connectionView = z.object({
   deploymentId: z.string().nullable(),
   deploymentName: z.string().nullable(),
   devnet: z.boolean(),
+  /** Practice mode: play money on a local exchange (the window shows the PRACTICE badge). */
+  practice: z.boolean(),
   pin: pinState,
   feeds: z.array(feedHealth),
   /** Estimated offset of the exchange's clock from ours, in ms. */

@@ -8,6 +8,8 @@ export const keyInfo = z.object({
   createdAt: isoTime,
   source: z.enum(['created', 'privateKey', 'mnemonic', 'keystore', 'devnet']),
   backend: z.enum(['keychain', 'file']),
+  /** Made for practice: offered and usable only in practice (and real keys never are there). */
+  practice: z.boolean(),
 });
 
 export const keyOptions = z.object({ label: label.optional(), role: keyRole.optional() }).strict();

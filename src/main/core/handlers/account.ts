@@ -4,17 +4,25 @@ import { formatPrice, formatSize } from '../../../shared/protocol';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
+import { offeredKeys } from './keys';
 
 function checkKeys(ctx: CoreContext, s: AccountSelection): void {
-  const keys = ctx.vault.list().map((k) => k.address.toLowerCase());
+  // Only the keys offered here: practice keys in practice, real keys elsewhere (keys.ts offeredKeys).
+  const keys = offeredKeys(ctx).map((k) => k.address.toLowerCase());
   for (const [what, address] of [
     ['master', s.master],
     ['agent', s.agent],
   ] as const) {
     // A watch-only master is read like any other; it signs nothing here (its agent may, as for any master).
     const watched = what === 'master' && !!address && ctx.vault.watchOnly.has(address);
-    if (address && !watched && !keys.includes(address.toLowerCase()))
+    if (address && !watched && !keys.includes(address.toLowerCase())) {
+      if (ctx.vault.list().some((k) => k.address.toLowerCase() === address.toLowerCase()))
+        throw new BridgeFailure(
+          'keys.other_world',
+          'That key is not offered here: practice keys trade only in practice, and real keys never do.',
+        );
       throw new BridgeFailure('keys.not_found', `No key for the ${what} ${address} is in this vault.`);
+    }
   }
   if (s.master && s.agent && s.master.toLowerCase() === s.agent.toLowerCase()) {
     throw new BridgeFailure('account.agent_is_master', 'The agent must be a different key from the master account.');

@@ -31,6 +31,7 @@ export function connectionView(
     deploymentId: deployment?.id ?? null,
     deploymentName: deployment?.name ?? null,
     devnet: deployment?.builtIn === 'devnet',
+    practice: deployment?.builtIn === 'practice',
     pin: pinStateOf(settings),
     feeds: feeds(),
     clockOffsetMs: clock().offsetMs,

@@ -82,6 +82,11 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
         'deployments.built_in',
         `The built-in devnet follows the devnet the app was started with: its ${what} cannot be changed here.`,
       );
+    if (d.builtIn === 'practice')
+      throw new BridgeFailure(
+        'deployments.built_in',
+        `Practice runs on this computer and main keeps its ${what}: Reset practice starts it over.`,
+      );
   };
 
   const replace = (id: string, next: Deployment): Settings => {
@@ -125,10 +130,10 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
 
   const editableMarkets = (id: string): Deployment => {
     const d = contactable(id);
-    if (d.builtIn === 'devnet')
+    if (d.builtIn !== undefined)
       throw new BridgeFailure(
         'deployments.built_in',
-        'The built-in devnet lists its own markets (from the devnet it was started with); add markets to a deployment you added.',
+        `${d.builtIn === 'practice' ? 'Practice' : 'The built-in devnet'} lists its own markets; add markets to a deployment you added.`,
       );
     return d;
   };
@@ -207,6 +212,12 @@ export function deploymentsHandlers(ctx: CoreContext, options: DeploymentsOption
     'deployments.select': async ({ id }) => {
       const current = settings.getSettings();
       const d = find(id, current);
+      // Practice needs its exchange started first: practice.start does that (and says when it asks).
+      if (d.builtIn === 'practice' && current.selectedDeploymentId !== id)
+        throw new BridgeFailure(
+          'deployments.practice',
+          'Practice starts from its own choice: pick Practice to start it.',
+        );
       const unconfirmed = !isConfirmed(d);
       // Selecting the selected one again is how a deployment saved without a dialog gets confirmed.
       if (current.selectedDeploymentId === id && !unconfirmed) return { confirmed: true, value: { deploymentId: id } };

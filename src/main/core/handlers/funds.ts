@@ -57,6 +57,11 @@ async function waitForCredit(
 export function fundsHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'funds'> {
   return {
     'funds.deposit': async ({ amount, mode }) => {
+      if (trading.session().deployment.builtIn === 'practice')
+        throw new BridgeFailure(
+          'funds.practice',
+          'Practice has no chain to deposit from: use Add $1,000 to add play money. Nothing was signed or sent.',
+        );
       const session = await trading.connected();
       const master = masterOf(session);
       const facts = session.signers.facts;

@@ -1,7 +1,8 @@
 /** keys.*: create, import, export, rename and delete keys in the vault. Secrets go in, never out. */
 import { getAddress } from 'ethers';
 import type { KeyInfo, KeyRole } from '../../../shared/bridge';
-import type { KeyOptions, VaultKeyInfo } from '../../vault';
+import { keyWorld, type KeyOptions, type VaultKeyInfo } from '../../vault';
+import { practiceSelected, selectedWorld } from '../practice/practice-domain';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';
@@ -9,11 +10,22 @@ import type { CoreContext } from '../context';
 /** The vault's key facts as the window sees them: demo keys of the devnet say so. */
 export function keyView(ctx: CoreContext, info: VaultKeyInfo): KeyInfo {
   const demo = info.source === 'privateKey' && ctx.devnetAccounts.some((a) => sameAddress(a.address, info.address));
-  return { ...info, source: demo ? 'devnet' : info.source };
+  const { practice, ...rest } = info;
+  return { ...rest, source: demo ? 'devnet' : info.source, practice: practice === true };
+}
+
+/**
+ * The keys offered now: in practice only practice keys, on a real deployment (or none) only real
+ * ones. The vault enforces the same rule when it signs (vault.signDigest); this keeps the other
+ * world's keys out of every list and every selection.
+ */
+export function offeredKeys(ctx: CoreContext): VaultKeyInfo[] {
+  const world = selectedWorld(ctx.settings.getSettings());
+  return ctx.vault.list().filter((k) => keyWorld(k) === world);
 }
 
 export function keyList(ctx: CoreContext): KeyInfo[] {
-  return ctx.vault.list().map((info) => keyView(ctx, info));
+  return offeredKeys(ctx).map((info) => keyView(ctx, info));
 }
 
 function sameAddress(a: string, b: string): boolean {
@@ -29,7 +41,7 @@ function keyOptions(options: { label?: string | undefined; role?: KeyRole | unde
 }
 
 function findKey(ctx: CoreContext, address: string): VaultKeyInfo {
-  const info = ctx.vault.list().find((k) => sameAddress(k.address, address));
+  const info = offeredKeys(ctx).find((k) => sameAddress(k.address, address));
   if (!info) throw new BridgeFailure('keys.not_found', `No key for ${address} is in this vault.`);
   return info;
 }
@@ -39,17 +51,39 @@ function isDevnetSelected(ctx: CoreContext): boolean {
   return s.deployments.find((d) => d.id === s.selectedDeploymentId)?.builtIn === 'devnet';
 }
 
+/** Practice makes its own keys: a key that may hold money is never brought into practice. */
+function noImportInPractice(ctx: CoreContext): void {
+  if (practiceSelected(ctx.settings.getSettings()))
+    throw new BridgeFailure(
+      'keys.practice_import',
+      'Practice uses keys made for it: create one here, or import your key after leaving practice.',
+    );
+}
+
 export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
   const { vault, dialogs } = ctx;
   return {
     'keys.list': () => keyList(ctx),
-    'keys.create': async (options) => keyView(ctx, await vault.create(keyOptions(options))),
-    'keys.importPrivateKey': async ({ privateKey, ...options }) =>
-      keyView(ctx, await vault.importPrivateKey(privateKey, keyOptions(options))),
-    'keys.importMnemonic': async ({ phrase, accountIndex, ...options }) =>
-      keyView(ctx, await vault.importMnemonic(phrase, accountIndex, keyOptions(options))),
-    'keys.importKeystore': async ({ json, password, ...options }) =>
-      keyView(ctx, await vault.importKeystore(json, password, keyOptions(options))),
+    // In practice a new key is a practice key (the second one is for the air-gapped round trip).
+    'keys.create': async (options) =>
+      keyView(
+        ctx,
+        practiceSelected(ctx.settings.getSettings())
+          ? await vault.createPractice(keyOptions(options))
+          : await vault.create(keyOptions(options)),
+      ),
+    'keys.importPrivateKey': async ({ privateKey, ...options }) => {
+      noImportInPractice(ctx);
+      return keyView(ctx, await vault.importPrivateKey(privateKey, keyOptions(options)));
+    },
+    'keys.importMnemonic': async ({ phrase, accountIndex, ...options }) => {
+      noImportInPractice(ctx);
+      return keyView(ctx, await vault.importMnemonic(phrase, accountIndex, keyOptions(options)));
+    },
+    'keys.importKeystore': async ({ json, password, ...options }) => {
+      noImportInPractice(ctx);
+      return keyView(ctx, await vault.importKeystore(json, password, keyOptions(options)));
+    },
 
     'keys.exportKeystore': async ({ address, password, passwordAgain }) => {
       const info = findKey(ctx, address);
@@ -76,7 +110,7 @@ export function keysHandlers(ctx: CoreContext): AreaHandlers<'keys'> {
       return path === null ? { confirmed: false } : { confirmed: true, value: { path } };
     },
 
-    'keys.rename': ({ address, label }) => keyView(ctx, vault.rename(address, label)),
+    'keys.rename': ({ address, label }) => keyView(ctx, vault.rename(findKey(ctx, address).address, label)),
 
     'keys.delete': async ({ address }) => {
       const info = findKey(ctx, address);

@@ -127,6 +127,8 @@ export class ConnectionHealth {
   }
 
   async #probeChain(): Promise<void> {
+    // Practice has no chain: play money lives on the practice exchange alone, so there is no node to probe.
+    if (this.#o.deployment.builtIn === 'practice') return;
     const started = Date.now();
     const configured = this.#o.deployment.chainId;
     try {
@@ -144,12 +146,12 @@ export class ConnectionHealth {
     const market = this.#market;
     socketHealth(market, this.#o.marketFeed.socket, this.#o.marketFeed.lastActivityAt || null, now, MARKET_STALE_MS);
     socketHealth(this.#oracle, this.#o.oracleFeed.socket, this.#oracleLastAt, now, ORACLE_STALE_MS);
-    return [
+    const feeds = [
       this.#http.view(),
       { ...market.view(), resyncs: market.resyncs + this.#o.bookResyncs() },
       this.#oracle.view(),
-      this.#chain.view(),
     ];
+    return this.#o.deployment.builtIn === 'practice' ? feeds : [...feeds, this.#chain.view()];
   }
 
   emitIfChanged(): void {

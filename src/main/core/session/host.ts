@@ -12,6 +12,7 @@ import { AutoClaimer } from './auto-claim';
 import { claimOne } from './claim-actions';
 import type { MarketDirectory } from './market-directory';
 import { TradingSession } from './session';
+import { isPractice } from '../practice/practice-domain';
 import type { DeploymentFacts } from './signers';
 
 export interface TradingOptions {
@@ -46,14 +47,26 @@ export interface TradingHost {
 
 const NO_SELECTION: AccountSelection = { master: null, agent: null, tradeAs: 'master' };
 
-function sessionKey(s: Settings, offline: boolean): string {
-  return JSON.stringify([selectedDeployment(s) ?? null, offline]);
+function sessionKey(ctx: CoreContext, s: Settings, offline: boolean): string {
+  const deployment = selectedDeployment(s) ?? null;
+  // Practice connects only while its worker answers at the URLs written (practice-mode.ts).
+  const live = deployment ? (ctx.practice?.live(deployment) ?? !isPractice(deployment)) : false;
+  return JSON.stringify([deployment, offline, live]);
+}
+
+/** The first practice master key: what practice trades with until the person picks another. */
+function practiceSelection(ctx: CoreContext): AccountSelection {
+  const key = ctx.vault.list().find((k) => k.practice === true && k.role === 'master');
+  return key ? { master: key.address, agent: null, tradeAs: 'master' } : NO_SELECTION;
 }
 
 export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
   let current: TradingSession | null = null;
   let unconfirmed: Deployment | null = null;
   let selection = NO_SELECTION;
+  /** The deployment the carried selection was made on: a practice selection never crosses to a real one, nor back. */
+  let selectedOn: Deployment | null = null;
+  let waitingForPractice = false;
 
   const host: TradingHost = {
     options,
@@ -66,6 +79,11 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
           `${unconfirmed.name} was saved without your confirmation, so the app has not contacted it: confirm it in Settings → Deployments first.`,
         );
       }
+      if (!current && waitingForPractice)
+        throw new BridgeFailure(
+          'practice.starting',
+          'Practice is starting its exchange on this computer: it answers in a moment.',
+        );
       if (!current)
         throw new BridgeFailure(
           'connection.no_deployment',
@@ -101,12 +119,22 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     if (current) selection = current.desk.selection;
     current?.stop();
     current = null;
+    waitingForPractice = false;
     // Offline mode: no session, so nothing connects (offline-mode.ts).
     if (ctx.offline() !== 'off') return;
     const deployment = selectedDeployment(ctx.settings.getSettings());
     unconfirmed = deployment && !isConfirmed(deployment) ? deployment : null;
     // A deployment nobody confirmed in main's dialog is never contacted (see deployments.select).
     if (!deployment || unconfirmed) return;
+    // Keys stay in their world: crossing between practice and a real deployment starts with practice's
+    // own key or with no account, never with the other world's.
+    if (selectedOn && isPractice(selectedOn) !== isPractice(deployment)) selection = NO_SELECTION;
+    if (isPractice(deployment) && selection.master === null) selection = practiceSelection(ctx);
+    selectedOn = deployment;
+    if (isPractice(deployment) && !(ctx.practice?.live(deployment) ?? false)) {
+      waitingForPractice = true;
+      return;
+    }
     const autoClaim = new AutoClaimer({
       enabled: () =>
         ctx.settings.getSettings().autoClaim && current === session && session.desk.selection.master !== null,
@@ -151,14 +179,20 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   };
 
   const isOffline = (): boolean => ctx.offline() !== 'off';
-  let key = sessionKey(ctx.settings.getSettings(), isOffline());
-  const off = ctx.settings.onChange((next) => {
-    const nextKey = sessionKey(next, isOffline());
+  let key = sessionKey(ctx, ctx.settings.getSettings(), isOffline());
+  const restartIfChanged = (): void => {
+    const nextKey = sessionKey(ctx, ctx.settings.getSettings(), isOffline());
     if (nextKey === key) return;
     key = nextKey;
     start();
     emitConnection();
-  });
+  };
+  const offSettings = ctx.settings.onChange(restartIfChanged);
+  const offPractice = ctx.practice?.host.onChange(restartIfChanged) ?? (() => {});
+  const off = (): void => {
+    offSettings();
+    offPractice();
+  };
   start();
   return host;
 }

@@ -18,6 +18,7 @@ import { BridgeFailure } from '../bridge-runtime';
 import type { Clearances } from '../risk/clearances';
 import { readDeploymentFacts } from './deployment-facts';
 import { vaultSigner } from './vault-signer';
+import { signingWorldOf } from '../practice/practice-domain';
 
 /** What the deployment told us about itself at connect time. */
 export interface DeploymentFacts {
@@ -63,6 +64,27 @@ export class Signers {
     } catch (error) {
       if (error instanceof BridgeFailure) pinning.refuse(deployment.id, error.message);
       throw error;
+    }
+    if (deployment.builtIn === 'practice') {
+      // Main pinned practice's own constants itself (practice-mode.ts); the exchange must name exactly them.
+      if (
+        signingWorldOf({
+          ...observed.facts,
+          chainId: BigInt(observed.facts.chainId),
+          name: observed.facts.domainName,
+        }) !== 'practice'
+      ) {
+        const why = 'The practice exchange named another signing domain than practice’s own: nothing will be signed.';
+        pinning.refuse(deployment.id, why);
+        throw new BridgeFailure('deployments.chain_mismatch', why);
+      }
+      pinning.refuse(deployment.id, null);
+      this.facts = {
+        chainId: BigInt(observed.facts.chainId),
+        contracts: observed.contracts,
+        domainName: observed.facts.domainName,
+      };
+      return;
     }
     pinning.refuse(deployment.id, null);
     this.facts = {

@@ -1,0 +1,259 @@
+// Practice mode (issue 20, item 5), on the built worker (out/main/practice-worker.js: run
+// `npx electron-vite build` first).
+//
+// (a) Time to the first live practice book: from `new Worker(out/main/practice-worker.js)`, as main
+//     starts it, until a book read through the client library (the REST snapshot the app's book sync
+//     starts from, polled every 5 ms) has both sides quoted by the bots. PRACTICE_RUNS runs (default 7)
+//     on a fresh journal and as many on an existing one; p50/p95, target under 1.5 s. Also: `ready`,
+//     and every market quoted.
+//
+// (b) Soak: the worker with bots trading for PRACTICE_SOAK_MINUTES (default 10; `--minutes N` works too),
+//     accelerated: 6 bots stepping every 250 ms on average (the app runs 3 at 1000 ms), each step a
+//     cancel-and-replace of its ladder where fair moved and an IOC across the spread now and then, on
+//     the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
+//     an idle practice exchange (no bots). Each runs in a process of its own (bench/practice-host.mjs)
+//     with --expose-gc; every PRACTICE_SOAK_SAMPLE_SECONDS (default 10) the worker collects and reports
+//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the
+//     least-squares slopes in MB/hour are the figures, trading against idle. The hour:
+//     PRACTICE_SOAK_MINUTES=60 npm run bench -- practice
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExchangeReader, HttpCore } from '../src/client';
+import {
+  practiceEventSchema,
+  type PracticeEvent,
+  type PracticeRequest,
+  type PracticeStart,
+  type PracticeStats,
+} from '../src/shared/practice';
+import { PRACTICE_WORKER_BUILT, startPracticeWorker } from '../test/practice/practice-worker-kit';
+import { note, ratio, type BenchReport, type Benchmark } from './harness';
+import { slopeMbPerHour, type HeapSample } from './heap-profile';
+
+const RUNS = Number(process.env['PRACTICE_RUNS'] ?? '7');
+const minutesArg = process.argv.indexOf('--minutes');
+const MINUTES = Number(minutesArg > 0 ? process.argv[minutesArg + 1] : (process.env['PRACTICE_SOAK_MINUTES'] ?? '10'));
+const WARMUP_S = Math.min(60, (MINUTES * 60) / 3);
+const SAMPLE_S = Number(process.env['PRACTICE_SOAK_SAMPLE_SECONDS'] ?? '10');
+const SOAK_BOTS = 6;
+const SOAK_STEP_MS = 250;
+const HOST = fileURLToPath(new URL('./practice-host.mjs', import.meta.url));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const mb = (bytes: number): string => (bytes / 1_048_576).toFixed(1);
+
+interface StartupRun {
+  readyMs: number;
+  firstBookMs: number;
+  allBooksMs: number;
+}
+
+/** Polls `probe` every `everyMs` until it is true. */
+async function until(probe: () => Promise<boolean>, everyMs: number, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+async function bothSides(reader: ExchangeReader, assetId: bigint): Promise<boolean> {
+  const epoch = BigInt((await reader.getAsset(assetId)).epoch);
+  const book = await reader.getOrderBook(assetId, epoch, { depth: 1 });
+  return book.bids.length > 0 && book.asks.length > 0;
+}
+
+async function startupOnce(dataDir: string, fresh: boolean): Promise<StartupRun> {
+  const t0 = performance.now();
+  const run = startPracticeWorker({ dataDir, fresh }, 'built');
+  try {
+    const ready = await run.ready;
+    const readyMs = performance.now() - t0;
+    const http = new HttpCore({ baseUrl: ready.httpUrl });
+    const reader = new ExchangeReader(http);
+    const assets = ready.assetIds.map(BigInt);
+    // The first market the bots quote (they step the markets in catalog order).
+    await until(() => bothSides(reader, assets[0]!), 5, 'the first live book');
+    const firstBookMs = performance.now() - t0;
+    await until(
+      async () => (await Promise.all(assets.map((a) => bothSides(reader, a)))).every(Boolean),
+      50,
+      'every market quoted',
+    );
+    const allBooksMs = performance.now() - t0;
+    http.close();
+    return { readyMs, firstBookMs, allBooksMs };
+  } finally {
+    await run.stop();
+  }
+}
+
+function summarise(report: BenchReport, label: string, runs: StartupRun[]): void {
+  const show = (what: string, xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `${what} p50 ${pct(s, 50).toFixed(0)} ms, p95 ${pct(s, 95).toFixed(0)} ms`;
+  };
+  const first = runs.map((r) => r.firstBookMs).sort((a, b) => a - b);
+  console.log(
+    `  ${label}: ${show(
+      'ready',
+      runs.map((r) => r.readyMs),
+    )}; ${show('first live book', first)}; ${show(
+      'all 9 markets',
+      runs.map((r) => r.allBooksMs),
+    )} (${runs.length} runs)`,
+  );
+  report.measurements.push({
+    label: `spawn to first live practice book, ${label} (p50)`,
+    opsPerRound: 1,
+    rounds: runs.length,
+    opsPerSec: 1000 / pct(first, 50),
+    minOpsPerSec: 1000 / first.at(-1)!,
+    maxOpsPerSec: 1000 / first[0]!,
+    usPerOp: pct(first, 50) * 1000,
+  });
+  ratio(report, `first live book p95 (s), ${label}`, pct(first, 95) / 1000, { atMost: 1.5 });
+  note(
+    report,
+    `${label} (ms): ${runs.map((r) => `ready ${r.readyMs.toFixed(0)} / book ${r.firstBookMs.toFixed(0)} / all ${r.allBooksMs.toFixed(0)}`).join('; ')}`,
+  );
+}
+
+/** One practice worker in a host process of its own, spoken to over IPC. */
+function hosted(start: PracticeStart): {
+  ready: Promise<Extract<PracticeEvent, { type: 'ready' }>>;
+  stats(): Promise<PracticeStats>;
+  stop(): Promise<void>;
+} {
+  const child: ChildProcess = fork(HOST, [JSON.stringify(start)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  const waiting = new Map<number, (e: Extract<PracticeEvent, { type: 'reply' }>) => void>();
+  let id = 0;
+  let onReady!: (e: Extract<PracticeEvent, { type: 'ready' }>) => void;
+  let onFail!: (e: Error) => void;
+  const ready = new Promise<Extract<PracticeEvent, { type: 'ready' }>>((resolve, reject) => {
+    onReady = resolve;
+    onFail = reject;
+  });
+  child.on('message', (raw) => {
+    const parsed = practiceEventSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const e = parsed.data;
+    if (e.type === 'ready') onReady(e);
+    else if (e.type === 'fatal') onFail(new Error(e.message));
+    else if (e.type === 'reply') waiting.get(e.id)?.(e);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => onFail(new Error('the practice host exited')));
+  const request = (req: PracticeRequest) =>
+    new Promise<Extract<PracticeEvent, { type: 'reply' }>>((resolve) => {
+      waiting.set(req.id, resolve);
+      child.send(req);
+    });
+  return {
+    ready,
+    async stats() {
+      const r = await request({ type: 'stats', id: ++id, gc: true });
+      if (!r.ok || r.stats === undefined) throw new Error(`stats refused: ${r.message ?? ''}`);
+      return r.stats;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        await request({ type: 'stop', id: ++id });
+        await Promise.race([exited, sleep(10_000)]);
+      }
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+interface Sample extends HeapSample {
+  rss: number;
+}
+
+async function soak(report: BenchReport): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'practice-soak-'));
+  const trading = hosted({ dataDir: join(dir, 'trading'), fresh: true, bots: SOAK_BOTS, botStepMs: SOAK_STEP_MS });
+  const idle = hosted({ dataDir: join(dir, 'idle'), fresh: true, bots: 0 });
+  try {
+    await Promise.all([trading.ready, idle.ready]);
+    console.log(
+      `  soak: ${MINUTES} min (warm-up ${WARMUP_S.toFixed(0)} s, a sample every ${SAMPLE_S} s): ${SOAK_BOTS} bots at ${SOAK_STEP_MS} ms vs an idle exchange`,
+    );
+    const subjects = { trading, idle };
+    const samples: Record<keyof typeof subjects, Sample[]> = { trading: [], idle: [] };
+    const first: Partial<Record<keyof typeof subjects, PracticeStats>> = {};
+    const last: Partial<Record<keyof typeof subjects, PracticeStats>> = {};
+    const t0 = performance.now();
+    const endAt = t0 + MINUTES * 60_000;
+    while (performance.now() < endAt) {
+      await sleep(Math.min(SAMPLE_S * 1000, Math.max(0, endAt - performance.now())));
+      const atS = (performance.now() - t0) / 1000;
+      for (const name of ['trading', 'idle'] as const) {
+        const s = await subjects[name].stats();
+        if (!s.collected) throw new Error('the worker could not collect garbage (host without --expose-gc)');
+        last[name] = s;
+        if (atS < WARMUP_S) continue;
+        first[name] ??= s;
+        samples[name].push({ atMs: atS * 1000, heapUsed: s.heapUsed, codeUsed: 0, rss: s.rss });
+      }
+    }
+    const slopes = {
+      trading: slopeMbPerHour(samples.trading),
+      idle: slopeMbPerHour(samples.idle),
+      tradingRss: slopeMbPerHour(samples.trading, (s) => (s as Sample).rss),
+      idleRss: slopeMbPerHour(samples.idle, (s) => (s as Sample).rss),
+    };
+    const work = `${last.trading!.botSteps - (first.trading?.botSteps ?? 0)} bot steps and ${last.trading!.journalRecords - (first.trading?.journalRecords ?? 0)} journal records after warm-up`;
+    console.log(
+      `  trading: heap ${mb(samples.trading[0]!.heapUsed)} → ${mb(samples.trading.at(-1)!.heapUsed)} MB, rss ${mb(samples.trading[0]!.rss)} → ${mb(samples.trading.at(-1)!.rss)} MB; ${work}`,
+    );
+    console.log(
+      `  idle:    heap ${mb(samples.idle[0]!.heapUsed)} → ${mb(samples.idle.at(-1)!.heapUsed)} MB, rss ${mb(samples.idle[0]!.rss)} → ${mb(samples.idle.at(-1)!.rss)} MB`,
+    );
+    ratio(report, 'soak: heap slope trading (MB/h)', slopes.trading);
+    ratio(report, 'soak: heap slope idle baseline (MB/h)', slopes.idle);
+    ratio(report, 'soak: heap slope trading − idle (MB/h)', slopes.trading - slopes.idle, { atMost: 2 });
+    // A ratio of two slopes near zero is noise: the idle slope is floored at 0.5 MB/h for it.
+    ratio(report, 'soak: heap slope trading ÷ max(idle, 0.5 MB/h)', slopes.trading / Math.max(slopes.idle, 0.5));
+    ratio(report, 'soak: rss slope trading (MB/h)', slopes.tradingRss);
+    ratio(report, 'soak: rss slope idle baseline (MB/h)', slopes.idleRss);
+    note(report, `soak trading: ${work}`);
+    for (const name of ['trading', 'idle'] as const)
+      note(report, `${name} heap samples (MB): ${samples[name].map((s) => mb(s.heapUsed)).join(' ')}`);
+    note(
+      report,
+      'accelerated: 6 bots stepping every 250 ms (the app: 3 at 1000 ms), so an hour here is several hours of practice.',
+    );
+  } finally {
+    await Promise.all([trading.stop(), idle.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const bench: Benchmark = {
+  name: 'practice',
+  async run(report) {
+    if (!existsSync(PRACTICE_WORKER_BUILT))
+      throw new Error('out/main/practice-worker.js is missing: npx electron-vite build');
+    const dir = mkdtempSync(join(tmpdir(), 'practice-startup-'));
+    try {
+      const fresh: StartupRun[] = [];
+      for (let i = 0; i < RUNS; i++) fresh.push(await startupOnce(dir, true));
+      summarise(report, 'fresh journal', fresh);
+      const existing: StartupRun[] = [];
+      for (let i = 0; i < RUNS; i++) existing.push(await startupOnce(dir, false));
+      summarise(report, 'existing journal', existing);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    if (MINUTES > 0) await soak(report);
+    else note(report, 'soak skipped (PRACTICE_SOAK_MINUTES=0)');
+  },
+};
+
+export default bench;
