@@ -15,7 +15,8 @@ import { BridgeFailure } from '../bridge-runtime';
 import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
-import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
+import type { OrderFigures } from './account-figures';
+import { breachesOf, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
 import type { RiskLimits } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
@@ -45,12 +46,8 @@ export interface GateOrder {
   notes?: readonly string[];
 }
 
-/** What the account holds, as the session read it, with its equity at fair value. */
-export interface AccountSnapshot {
-  inventory: bigint;
-  resting: RestingOrder[];
-  equity: bigint;
-}
+/** What the account holds, as the guards count it for one order, with its equity at fair value. */
+export type AccountSnapshot = OrderFigures;
 
 /** The market and account facts the gate needs, from the running session (or none, offline). */
 export interface GateView {
@@ -58,15 +55,15 @@ export interface GateView {
   marketName(assetId: bigint, epoch: bigint): string;
   /**
    * Null when the account cannot be read here (offline, or not the selected account). Answers at once
-   * when the account is already read (the hotkey path), and after reading it otherwise. `fairOf` is the
-   * gate's, so one pass prices each market once.
+   * when the account is already read (the hotkey path), and after reading it otherwise. `replaces`:
+   * an edit's order, which no longer counts among the open orders.
    */
   account(
     master: string,
     assetId: bigint,
     epoch: bigint,
+    sell: boolean,
     replaces: string | undefined,
-    fairOf: FairOf,
   ): AccountSnapshot | null | Promise<AccountSnapshot | null>;
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
@@ -127,18 +124,6 @@ export class OrderGate {
     const limits = this.#limits(settings.read((s) => s.riskLimits));
     const confirmEach = settings.read((s) => s.confirmations.orders);
     const identity = view?.identity() ?? '';
-    // One price per market and epoch for the whole pass: the order, the open orders and the equity.
-    const fairs = new Map<string, bigint | null>();
-    const fairOf: FairOf = (a, e) => {
-      const key = `${a}:${e}`;
-      let price = fairs.get(key);
-      if (price === undefined) {
-        const f = view?.fair(a, e);
-        price = f?.known ? f.price : null;
-        fairs.set(key, price);
-      }
-      return price;
-    };
     const checked: CheckedOrder = {
       assetId: order.assetId,
       epoch: order.epoch,
@@ -152,23 +137,32 @@ export class OrderGate {
       if (!snap) return { risk: null, inventory: null };
       const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
       return {
-        risk: { inventory: snap.inventory, resting: snap.resting, lossToday: status.loss, lossLimit: status.limit },
+        risk: {
+          inventory: snap.inventory,
+          sameSide: snap.sameSide,
+          openOrders: snap.openOrders,
+          restingCost: snap.restingCost,
+          lossToday: status.loss,
+          lossLimit: status.limit,
+        },
         inventory: snap.inventory,
       };
     };
     // Synchronous when the account is already read: the hotkey path never yields inside the gate.
     const read = (): Read | Promise<Read> => {
-      const snap = view ? view.account(order.master, order.assetId, order.epoch, order.replaces, fairOf) : null;
+      const snap = view ? view.account(order.master, order.assetId, order.epoch, order.sell, order.replaces) : null;
       return snap instanceof Promise ? snap.then(riskOf) : riskOf(snap);
     };
-    const check = (risk: AccountRisk | null): Breach[] =>
-      breachesOf({
+    const check = (risk: AccountRisk | null): Breach[] => {
+      const f = view?.fair(order.assetId, order.epoch);
+      return breachesOf({
         order: checked,
-        fairOf,
+        fair: f?.known ? f.price : null,
         limits,
         account: risk,
         sentInLastMinute: this.#d.rate.inLastMinute(order.master),
       });
+    };
 
     const first = read();
     const before = first instanceof Promise ? await first : first;
@@ -211,7 +205,6 @@ export class OrderGate {
           'orders.changed_meanwhile',
           'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
         );
-      fairs.clear();
       const again = read();
       const after = check((again instanceof Promise ? await again : again).risk);
       const agreed = new Set(breaches.map((b) => b.code));

@@ -24,6 +24,8 @@ import { oldestKept } from './retention';
 import { SessionTimers } from './session-timers';
 import type { SessionOptions } from './session-options';
 import { Signers, type Actor } from './signers';
+import { AccountFigures } from '../risk/account-figures';
+import { figuresSourceOf } from '../risk/session-view';
 
 export { notConnected } from './signers';
 export type { SessionOptions } from './session-options';
@@ -38,6 +40,8 @@ export class TradingSession {
   readonly health: ConnectionHealth;
   readonly board: MarketBoard;
   readonly desk: AccountDesk;
+  /** The selected account's risk figures for the order gate, kept between orders. */
+  readonly figures: AccountFigures;
   readonly signers: Signers;
   readonly ready: Promise<void>;
   readonly #o: SessionOptions;
@@ -98,7 +102,10 @@ export class TradingSession {
       settlementToken: () => this.signers.settlementToken(),
       rpc: () => this.health.rpc(),
       onOwnOrdersChanged: () => this.board.books.touchAll(),
+      // Brought up to date as the account changes, so the order gate only reads them.
+      onAccountChanged: () => this.figures.refresh(),
     });
+    this.figures = new AccountFigures(figuresSourceOf(this.desk, this.board));
     this.ready = this.#connect();
   }
 
