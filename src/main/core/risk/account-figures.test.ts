@@ -99,6 +99,7 @@ function recompute(
       fair: source.fair,
       ended: source.ended,
     }),
+    fair: source.fair(o.assetId, o.epoch),
   };
 }
 
@@ -253,6 +254,7 @@ describe('AccountFigures', () => {
       openOrders: 1,
       restingCost: 1n * N,
       equity: 1_000n * N,
+      fair: 50n * C,
     });
     // Another account, same numbers in its maps' places: its own figures, not the first one's.
     const other = new AccountState({ reader: world.reader, account: ACCOUNT, currentEpoch: () => undefined });

@@ -18,8 +18,12 @@ import { edgeCost } from './guards';
 export interface FiguresSource {
   /** The selected account's state, or null when none is selected. */
   account: () => FiguredAccount | null;
-  /** The fair price of a market's epoch now, null when there is none. */
-  fair: (assetId: bigint, epoch: bigint) => bigint | null;
+  /**
+   * The fair price of a market's epoch now, null when there is none. `ahead`: renew a price that
+   * would soon be recomputed anyway, so that an order finds it computed. `key`: `${assetId}:${epoch}`,
+   * when the caller holds it.
+   */
+  fair: (assetId: bigint, epoch: bigint, ahead?: boolean, key?: string) => bigint | null;
   /** As equity.ts: for an ended epoch its settled price (null while not known); null for a live epoch. */
   ended: (assetId: bigint, epoch: bigint) => { resolvedFair: bigint | null } | null;
 }
@@ -38,6 +42,8 @@ export interface OrderFigures {
   restingCost: bigint;
   /** Equity at fair value (equity.ts). */
   equity: bigint;
+  /** The fair price of the order's market these figures were made with, null when there is none. */
+  fair: bigint | null;
 }
 
 interface Resting {
@@ -49,6 +55,10 @@ interface Resting {
 interface Market {
   readonly assetId: bigint;
   readonly epoch: bigint;
+  /** `${assetId}:${epoch}`. */
+  readonly key: string;
+  /** Signed contracts held in it, as the account reads it (`inventory`). */
+  inventory: bigint;
   /** Its positions that hold contracts or collateral (one, as the account keys them by market). */
   readonly positions: HeldPosition[];
   readonly orders: Resting[];
@@ -77,6 +87,8 @@ export class AccountFigures {
   #revision = -1;
   #cash = 0n;
   #markets: Market[] = [];
+  /** The sums over the markets, null after a market was valued again. */
+  #totals: { value: bigint; cost: bigint; orders: number } | null = null;
   /** Resting orders by lowercase id, for an edit's replaced order. */
   #byId = new Map<string, { market: Market; order: Resting }[]>();
 
@@ -84,10 +96,13 @@ export class AccountFigures {
     this.#source = source;
   }
 
-  /** Brings the figures up to date now (the session calls it when the account changes). */
+  /**
+   * Brings the figures up to date now, renewing fair values ahead of time: the session calls it when
+   * the account changes and every few tens of milliseconds, so an order mostly only reads them.
+   */
   refresh(): void {
     const account = this.#current();
-    if (account) for (const m of this.#markets) this.#revalue(m);
+    if (account) for (const m of this.#markets) if (this.#revalue(m, true)) this.#totals = null;
   }
 
   /**
@@ -97,17 +112,15 @@ export class AccountFigures {
   forOrder(assetId: bigint, epoch: bigint, sell: boolean, replaces?: string): OrderFigures | null {
     const account = this.#current();
     if (!account) return null;
-    let equity = this.#cash;
-    let restingCost = 0n;
-    let openOrders = 0;
     let own: Market | null = null;
     for (const m of this.#markets) {
-      this.#revalue(m);
-      equity += m.value;
-      restingCost += m.cost;
-      openOrders += m.orders.length;
+      if (this.#revalue(m)) this.#totals = null;
       if (m.assetId === assetId && m.epoch === epoch) own = m;
     }
+    const totals = (this.#totals ??= this.#sum());
+    const equity = this.#cash + totals.value;
+    let restingCost = totals.cost;
+    let openOrders = totals.orders;
     let sameSide = own ? (sell ? own.sells : own.buys) : 0n;
     const replaced = replaces === undefined ? undefined : this.#byId.get(replaces.toLowerCase());
     for (const r of replaced ?? []) {
@@ -116,7 +129,20 @@ export class AccountFigures {
       if (r.market === own && r.order.sell === sell) sameSide -= r.order.size;
     }
     // Read where the account keeps it, as the dialog shows it.
-    return { inventory: account.inventory(assetId, epoch), sameSide, openOrders, restingCost, equity };
+    // A market with no entry holds nothing; asked of the account all the same, as the dialog shows it.
+    const inventory = own ? own.inventory : account.inventory(assetId, epoch);
+    const fair = own ? own.fair : this.#source.fair(assetId, epoch);
+    return { inventory, sameSide, openOrders, restingCost, equity, fair };
+  }
+
+  #sum(): { value: bigint; cost: bigint; orders: number } {
+    const totals = { value: 0n, cost: 0n, orders: 0 };
+    for (const m of this.#markets) {
+      totals.value += m.value;
+      totals.cost += m.cost;
+      totals.orders += m.orders.length;
+    }
+    return totals;
   }
 
   /** The account with the markets built from its present state; null before its balance is read. */
@@ -136,6 +162,8 @@ export class AccountFigures {
         m = {
           assetId,
           epoch,
+          key,
+          inventory: 0n,
           positions: [],
           orders: [],
           buys: 0n,
@@ -182,17 +210,19 @@ export class AccountFigures {
     const balance = account.balance!;
     this.#cash = balance.balance + balance.pending;
     this.#markets = [...markets.values()];
+    for (const m of this.#markets) m.inventory = account.inventory(m.assetId, m.epoch);
+    this.#totals = null;
     this.#byId = byId;
     this.#account = account;
     this.#revision = account.revision;
     for (const m of this.#markets) this.#revalue(m);
   }
 
-  /** Values a market again when its fair price or settlement is not what it was valued at. */
-  #revalue(m: Market): void {
-    const fair = this.#source.fair(m.assetId, m.epoch);
+  /** Values a market again when its fair price or settlement is not what it was valued at; says whether it did. */
+  #revalue(m: Market, ahead = false): boolean {
+    const fair = this.#source.fair(m.assetId, m.epoch, ahead, m.key);
     const settled = settlementOf(this.#source, m);
-    if (m.valued && fair === m.fair && settled === m.settled) return;
+    if (m.valued && fair === m.fair && settled === m.settled) return false;
     m.fair = fair;
     m.settled = settled;
     m.valued = true;
@@ -202,5 +232,6 @@ export class AccountFigures {
     let cost = 0n;
     for (const o of m.orders) cost += edgeCost(o, fair);
     m.cost = cost;
+    return true;
   }
 }

@@ -183,7 +183,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   };
 }
 
-/** Every breach of one order, in the order a trader reads them (none allocates anything when none breaks). */
+/** Every breach of one order, in the order a trader reads them. */
 export function breachesOf(input: {
   order: CheckedOrder;
   /** The fair value of the order's market and epoch, or null when there is none now. */
@@ -194,13 +194,13 @@ export function breachesOf(input: {
   sentInLastMinute: number;
 }): Breach[] {
   const { order: o, fair, limits: l, account: a } = input;
-  const found: Breach[] = [];
-  const add = (b: Breach | null): void => void (b && found.push(b));
-  add(bandBreach(o, fair, l));
-  add(costBreach(o, a?.inventory ?? 0n, l));
-  if (a) add(positionBreach(o, a, l));
-  if (a) add(openOrdersBreach(o, a, l));
-  add(rateBreach(input.sentInLastMinute, l));
-  if (a) add(lossBreach(o, a, fair));
-  return found;
+  const found = [
+    bandBreach(o, fair, l),
+    costBreach(o, a?.inventory ?? 0n, l),
+    a && positionBreach(o, a, l),
+    a && openOrdersBreach(o, a, l),
+    rateBreach(input.sentInLastMinute, l),
+    a && lossBreach(o, a, fair),
+  ];
+  return found.filter((b): b is Breach => b !== null);
 }

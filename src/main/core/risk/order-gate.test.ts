@@ -53,7 +53,7 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
     account: () =>
       Promise.resolve(
         opts.snapshot === undefined
-          ? { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D }
+          ? { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: 50n * C }
           : opts.snapshot,
       ),
     deploymentName: 'Local devnet',

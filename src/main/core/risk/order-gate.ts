@@ -18,7 +18,7 @@ import type { ClearedTerms, Clearances } from './clearances';
 import type { OrderFigures } from './account-figures';
 import { breachesOf, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
-import type { RiskLimits } from '../../../shared/settings-schema';
+import type { RiskLimits, Settings } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
 import { orderDialog, type OrderPath } from './order-dialog';
 import type { OrderRate } from './order-rate';
@@ -86,6 +86,16 @@ export interface Passed {
   release(): void;
 }
 
+/** What one read gives the checks: the account (null when it cannot be read here) and the order's fair value. */
+interface Read {
+  risk: AccountRisk | null;
+  fair: bigint | null;
+}
+
+const riskLimitsOf = (s: Readonly<Settings>): RiskLimits => s.riskLimits;
+const confirmOrdersOf = (s: Readonly<Settings>): boolean => s.confirmations.orders;
+const identityOf = (view: GateView | null): string => view?.identity() ?? '';
+
 const NOT_READ =
   'your position, open orders and today’s loss could not be read, so the position, open-order and daily loss limits were not applied';
 
@@ -121,9 +131,7 @@ export class OrderGate {
   async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
     coreProbe.onGate?.('enter');
     const { settings } = this.#d;
-    const limits = this.#limits(settings.read((s) => s.riskLimits));
-    const confirmEach = settings.read((s) => s.confirmations.orders);
-    const identity = view?.identity() ?? '';
+    const limits = this.#limits(settings.read(riskLimitsOf));
     const checked: CheckedOrder = {
       assetId: order.assetId,
       epoch: order.epoch,
@@ -132,45 +140,17 @@ export class OrderGate {
       size: order.size,
       mayRest: order.timeInForce === 'GTC' || order.timeInForce === 'ALO',
     };
-    type Read = { risk: AccountRisk | null; inventory: bigint | null };
-    const riskOf = (snap: AccountSnapshot | null): Read => {
-      if (!snap) return { risk: null, inventory: null };
-      const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
-      return {
-        risk: {
-          inventory: snap.inventory,
-          sameSide: snap.sameSide,
-          openOrders: snap.openOrders,
-          restingCost: snap.restingCost,
-          lossToday: status.loss,
-          lossLimit: status.limit,
-        },
-        inventory: snap.inventory,
-      };
-    };
     // Synchronous when the account is already read: the hotkey path never yields inside the gate.
-    const read = (): Read | Promise<Read> => {
-      const snap = view ? view.account(order.master, order.assetId, order.epoch, order.sell, order.replaces) : null;
-      return snap instanceof Promise ? snap.then(riskOf) : riskOf(snap);
-    };
-    const check = (risk: AccountRisk | null): Breach[] => {
-      const f = view?.fair(order.assetId, order.epoch);
-      return breachesOf({
-        order: checked,
-        fair: f?.known ? f.price : null,
-        limits,
-        account: risk,
-        sentInLastMinute: this.#d.rate.inLastMinute(order.master),
-      });
-    };
-
-    const first = read();
+    const first = this.#read(order, view, limits);
+    // Who is selected and what is pinned, fixed before anything awaited (the account read, the dialog).
+    let identity = first instanceof Promise ? identityOf(view) : null;
     const before = first instanceof Promise ? await first : first;
-    const breaches = check(before.risk);
+    const breaches = this.#check(checked, order.master, before, limits);
     const hard = breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
 
-    if (confirmEach || breaches.length > 0 || before.risk === null) {
+    if (settings.read(confirmOrdersOf) || breaches.length > 0 || before.risk === null) {
+      identity ??= identityOf(view);
       const fair = view?.fair(order.assetId, order.epoch);
       const yes = await this.#d.dialogs.confirm(
         orderDialog({
@@ -184,7 +164,7 @@ export class OrderGate {
           price: order.price,
           size: order.size,
           timeInForce: order.timeInForce,
-          inventory: before.inventory,
+          inventory: before.risk?.inventory ?? null,
           fair: fair?.known
             ? { price: fair.price }
             : { reason: fair?.reason ?? 'this machine has no oracle prices, so fair value is not known here.' },
@@ -200,13 +180,13 @@ export class OrderGate {
         throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
       }
       // The dialog showed one account, one domain and one set of facts: nothing else may be signed now.
-      if ((view?.identity() ?? '') !== identity)
+      if (identityOf(view) !== identity)
         throw new BridgeFailure(
           'orders.changed_meanwhile',
           'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
         );
-      const again = read();
-      const after = check((again instanceof Promise ? await again : again).risk);
+      const again = this.#read(order, view, limits);
+      const after = this.#check(checked, order.master, again instanceof Promise ? await again : again, limits);
       const agreed = new Set(breaches.map((b) => b.code));
       const fresh = after.find((b) => !agreed.has(b.code));
       if (fresh) throw this.#refuse(order, fresh, []);
@@ -226,6 +206,43 @@ export class OrderGate {
     };
     this.#d.clearances.issue(terms);
     return { terms, release: () => this.#d.clearances.void(terms) };
+  }
+
+  /** The account as the guards count it for this order, with today's loss, and the fair value they check against. */
+  #read(order: GateOrder, view: GateView | null, limits: ParsedLimits): Read | Promise<Read> {
+    const snap = view ? view.account(order.master, order.assetId, order.epoch, order.sell, order.replaces) : null;
+    return snap instanceof Promise
+      ? snap.then((s) => this.#riskOf(order, view, s, limits))
+      : this.#riskOf(order, view, snap, limits);
+  }
+
+  #riskOf(order: GateOrder, view: GateView | null, snap: AccountSnapshot | null, limits: ParsedLimits): Read {
+    if (!snap) {
+      const f = view?.fair(order.assetId, order.epoch);
+      return { risk: null, fair: f?.known ? f.price : null };
+    }
+    const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
+    return {
+      risk: {
+        inventory: snap.inventory,
+        sameSide: snap.sameSide,
+        openOrders: snap.openOrders,
+        restingCost: snap.restingCost,
+        lossToday: status.loss,
+        lossLimit: status.limit,
+      },
+      fair: snap.fair,
+    };
+  }
+
+  #check(order: CheckedOrder, master: string, read: Read, limits: ParsedLimits): Breach[] {
+    return breachesOf({
+      order,
+      fair: read.fair,
+      limits,
+      account: read.risk,
+      sentInLastMinute: this.#d.rate.inLastMinute(master),
+    });
   }
 
   #refuse(order: GateOrder, b: Breach, all: readonly Breach[]): BridgeFailure {

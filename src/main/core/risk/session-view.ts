@@ -6,7 +6,7 @@
 import { PROTOCOL_SCALE } from '../../../shared/protocol';
 import type { TradingSession } from '../session/session';
 import type { AccountDesk } from '../session/account-desk';
-import type { MarketBoard } from '../session/market-board';
+import { FAIR_KEPT_MS, type MarketBoard } from '../session/market-board';
 import { marketLabel } from '../session/market-name';
 import type { FiguresSource } from './account-figures';
 import { equityAtFair, type HeldPosition } from './equity';
@@ -21,6 +21,9 @@ function positionsOf(session: TradingSession): HeldPosition[] {
   return out;
 }
 
+/** Renewed ahead of time when older than this, so an order rarely finds a fair value to recompute. */
+export const FAIR_AHEAD_MS = FAIR_KEPT_MS / 2;
+
 /** What the session's account figures (account-figures.ts) are made of: the desk's account and the board's prices. */
 export function figuresSourceOf(
   desk: Pick<AccountDesk, 'account' | 'currentEpoch'>,
@@ -28,8 +31,8 @@ export function figuresSourceOf(
 ): FiguresSource {
   return {
     account: () => desk.account,
-    fair: (a, e) => {
-      const f = board.fairValue(a, e);
+    fair: (a, e, ahead, key) => {
+      const f = board.fairValue(a, e, ahead ? FAIR_AHEAD_MS : FAIR_KEPT_MS, key);
       return f.known ? f.price : null;
     },
     ended: (a, e) => {
@@ -77,7 +80,8 @@ export function sessionGateView(
     deploymentName: session.deployment.name,
     identity,
     account: (master, assetId, epoch, sell, replaces) => {
-      if (session.desk.selection.master?.toLowerCase() !== master.toLowerCase()) return null;
+      const selected = session.desk.selection.master;
+      if (!selected || (selected !== master && selected.toLowerCase() !== master.toLowerCase())) return null;
       // Kept up to date by the session between orders; checked against the account and prices here.
       const figures = () => session.figures.forOrder(assetId, epoch, sell, replaces);
       if (session.desk.account?.balance) return figures();
