@@ -128,8 +128,7 @@ export class AccountFigures {
       restingCost -= edgeCost(r.order, r.market.fair);
       if (r.market === own && r.order.sell === sell) sameSide -= r.order.size;
     }
-    // Read where the account keeps it, as the dialog shows it.
-    // A market with no entry holds nothing; asked of the account all the same, as the dialog shows it.
+    // A market with no entry holds nothing; asked of the account all the same, where it keeps it.
     const inventory = own ? own.inventory : account.inventory(assetId, epoch);
     const fair = own ? own.fair : this.#source.fair(assetId, epoch);
     return { inventory, sameSide, openOrders, restingCost, equity, fair };

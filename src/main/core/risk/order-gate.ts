@@ -146,7 +146,7 @@ export class OrderGate {
     let identity = first instanceof Promise ? identityOf(view) : null;
     const before = first instanceof Promise ? await first : first;
     const breaches = this.#check(checked, order.master, before, limits);
-    const hard = breaches.find((b) => !b.overridable);
+    const hard = breaches.length === 0 ? undefined : breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
 
     if (settings.read(confirmOrdersOf) || breaches.length > 0 || before.risk === null) {

@@ -83,13 +83,12 @@ export function sessionGateView(
       const selected = session.desk.selection.master;
       if (!selected || (selected !== master && selected.toLowerCase() !== master.toLowerCase())) return null;
       // Kept up to date by the session between orders; checked against the account and prices here.
-      const figures = () => session.figures.forOrder(assetId, epoch, sell, replaces);
-      if (session.desk.account?.balance) return figures();
+      if (session.desk.account?.balance) return session.figures.forOrder(assetId, epoch, sell, replaces);
       // Unreadable is "not checked here": the gate then asks the person rather than guess.
       return session.desk
         .refresh(epoch, assetId)
         .catch(() => undefined)
-        .then(figures);
+        .then(() => session.figures.forOrder(assetId, epoch, sell, replaces));
     },
   };
 }
