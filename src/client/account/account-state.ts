@@ -68,10 +68,19 @@ export class AccountState {
   /** When the kept balance was read (sent), for re-reads that skip a balance still fresh. */
   #balanceReadAt = -Infinity;
   dropped = 0;
+  /**
+   * Bumped whenever the balance amounts, a position or a market's resting orders change (every change
+   * to them is made here): what keeps derived figures (main's order gate) knows it is stale by one compare.
+   */
+  #revision = 0;
 
   constructor(opts: AccountStateOptions) {
     this.#o = opts;
     this.account = opts.account;
+  }
+
+  get revision(): number {
+    return this.#revision;
   }
 
   position(assetId: bigint, epoch: bigint): ExchangePosition | null | undefined {
@@ -128,12 +137,16 @@ export class AccountState {
     for (const [k, o] of [...this.orders]) if (old(k) && o.buys.length + o.sells.length === 0) this.orders.delete(k);
     for (const [k, p] of [...this.positions])
       if (old(k) && (!p || (p.inventory === 0n && p.margin === 0n && p.realisedPnl === 0n))) this.positions.delete(k);
+    this.#revision++;
   }
 
   /** Keeps at most `marketsKept` markets in a per-market map, the oldest read first to go. */
   #bound(map: Map<string, unknown>): void {
     const limit = this.#o.marketsKept ?? MARKETS_KEPT;
-    while (map.size > limit) map.delete(map.keys().next().value!);
+    while (map.size > limit) {
+      map.delete(map.keys().next().value!);
+      this.#revision++;
+    }
   }
 
   isOwnOrder(orderId: string): boolean {
@@ -212,6 +225,8 @@ export class AccountState {
     if (read.sent < this.#balanceTaken) return false;
     this.#balanceTaken = read.sent;
     this.#balanceReadAt = read.at;
+    const before = this.balance;
+    if (!before || before.balance !== read.balance.balance || before.pending !== read.balance.pending) this.#revision++;
     this.balance = read.balance;
     return true;
   }
@@ -236,6 +251,7 @@ export class AccountState {
       return false;
     }
     const k = key(assetId, epoch);
+    this.#revision++;
     this.orders.set(k, orders);
     this.#bound(this.orders);
     for (const o of [...orders.buys, ...orders.sells]) this.#remember(o.id);

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RISK_LIMITS } from '../../../shared/settings-schema';
-import { breachesOf, edgeCost, lossBreach, openingSize, type AccountRisk, type CheckedOrder } from './guards';
+import fc from 'fast-check';
+import {
+  breachesOf,
+  breaksNone,
+  everyBreach,
+  edgeCost,
+  lossBreach,
+  openingSize,
+  restingRisk,
+  type AccountRisk,
+  type CheckedOrder,
+  type RestingOrder,
+} from './guards';
 import { parseLimits } from './limits';
+import { orderMargin } from '../../../shared/protocol';
 
 const C = 10_000n; // one cent in price units
 const N = 1_000_000n; // one contract in size units
@@ -16,26 +29,31 @@ const order = (o: Partial<CheckedOrder>): CheckedOrder => ({
   mayRest: true,
   ...o,
 });
-const account = (a: Partial<AccountRisk> = {}): AccountRisk => ({
+/** What the account holds: its resting orders as a list, counted for each order by `restingRisk`. */
+type Holding = Omit<AccountRisk, 'sameSide' | 'openOrders' | 'restingCost'> & { resting: RestingOrder[] };
+const account = (a: Partial<Holding> = {}): Holding => ({
   inventory: 0n,
   resting: [],
   lossToday: 0n,
   lossLimit: 100n * D,
   ...a,
 });
-const fairAt = (cents: bigint | null) => () => (cents === null ? null : cents * C);
-const codes = (o: CheckedOrder, a: AccountRisk | null, fair: bigint | null, sent = 0): string[] =>
-  breachesOf({ order: o, fairOf: fairAt(fair), limits, account: a, sentInLastMinute: sent }).map((b) => b.code);
+const fairAt = (cents: bigint | null): bigint | null => (cents === null ? null : cents * C);
+/** The account as the guards see it for one order, every market at fair `fair`. */
+const riskFor = (o: CheckedOrder, a: Holding, fair: bigint | null): AccountRisk => ({
+  ...a,
+  ...restingRisk(o, a.resting, () => fair),
+});
+const check = (o: CheckedOrder, a: Holding | null, fair: bigint | null, sent = 0) =>
+  breachesOf({ order: o, fair, limits, account: a && riskFor(o, a, fair), sentInLastMinute: sent });
+const loss = (o: CheckedOrder, a: Holding, fair: bigint | null) => lossBreach(o, riskFor(o, a, fair), fair);
+/** The breach codes, with fair value in cents. */
+const codes = (o: CheckedOrder, a: Holding | null, cents: bigint | null, sent = 0): string[] =>
+  check(o, a, fairAt(cents), sent).map((b) => b.code);
 
 describe('price band around fair value', () => {
   it('refuses a buy above fair + band and a sell below fair − band, with the numbers', () => {
-    const [buy] = breachesOf({
-      order: order({ price: 99n * C }),
-      fairOf: fairAt(50n),
-      limits,
-      account: account(),
-      sentInLastMinute: 0,
-    });
+    const [buy] = check(order({ price: 99n * C }), account(), fairAt(50n));
     expect(buy).toMatchObject({ code: 'risk.price_band', overridable: true });
     expect(buy!.sentence).toBe('99¢ is 49.0¢ above fair value 50.0¢; your band is 15¢.');
     expect(codes(order({ sell: true, price: 1n * C }), account(), 50n)).toContain('risk.price_band');
@@ -73,10 +91,10 @@ describe('size, cost, open orders and rate', () => {
     const full = account({
       resting: Array.from({ length: 50 }, () => ({ assetId: 2n, epoch: 1n, sell: false, price: C, size: N })),
     });
-    const [open] = breachesOf({ order: order({}), fairOf: fairAt(50n), limits, account: full, sentInLastMinute: 0 });
+    const [open] = check(order({}), full, fairAt(50n));
     expect(open).toMatchObject({ code: 'risk.open_orders', overridable: false });
     expect(codes(order({ mayRest: false }), full, 50n)).not.toContain('risk.open_orders');
-    const [rate] = breachesOf({ order: order({}), fairOf: fairAt(50n), limits, account: null, sentInLastMinute: 120 });
+    const [rate] = check(order({}), null, fairAt(50n), 120);
     expect(rate).toMatchObject({ code: 'risk.order_rate', overridable: false });
     expect(codes(order({}), null, 50n, 119)).toEqual([]);
   });
@@ -91,29 +109,133 @@ describe('daily loss limit', () => {
     expect(edgeCost({ sell: true, price: 35n * C, size: 50n * N }, null)).toBe(32_500_000n);
     const resting = [{ assetId: 1n, epoch: 7n, sell: false, price: 64n * C, size: 500n * N }]; // $70 at 50¢ fair
     const a = account({ lossToday: 20n * D, resting });
-    expect(lossBreach(order({ price: 60n * C, size: 100n * N }), a, fairAt(50n))).toBeNull(); // 20 + 70 + 10 = 100
-    const over = lossBreach(order({ price: 60n * C, size: 101n * N }), a, fairAt(50n));
+    expect(loss(order({ price: 60n * C, size: 100n * N }), a, fairAt(50n))).toBeNull(); // 20 + 70 + 10 = 100
+    const over = loss(order({ price: 60n * C, size: 101n * N }), a, fairAt(50n));
     expect(over?.code).toBe('risk.daily_loss');
     expect(over?.sentence).toContain('come to $100.10, over your daily limit of $100.00');
   });
 
   it('at the limit refuses anything that adds risk, and lets reductions at or better than fair go', () => {
     const spent = account({ inventory: 100n * N, lossToday: 100n * D });
-    expect(lossBreach(order({ price: 40n * C, size: 1n * N }), spent, fairAt(50n))?.sentence).toMatch(
+    expect(loss(order({ price: 40n * C, size: 1n * N }), spent, fairAt(50n))?.sentence).toMatch(
       /^today's loss of \$100.00 has reached your daily limit of \$100.00/,
     );
-    expect(lossBreach(order({ sell: true, price: 50n * C, size: 100n * N }), spent, fairAt(50n))).toBeNull();
-    expect(lossBreach(order({ sell: true, price: 49n * C, size: 100n * N }), spent, fairAt(50n))?.code).toBe(
+    expect(loss(order({ sell: true, price: 50n * C, size: 100n * N }), spent, fairAt(50n))).toBeNull();
+    expect(loss(order({ sell: true, price: 49n * C, size: 100n * N }), spent, fairAt(50n))?.code).toBe(
       'risk.daily_loss',
     );
     // Below the limit a reduction may spend what is left.
     const near = account({ inventory: 100n * N, lossToday: 99n * D });
-    expect(lossBreach(order({ sell: true, price: 49n * C, size: 100n * N }), near, fairAt(50n))).toBeNull();
+    expect(loss(order({ sell: true, price: 49n * C, size: 100n * N }), near, fairAt(50n))).toBeNull();
   });
 
   it('knows which part of an order opens a position', () => {
     expect(openingSize({ sell: true, size: 10n }, 4n)).toBe(6n);
     expect(openingSize({ sell: false, size: 10n }, -12n)).toBe(0n);
     expect(openingSize({ sell: false, size: 10n }, 5n)).toBe(10n);
+  });
+});
+
+describe('the one-pass check', () => {
+  /** Few coarse values, so sums meet the limits exactly and often; raw ones hit the rounding of a cost. */
+  const amount = (max: bigint, unit: bigint) =>
+    fc.oneof(
+      fc.bigInt({ min: 0n, max: 6n }).map((n) => n * (max / unit / 6n) * unit),
+      fc.bigInt({ min: 0n, max: max / unit }).map((n) => n * unit),
+      fc.bigInt({ min: 0n, max }),
+    );
+  const input = fc.record({
+    order: fc.record({
+      assetId: fc.constant(1n),
+      epoch: fc.constant(7n),
+      sell: fc.boolean(),
+      // A few out of range: the guards refuse those by throwing, the one-pass check by answering false.
+      price: fc.oneof(amount(1_000_000n, C), fc.constantFrom(-1n, 1_000_001n)),
+      size: amount(3_000n * N, N),
+      mayRest: fc.boolean(),
+    }),
+    fair: fc.option(amount(1_000_000n, C)),
+    limits: fc.record({
+      band: amount(50n * C, C),
+      maxOrderCost: amount(1_000n * D, D),
+      maxPosition: amount(3_000n * N, N),
+      maxOpenOrders: fc.integer({ min: 1, max: 60 }),
+      maxOrdersPerMinute: fc.integer({ min: 1, max: 130 }),
+      dailyLossBps: fc.constant(1000n),
+    }),
+    account: fc.option(
+      fc.record({
+        inventory: fc.oneof(
+          amount(3_000n * N, N),
+          amount(3_000n * N, N).map((n) => -n),
+        ),
+        sameSide: amount(3_000n * N, N),
+        openOrders: fc.integer({ min: 0, max: 60 }),
+        restingCost: amount(200n * D, D),
+        lossToday: amount(200n * D, D),
+        lossLimit: amount(200n * D, D),
+      }),
+    ),
+    sentInLastMinute: fc.integer({ min: 0, max: 130 }),
+  });
+
+  /**
+   * The same with one guard decided at its edge: its limit just under, at or just over what the order
+   * reaches, every other limit out of the way; sometimes an order only just larger than what it closes.
+   */
+  const HUGE = 10n ** 30n;
+  const atEdges = fc
+    .tuple(
+      input,
+      fc.integer({ min: 0, max: 6 }),
+      fc.integer({ min: -1, max: 1 }).map(BigInt),
+      fc.option(fc.bigInt({ min: 0n, max: 2n })),
+    )
+    .filter(([i]) => i.order.price >= 0n && i.order.price <= 1_000_000n)
+    .map(([base, focus, d, over]): typeof base => {
+      const i = { ...base, order: { ...base.order }, account: base.account && { ...base.account } };
+      const o = i.order;
+      const a = i.account;
+      const inventory = a?.inventory ?? 0n;
+      if (over !== null)
+        o.size = (o.sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n) + over;
+      const edge = (v: bigint, k: number): bigint => (k !== focus ? HUGE : v + d < 0n ? 0n : v + d);
+      const opening = openingSize(o, inventory);
+      const off = i.fair === null ? 0n : o.sell ? i.fair - o.price : o.price - i.fair;
+      const reach = o.size + (a?.sameSide ?? 0n);
+      const worst = o.sell ? inventory - reach : inventory + reach;
+      const limits = {
+        ...i.limits,
+        band: edge(off, 0),
+        maxOrderCost: edge(orderMargin(o.sell, opening, o.price), 1),
+        maxPosition: edge(worst < 0n ? -worst : worst, 2),
+        maxOpenOrders: focus === 3 ? Math.max(1, (a?.openOrders ?? 0) + Number(d)) : 1_000,
+        maxOrdersPerMinute: focus === 4 ? Math.max(1, i.sentInLastMinute + Number(d)) : 1_000,
+      };
+      if (a) {
+        const committed = a.lossToday + a.restingCost + edgeCost(o, i.fair);
+        // 5: what the orders commit meets the limit; 6: today's loss itself meets it.
+        if (focus === 5) a.lossLimit = committed + d < 0n ? 0n : committed + d;
+        else if (focus === 6) {
+          a.lossLimit = a.lossToday + d < 0n ? 0n : a.lossToday + d;
+          a.restingCost = 0n;
+        } else a.lossLimit = HUGE;
+      }
+      return { ...i, limits };
+    });
+
+  it('lets an order by exactly when no guard finds a breach', () => {
+    fc.assert(
+      fc.property(fc.oneof(input, atEdges), (i) => {
+        let none: boolean;
+        try {
+          none = everyBreach(i).length === 0;
+        } catch {
+          none = false; // refused (a price out of range)
+        }
+        expect(breaksNone(i)).toBe(none);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

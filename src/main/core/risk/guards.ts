@@ -33,12 +33,19 @@ export interface RestingOrder {
   size: bigint;
 }
 
-/** What the account holds, read before the check; null parts could not be read (see the gate). */
+/**
+ * What the account holds, as the guards count it for one order (read before the check, see
+ * account-figures.ts; `restingRisk` gives the same from a list of orders).
+ */
 export interface AccountRisk {
   /** Signed contracts in the order's market and epoch. */
   inventory: bigint;
-  /** Every resting order of the account, in all markets, without the one an edit replaces. */
-  resting: readonly RestingOrder[];
+  /** What the account's resting orders on the order's market, epoch and side have left to fill. */
+  sameSide: bigint;
+  /** The account's resting orders in all markets, without the one an edit replaces. */
+  openOrders: number;
+  /** What all of them would cost against fair value if they filled now (`edgeCost` of each). */
+  restingCost: bigint;
   /** Today's loss so far and today's limit. */
   lossToday: bigint;
   lossLimit: bigint;
@@ -79,6 +86,21 @@ export function edgeCost(o: Pick<RestingOrder, 'sell' | 'price' | 'size'>, fair:
   return worse > 0n ? ceilDiv(worse * o.size, PROTOCOL_SCALE) : 0n;
 }
 
+/** The resting-order figures of `AccountRisk` for one order, from the list of the account's resting orders. */
+export function restingRisk(
+  o: Pick<CheckedOrder, 'assetId' | 'epoch' | 'sell'>,
+  resting: readonly RestingOrder[],
+  fairOf: FairOf,
+): Pick<AccountRisk, 'sameSide' | 'openOrders' | 'restingCost'> {
+  let sameSide = 0n;
+  let restingCost = 0n;
+  for (const r of resting) {
+    if (r.assetId === o.assetId && r.epoch === o.epoch && r.sell === o.sell) sameSide += r.size;
+    restingCost += edgeCost(r, fairOf(r.assetId, r.epoch));
+  }
+  return { sameSide, openOrders: resting.length, restingCost };
+}
+
 export function bandBreach(o: CheckedOrder, fair: bigint | null, l: ParsedLimits): Breach | null {
   if (fair === null) return null;
   const off = o.sell ? fair - o.price : o.price - fair;
@@ -104,11 +126,8 @@ export function costBreach(o: CheckedOrder, inventory: bigint, l: ParsedLimits):
 
 export function positionBreach(o: CheckedOrder, a: AccountRisk, l: ParsedLimits): Breach | null {
   if (openingSize(o, a.inventory) === 0n) return null;
-  const sameSide = a.resting
-    .filter((r) => r.assetId === o.assetId && r.epoch === o.epoch && r.sell === o.sell)
-    .reduce((s, r) => s + r.size, 0n);
   // The position if this order and the account's other orders on the same side all filled.
-  const worst = a.inventory + (o.sell ? -(o.size + sameSide) : o.size + sameSide);
+  const worst = a.inventory + (o.sell ? -(o.size + a.sameSide) : o.size + a.sameSide);
   const magnitude = worst < 0n ? -worst : worst;
   if (magnitude <= l.maxPosition) return null;
   return {
@@ -120,11 +139,11 @@ export function positionBreach(o: CheckedOrder, a: AccountRisk, l: ParsedLimits)
 }
 
 export function openOrdersBreach(o: CheckedOrder, a: AccountRisk, l: ParsedLimits): Breach | null {
-  if (!o.mayRest || a.resting.length < l.maxOpenOrders) return null;
+  if (!o.mayRest || a.openOrders < l.maxOpenOrders) return null;
   return {
     code: 'risk.open_orders',
     limit: 'maxOpenOrders',
-    sentence: `${a.resting.length} of your orders are open; your limit is ${l.maxOpenOrders}. Cancel some first.`,
+    sentence: `${a.openOrders} of your orders are open; your limit is ${l.maxOpenOrders}. Cancel some first.`,
     overridable: false,
   };
 }
@@ -145,10 +164,9 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  * fit that within the limit; an order that only reduces a position goes even at the limit as long as
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
  */
-export function lossBreach(o: CheckedOrder, a: AccountRisk, fairOf: FairOf): Breach | null {
-  const fair = fairOf(o.assetId, o.epoch);
+export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
   const own = edgeCost(o, fair);
-  const resting = a.resting.reduce((s, r) => s + edgeCost(r, fairOf(r.assetId, r.epoch)), 0n);
+  const resting = a.restingCost;
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
   if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
@@ -165,24 +183,57 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fairOf: FairOf): Bre
   };
 }
 
-/** Every breach of one order, in the order a trader reads them. */
-export function breachesOf(input: {
+export interface GuardInput {
   order: CheckedOrder;
-  fairOf: FairOf;
+  /** The fair value of the order's market and epoch, or null when there is none now. */
+  fair: bigint | null;
   limits: ParsedLimits;
   /** Null when the account's state could not be read (the gate then asks the person). */
   account: AccountRisk | null;
   sentInLastMinute: number;
-}): Breach[] {
-  const { order: o, limits: l, account: a } = input;
-  const fair = input.fairOf(o.assetId, o.epoch);
+}
+
+/** Every breach of one order, in the order a trader reads them. */
+export function breachesOf(input: GuardInput): Breach[] {
+  return breaksNone(input) ? [] : everyBreach(input);
+}
+
+/** Each guard on its own, with the sentences: what `breachesOf` answers when some guard may break. */
+export function everyBreach(input: GuardInput): Breach[] {
+  const { order: o, fair, limits: l, account: a } = input;
   const found = [
     bandBreach(o, fair, l),
     costBreach(o, a?.inventory ?? 0n, l),
     a && positionBreach(o, a, l),
     a && openOrdersBreach(o, a, l),
     rateBreach(input.sentInLastMinute, l),
-    a && lossBreach(o, a, input.fairOf),
+    a && lossBreach(o, a, fair),
   ];
   return found.filter((b): b is Breach => b !== null);
+}
+
+/**
+ * True only when no guard above breaks: the same conditions in one pass of arithmetic, without the
+ * sentences, for the hotkey path (guards.test.ts holds it to `everyBreach`). A price out of range
+ * answers false, so the guards themselves refuse it.
+ */
+export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMinute }: GuardInput): boolean {
+  const { sell, price, size } = o;
+  if (sentInLastMinute >= l.maxOrdersPerMinute || price < 0n || price > PROTOCOL_SCALE || size < 0n) return false;
+  if (fair !== null && (sell ? fair - price : price - fair) > l.band) return false;
+  const inventory = a ? a.inventory : 0n;
+  const held = sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n;
+  const opening = size > held ? size - held : 0n;
+  // The opening part's margin, ⌈opening × p / 10^6⌉ ≤ the largest cost, without the division.
+  if (opening * (sell ? PROTOCOL_SCALE - price : price) > l.maxOrderCost * PROTOCOL_SCALE) return false;
+  if (!a) return true;
+  if (opening !== 0n) {
+    const reach = size + a.sameSide;
+    const worst = sell ? a.inventory - reach : a.inventory + reach;
+    if ((worst < 0n ? -worst : worst) > l.maxPosition) return false;
+  }
+  if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
+  const own = edgeCost(o, fair);
+  const committed = a.lossToday + a.restingCost + own;
+  return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }

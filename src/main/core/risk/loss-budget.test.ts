@@ -28,6 +28,25 @@ describe('LossBudget', () => {
     expect(budget.status(ACCOUNT, 1150n * D, 1000n).loss).toBe(50n * D);
   });
 
+  it('answers a repeated question from its last answer only while nothing it was made of has changed', () => {
+    let now = Date.parse('2026-11-26T23:59:59Z');
+    const budget = new LossBudget(createMemoryStore(), () => now);
+    expect(budget.status(ACCOUNT, 1000n * D, 1000n)).toMatchObject({ loss: 0n, limit: 100n * D });
+    expect(budget.status(ACCOUNT, 1000n * D, 1000n)).toMatchObject({ loss: 0n, limit: 100n * D });
+    // Same equity, but money went out through the app: the baseline moved.
+    budget.noteTransfer(ACCOUNT, -200n * D);
+    expect(budget.status(ACCOUNT, 1000n * D, 1000n)).toMatchObject({ transfers: -200n * D, limit: 80n * D });
+    expect(budget.status(ACCOUNT, 1000n * D, 500n).limit).toBe(40n * D);
+    // The same figures on the next day start the next day's record.
+    now += 2_000;
+    expect(budget.status(ACCOUNT, 900n * D, 500n)).toMatchObject({ day: '2026-11-27', startEquity: 900n * D });
+    now += 1_000;
+    expect(budget.status(ACCOUNT, 900n * D, 500n)).toMatchObject({ day: '2026-11-27', loss: 0n, limit: 45n * D });
+    // The same day again, after going back (a clock set back): today's record for that day anew.
+    now -= 10_000;
+    expect(budget.status(ACCOUNT, 900n * D, 500n).day).toBe('2026-11-26');
+  });
+
   it('gives no budget on a day that started at or below zero, and ignores an edited store', () => {
     expect(lossLimit(0n, 1000n)).toBe(0n);
     const store = createMemoryStore({ riskDays: [{ account: 'x', day: 'y', startEquity: 'z', transfers: '0' }] });

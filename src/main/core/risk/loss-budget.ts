@@ -49,10 +49,23 @@ export function lossLimit(startEquity: bigint, bps: bigint): bigint {
   return startEquity > 0n ? (startEquity * bps) / 10_000n : 0n;
 }
 
+const DAY_MS = 86_400_000;
+
 export class LossBudget {
   readonly #store: KeyValueStore;
   readonly #now: () => number;
   #records: DayRecord[];
+  /** The UTC day last named and the times it spans, so an order does not format a date. */
+  #day = { name: '', from: Infinity, to: -Infinity };
+  /** The last status given, with what it was made of: the next order mostly asks the same. */
+  #last: {
+    account: string;
+    record: DayRecord;
+    transfers: bigint;
+    equity: bigint;
+    bps: bigint;
+    status: BudgetStatus;
+  } | null = null;
 
   constructor(store: KeyValueStore, now: () => number = Date.now) {
     this.#store = store;
@@ -67,7 +80,7 @@ export class LossBudget {
   /** Today's record, started now at `equityNow` when the account has none for today. */
   today(account: string, equityNow: bigint): DayRecord {
     const key = account.toLowerCase();
-    const day = utcDay(this.#now());
+    const day = this.#today();
     const found = this.#records.find((r) => r.account === key);
     if (found && found.day === day) return found;
     const fresh: DayRecord = { account: key, day, startEquity: equityNow, transfers: 0n };
@@ -79,7 +92,16 @@ export class LossBudget {
   /** Today's record if one was started, without starting one. */
   peek(account: string): DayRecord | null {
     const found = this.#records.find((r) => r.account === account.toLowerCase());
-    return found && found.day === utcDay(this.#now()) ? found : null;
+    return found && found.day === this.#today() ? found : null;
+  }
+
+  #today(): string {
+    const now = this.#now();
+    if (now < this.#day.from || now >= this.#day.to) {
+      const from = Math.floor(now / DAY_MS) * DAY_MS;
+      this.#day = { name: utcDay(from), from, to: from + DAY_MS };
+    }
+    return this.#day.name;
   }
 
   /** A deposit (positive) or withdrawal (negative) made through the app: not a gain or a loss. */
@@ -90,16 +112,31 @@ export class LossBudget {
     this.#save();
   }
 
-  status(account: string, equityNow: bigint, bps: bigint): BudgetStatus {
+  /** Today's loss and limit of an account with equity `equityNow` (shared: read it, do not change it). */
+  status(account: string, equityNow: bigint, bps: bigint): Readonly<BudgetStatus> {
+    const last = this.#last;
+    // The same account, record, transfers, equity and limit give the same status.
+    if (
+      last !== null &&
+      last.account === account &&
+      last.equity === equityNow &&
+      last.bps === bps &&
+      last.record.day === this.#today() &&
+      last.transfers === last.record.transfers &&
+      this.#records.includes(last.record)
+    )
+      return last.status;
     const r = this.today(account, equityNow);
     const fallen = r.startEquity + r.transfers - equityNow;
-    return {
+    const status: BudgetStatus = {
       day: r.day,
       startEquity: r.startEquity,
       transfers: r.transfers,
       loss: fallen > 0n ? fallen : 0n,
       limit: lossLimit(r.startEquity + r.transfers, bps),
     };
+    this.#last = { account, record: r, transfers: r.transfers, equity: equityNow, bps, status };
+    return status;
   }
 
   #save(): void {

@@ -51,7 +51,11 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
       }) as never,
     marketName: () => 'BTC\u0007 1m #7',
     account: () =>
-      Promise.resolve(opts.snapshot === undefined ? { inventory: 0n, resting: [], equity: 1000n * D } : opts.snapshot),
+      Promise.resolve(
+        opts.snapshot === undefined
+          ? { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: 50n * C }
+          : opts.snapshot,
+      ),
     deploymentName: 'Local devnet',
     identity: () => identity,
   };

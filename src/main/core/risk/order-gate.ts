@@ -15,9 +15,10 @@ import { BridgeFailure } from '../bridge-runtime';
 import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
-import { breachesOf, type AccountRisk, type Breach, type CheckedOrder, type FairOf, type RestingOrder } from './guards';
+import type { OrderFigures } from './account-figures';
+import { breachesOf, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
-import type { RiskLimits } from '../../../shared/settings-schema';
+import type { RiskLimits, Settings } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
 import { orderDialog, type OrderPath } from './order-dialog';
 import type { OrderRate } from './order-rate';
@@ -45,12 +46,8 @@ export interface GateOrder {
   notes?: readonly string[];
 }
 
-/** What the account holds, as the session read it, with its equity at fair value. */
-export interface AccountSnapshot {
-  inventory: bigint;
-  resting: RestingOrder[];
-  equity: bigint;
-}
+/** What the account holds, as the guards count it for one order, with its equity at fair value. */
+export type AccountSnapshot = OrderFigures;
 
 /** The market and account facts the gate needs, from the running session (or none, offline). */
 export interface GateView {
@@ -58,15 +55,15 @@ export interface GateView {
   marketName(assetId: bigint, epoch: bigint): string;
   /**
    * Null when the account cannot be read here (offline, or not the selected account). Answers at once
-   * when the account is already read (the hotkey path), and after reading it otherwise. `fairOf` is the
-   * gate's, so one pass prices each market once.
+   * when the account is already read (the hotkey path), and after reading it otherwise. `replaces`:
+   * an edit's order, which no longer counts among the open orders.
    */
   account(
     master: string,
     assetId: bigint,
     epoch: bigint,
+    sell: boolean,
     replaces: string | undefined,
-    fairOf: FairOf,
   ): AccountSnapshot | null | Promise<AccountSnapshot | null>;
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
@@ -88,6 +85,16 @@ export interface Passed {
   readonly terms: ClearedTerms | null;
   release(): void;
 }
+
+/** What one read gives the checks: the account (null when it cannot be read here) and the order's fair value. */
+interface Read {
+  risk: AccountRisk | null;
+  fair: bigint | null;
+}
+
+const riskLimitsOf = (s: Readonly<Settings>): RiskLimits => s.riskLimits;
+const confirmOrdersOf = (s: Readonly<Settings>): boolean => s.confirmations.orders;
+const identityOf = (view: GateView | null): string => view?.identity() ?? '';
 
 const NOT_READ =
   'your position, open orders and today’s loss could not be read, so the position, open-order and daily loss limits were not applied';
@@ -124,21 +131,7 @@ export class OrderGate {
   async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
     coreProbe.onGate?.('enter');
     const { settings } = this.#d;
-    const limits = this.#limits(settings.read((s) => s.riskLimits));
-    const confirmEach = settings.read((s) => s.confirmations.orders);
-    const identity = view?.identity() ?? '';
-    // One price per market and epoch for the whole pass: the order, the open orders and the equity.
-    const fairs = new Map<string, bigint | null>();
-    const fairOf: FairOf = (a, e) => {
-      const key = `${a}:${e}`;
-      let price = fairs.get(key);
-      if (price === undefined) {
-        const f = view?.fair(a, e);
-        price = f?.known ? f.price : null;
-        fairs.set(key, price);
-      }
-      return price;
-    };
+    const limits = this.#limits(settings.read(riskLimitsOf));
     const checked: CheckedOrder = {
       assetId: order.assetId,
       epoch: order.epoch,
@@ -147,36 +140,17 @@ export class OrderGate {
       size: order.size,
       mayRest: order.timeInForce === 'GTC' || order.timeInForce === 'ALO',
     };
-    type Read = { risk: AccountRisk | null; inventory: bigint | null };
-    const riskOf = (snap: AccountSnapshot | null): Read => {
-      if (!snap) return { risk: null, inventory: null };
-      const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
-      return {
-        risk: { inventory: snap.inventory, resting: snap.resting, lossToday: status.loss, lossLimit: status.limit },
-        inventory: snap.inventory,
-      };
-    };
     // Synchronous when the account is already read: the hotkey path never yields inside the gate.
-    const read = (): Read | Promise<Read> => {
-      const snap = view ? view.account(order.master, order.assetId, order.epoch, order.replaces, fairOf) : null;
-      return snap instanceof Promise ? snap.then(riskOf) : riskOf(snap);
-    };
-    const check = (risk: AccountRisk | null): Breach[] =>
-      breachesOf({
-        order: checked,
-        fairOf,
-        limits,
-        account: risk,
-        sentInLastMinute: this.#d.rate.inLastMinute(order.master),
-      });
-
-    const first = read();
+    const first = this.#read(order, view, limits);
+    // Who is selected and what is pinned, fixed before anything awaited (the account read, the dialog).
+    let identity = first instanceof Promise ? identityOf(view) : null;
     const before = first instanceof Promise ? await first : first;
-    const breaches = check(before.risk);
-    const hard = breaches.find((b) => !b.overridable);
+    const breaches = this.#check(checked, order.master, before, limits);
+    const hard = breaches.length === 0 ? undefined : breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
 
-    if (confirmEach || breaches.length > 0 || before.risk === null) {
+    if (settings.read(confirmOrdersOf) || breaches.length > 0 || before.risk === null) {
+      identity ??= identityOf(view);
       const fair = view?.fair(order.assetId, order.epoch);
       const yes = await this.#d.dialogs.confirm(
         orderDialog({
@@ -190,7 +164,7 @@ export class OrderGate {
           price: order.price,
           size: order.size,
           timeInForce: order.timeInForce,
-          inventory: before.inventory,
+          inventory: before.risk?.inventory ?? null,
           fair: fair?.known
             ? { price: fair.price }
             : { reason: fair?.reason ?? 'this machine has no oracle prices, so fair value is not known here.' },
@@ -206,14 +180,13 @@ export class OrderGate {
         throw new BridgeFailure('orders.not_confirmed', 'The order was not confirmed, so nothing was sent.');
       }
       // The dialog showed one account, one domain and one set of facts: nothing else may be signed now.
-      if ((view?.identity() ?? '') !== identity)
+      if (identityOf(view) !== identity)
         throw new BridgeFailure(
           'orders.changed_meanwhile',
           'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
         );
-      fairs.clear();
-      const again = read();
-      const after = check((again instanceof Promise ? await again : again).risk);
+      const again = this.#read(order, view, limits);
+      const after = this.#check(checked, order.master, again instanceof Promise ? await again : again, limits);
       const agreed = new Set(breaches.map((b) => b.code));
       const fresh = after.find((b) => !agreed.has(b.code));
       if (fresh) throw this.#refuse(order, fresh, []);
@@ -233,6 +206,43 @@ export class OrderGate {
     };
     this.#d.clearances.issue(terms);
     return { terms, release: () => this.#d.clearances.void(terms) };
+  }
+
+  /** The account as the guards count it for this order, with today's loss, and the fair value they check against. */
+  #read(order: GateOrder, view: GateView | null, limits: ParsedLimits): Read | Promise<Read> {
+    const snap = view ? view.account(order.master, order.assetId, order.epoch, order.sell, order.replaces) : null;
+    return snap instanceof Promise
+      ? snap.then((s) => this.#riskOf(order, view, s, limits))
+      : this.#riskOf(order, view, snap, limits);
+  }
+
+  #riskOf(order: GateOrder, view: GateView | null, snap: AccountSnapshot | null, limits: ParsedLimits): Read {
+    if (!snap) {
+      const f = view?.fair(order.assetId, order.epoch);
+      return { risk: null, fair: f?.known ? f.price : null };
+    }
+    const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
+    return {
+      risk: {
+        inventory: snap.inventory,
+        sameSide: snap.sameSide,
+        openOrders: snap.openOrders,
+        restingCost: snap.restingCost,
+        lossToday: status.loss,
+        lossLimit: status.limit,
+      },
+      fair: snap.fair,
+    };
+  }
+
+  #check(order: CheckedOrder, master: string, read: Read, limits: ParsedLimits): Breach[] {
+    return breachesOf({
+      order,
+      fair: read.fair,
+      limits,
+      account: read.risk,
+      sentInLastMinute: this.#d.rate.inLastMinute(master),
+    });
   }
 
   #refuse(order: GateOrder, b: Breach, all: readonly Breach[]): BridgeFailure {

@@ -5,28 +5,12 @@
  */
 import { PROTOCOL_SCALE } from '../../../shared/protocol';
 import type { TradingSession } from '../session/session';
+import type { AccountDesk } from '../session/account-desk';
+import { FAIR_KEPT_MS, type MarketBoard } from '../session/market-board';
 import { marketLabel } from '../session/market-name';
+import type { FiguresSource } from './account-figures';
 import { equityAtFair, type HeldPosition } from './equity';
-import type { AccountSnapshot, GateView } from './order-gate';
-import type { FairOf, RestingOrder } from './guards';
-
-/** Resting orders of the account in every market, without the one an edit replaces. */
-function restingOf(session: TradingSession, replaces: string | undefined): RestingOrder[] {
-  const out: RestingOrder[] = [];
-  const skip = replaces?.toLowerCase();
-  for (const o of session.desk.account?.orders.values() ?? []) {
-    for (const [list, sell] of [
-      [o.buys, false],
-      [o.sells, true],
-    ] as const) {
-      for (const r of list) {
-        if (r.id.toLowerCase() === skip) continue;
-        out.push({ assetId: o.assetId, epoch: o.epoch, sell, price: r.price, size: r.size });
-      }
-    }
-  }
-  return out;
-}
+import type { GateView } from './order-gate';
 
 function positionsOf(session: TradingSession): HeldPosition[] {
   const out: HeldPosition[] = [];
@@ -37,32 +21,46 @@ function positionsOf(session: TradingSession): HeldPosition[] {
   return out;
 }
 
+/** Renewed ahead of time when older than this, so an order rarely finds a fair value to recompute. */
+export const FAIR_AHEAD_MS = FAIR_KEPT_MS / 2;
+
+/** What the session's account figures (account-figures.ts) are made of: the desk's account and the board's prices. */
+export function figuresSourceOf(
+  desk: Pick<AccountDesk, 'account' | 'currentEpoch'>,
+  board: MarketBoard,
+): FiguresSource {
+  return {
+    account: () => desk.account,
+    fair: (a, e, ahead, key) => {
+      const f = board.fairValue(a, e, ahead ? FAIR_AHEAD_MS : FAIR_KEPT_MS, key);
+      return f.known ? f.price : null;
+    },
+    ended: (a, e) => {
+      const current = desk.currentEpoch(a);
+      if (current === undefined || e >= current) return null;
+      const r = board.resolution(a, e);
+      return { resolvedFair: r ? (r.upWon ? PROTOCOL_SCALE : 0n) : null };
+    },
+  };
+}
+
 /** Who the session would sign for now and under what: compared before and after the order dialog. */
 export function sessionIdentity(session: TradingSession): string {
   const { master, agent } = session.desk.selection;
   return `${master}|${agent}|${session.signers.pinKey()}`;
 }
 
-/** The selected account's equity at fair value, or null before its balance is read. */
-export function sessionEquity(session: TradingSession, fairOf?: FairOf): bigint | null {
+/** The selected account's equity at fair value, recomputed in full, or null before its balance is read. */
+export function sessionEquity(session: TradingSession): bigint | null {
   const balance = session.desk.account?.balance;
   if (!balance) return null;
+  const source = figuresSourceOf(session.desk, session.board);
   return equityAtFair({
     available: balance.balance,
     locked: balance.pending,
     positions: positionsOf(session),
-    fair:
-      fairOf ??
-      ((a, e) => {
-        const f = session.board.fairValue(a, e);
-        return f.known ? f.price : null;
-      }),
-    ended: (a, e) => {
-      const current = session.desk.currentEpoch(a);
-      if (current === undefined || e >= current) return null;
-      const r = session.board.resolution(a, e);
-      return { resolvedFair: r ? (r.upWon ? PROTOCOL_SCALE : 0n) : null };
-    },
+    fair: source.fair,
+    ended: source.ended,
   });
 }
 
@@ -81,20 +79,16 @@ export function sessionGateView(
     },
     deploymentName: session.deployment.name,
     identity,
-    account: (master, assetId, epoch, replaces, fairOf) => {
-      if (session.desk.selection.master?.toLowerCase() !== master.toLowerCase()) return null;
-      const snapshot = (): AccountSnapshot | null => {
-        const account = session.desk.account;
-        const equity = sessionEquity(session, fairOf);
-        if (!account || equity === null) return null;
-        return { inventory: account.inventory(assetId, epoch), resting: restingOf(session, replaces), equity };
-      };
-      if (session.desk.account?.balance) return snapshot();
+    account: (master, assetId, epoch, sell, replaces) => {
+      const selected = session.desk.selection.master;
+      if (!selected || (selected !== master && selected.toLowerCase() !== master.toLowerCase())) return null;
+      // Kept up to date by the session between orders; checked against the account and prices here.
+      if (session.desk.account?.balance) return session.figures.forOrder(assetId, epoch, sell, replaces);
       // Unreadable is "not checked here": the gate then asks the person rather than guess.
       return session.desk
         .refresh(epoch, assetId)
         .catch(() => undefined)
-        .then(snapshot);
+        .then(() => session.figures.forOrder(assetId, epoch, sell, replaces));
     },
   };
 }

@@ -37,6 +37,8 @@ export interface AccountDeskOptions {
   rpc(): JsonRpcProvider;
   /** Own resting orders changed: the books re-send their own sizes. */
   onOwnOrdersChanged(): void;
+  /** The selected account's state changed (after the view is emitted). */
+  onAccountChanged?(): void;
   placedKept?: number;
   /** Clock for the closed-order grace (tests). */
   now?: () => number;
@@ -257,6 +259,7 @@ export class AccountDesk implements AccountViewSource {
         onChange: () => {
           this.#o.onOwnOrdersChanged();
           this.#o.events.emit('account', this.view());
+          this.#o.onAccountChanged?.();
         },
         onFill: (fill) => this.#onOwnFill(fill),
       });

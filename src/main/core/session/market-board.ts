@@ -64,7 +64,7 @@ export interface FeedHooks {
 }
 
 /** How long a fair value is reused when no oracle tick arrived: the time to expiry moves it little. */
-const FAIR_KEPT_MS = 100;
+export const FAIR_KEPT_MS = 100;
 
 export class MarketBoard {
   readonly books: BookSubscriptions;
@@ -185,13 +185,14 @@ export class MarketBoard {
    * The fair value of a market's epoch now (docs/fair-value.md): N(d2) from the newest oracle price,
    * the epoch's strike, the time to its expiry by the exchange's clock and σ estimated from the
    * oracle ticks kept here. Unknown, with the sentence why, for a market or epoch not trading now.
+   * `keptMs`: a shorter reuse renews a value ahead of time (the order gate's figures, off its path);
+   * `key`: `${assetId}:${epoch}` when the caller holds it.
    */
-  fairValue(assetId: bigint, epoch: bigint): FairValue {
+  fairValue(assetId: bigint, epoch: bigint, keptMs = FAIR_KEPT_MS, key = `${assetId}:${epoch}`): FairValue {
     // The order gate asks on every order: a value stays good until the next oracle tick or 100 ms.
-    const key = `${assetId}:${epoch}`;
     const now = this.#now();
     const kept = this.#fairKept.get(key);
-    if (kept && kept.tick === this.#fairTick && now - kept.at < FAIR_KEPT_MS) return kept.value;
+    if (kept && kept.tick === this.#fairTick && now - kept.at < Math.min(keptMs, FAIR_KEPT_MS)) return kept.value;
     const value = this.#fairValueNow(assetId, epoch);
     if (this.#fairKept.size > 64) this.#fairKept.clear();
     this.#fairKept.set(key, { tick: this.#fairTick, at: now, value });

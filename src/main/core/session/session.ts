@@ -24,6 +24,8 @@ import { oldestKept } from './retention';
 import { SessionTimers } from './session-timers';
 import type { SessionOptions } from './session-options';
 import { Signers, type Actor } from './signers';
+import { AccountFigures } from '../risk/account-figures';
+import { FAIR_AHEAD_MS, figuresSourceOf } from '../risk/session-view';
 
 export { notConnected } from './signers';
 export type { SessionOptions } from './session-options';
@@ -38,6 +40,8 @@ export class TradingSession {
   readonly health: ConnectionHealth;
   readonly board: MarketBoard;
   readonly desk: AccountDesk;
+  /** The selected account's risk figures for the order gate, kept between orders. */
+  readonly figures: AccountFigures;
   readonly signers: Signers;
   readonly ready: Promise<void>;
   readonly #o: SessionOptions;
@@ -98,7 +102,10 @@ export class TradingSession {
       settlementToken: () => this.signers.settlementToken(),
       rpc: () => this.health.rpc(),
       onOwnOrdersChanged: () => this.board.books.touchAll(),
+      // Brought up to date as the account changes, so the order gate only reads them.
+      onAccountChanged: () => this.figures.refresh(),
     });
+    this.figures = new AccountFigures(figuresSourceOf(this.desk, this.board));
     this.ready = this.#connect();
   }
 
@@ -132,6 +139,8 @@ export class TradingSession {
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
     this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
+    // A throw becomes a rejection the timer drops; the gate then computes what it needs itself.
+    this.#timers.every(FAIR_AHEAD_MS / 2, () => Promise.resolve().then(() => this.#renewForGate()));
     this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
     const balanceMs = this.#o.balancePollMs ?? 5_000;
     this.#timers.every(balanceMs, () => this.desk.pollBalance(balanceMs));
@@ -158,6 +167,19 @@ export class TradingSession {
       await this.desk.readClaim(assetId, previous);
       this.#o.onResolved?.(assetId, previous);
     });
+  }
+
+  /**
+   * What the order gate reads, renewed ahead of time while an account is selected: each market's fair
+   * value now and the account's figures (risk/account-figures.ts). An order then mostly only reads them.
+   */
+  #renewForGate(): void {
+    if (!this.desk.account?.balance) return;
+    for (const m of this.#o.markets) {
+      const epoch = this.epochs.current(m.assetId);
+      if (epoch !== undefined) this.board.fairValue(m.assetId, epoch, FAIR_AHEAD_MS);
+    }
+    this.figures.refresh();
   }
 
   #marketName(assetId: bigint, epoch: bigint): string {
