@@ -43,7 +43,7 @@ describe('electron-builder.yml', () => {
 
   it('packs only the built app, in an asar archive, and the entry point is inside it', () => {
     expect(config.asar).toBe(true);
-    expect(config.files.filter((f) => f !== 'package.json')).toEqual(['out/**']);
+    expect(config.files.filter((f) => f !== 'package.json')).toEqual(['out/**', '!out/**/*.map']);
     expect(pkg.main.replace(/^\.\//, '')).toMatch(/^out\//);
     expect(config.directories.output).not.toMatch(/^out\b/);
   });

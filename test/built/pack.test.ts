@@ -146,9 +146,10 @@ describe('the packed app (Linux, --dir)', () => {
     expect(natives.some((n) => n.path.startsWith('/node_modules/@napi-rs/keyring'))).toBe(true);
   });
 
-  it('carries no devnet, test, benchmark or source code, and none of their tools', () => {
+  it('carries no devnet, test, benchmark or source code, no source maps, and none of their tools', () => {
     const offenders = entries.filter(
       (e) =>
+        (e.path.startsWith('/out/') && e.path.endsWith('.map')) ||
         /^\/(src|test|e2e|bench|contracts|scripts|resources|release|test-results|bench-results)(\/|$)/.test(e.path) ||
         /^\/node_modules\/(hardhat|solc|@nomicfoundation|ethers|electron|electron-builder|vitest|vite|@playwright|playwright|tsx|typescript|svelte)(\/|$)/.test(
           e.path,
