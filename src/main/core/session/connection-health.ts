@@ -160,7 +160,18 @@ export class ConnectionHealth {
     const clock = [this.clockOffsetMs(), this.clockUncertaintyMs()].map((ms) =>
       ms === null ? null : Math.round(ms / 10),
     );
-    const json = JSON.stringify([clock, this.feedHealth().map((f) => [f.feed, f.state, f.reason, f.resyncs])]);
+    // Each feed's last message to the second: the status bar shows its age, which must not read
+    // "60s" on a feed that spoke a moment ago (at most one push a second, from this timer).
+    const json = JSON.stringify([
+      clock,
+      this.feedHealth().map((f) => [
+        f.feed,
+        f.state,
+        f.reason,
+        f.resyncs,
+        f.lastMessageAt === null ? null : Math.floor(f.lastMessageAt / 1000),
+      ]),
+    ]);
     if (json === this.#healthJson) return;
     this.#healthJson = json;
     this.#o.onChange();
