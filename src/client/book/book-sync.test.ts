@@ -89,7 +89,7 @@ describe('BookSync first snapshot, requested with the subscription', () => {
     await r.flush();
     expect(r.requests).toHaveLength(1);
     await r.ack();
-    await r.send(order(5n, 5));
+    r.send(order(5n, 5));
     await r.answer(0, snapshot(4));
     await started;
     expect(r.sync.health().state).toBe('live');
