@@ -10,7 +10,7 @@ const ASSET = 7n;
 const EPOCH = 3n;
 const KEY = ASSET.toString();
 
-function orderId(n: number): string {
+function orderId(n: number): `0x${string}` {
   return `0x${n.toString(16).padStart(64, '0')}`;
 }
 
