@@ -197,22 +197,20 @@ export function startTerminal(bridge: BridgeClient): () => void {
     }
   }, 1000);
 
-  void (async () => {
-    const [conn, prefs, list, lockState] = await Promise.all([
-      quietly('app.connection'),
-      quietly('settings.get'),
-      quietly('markets.list'),
-      quietly('lock.status'),
-    ]);
-    if (conn) connectionView.set(conn);
-    if (lockState) lock.set(lockState);
-    if (list) markets.set(list);
-    if (prefs) {
-      settings.set(prefs);
-      if (prefs.layout.selectedMarket) selectedAsset.set(prefs.layout.selectedMarket);
+  // Each answer is shown as it comes, not when the slowest has come: the Trade screen subscribes its
+  // book as soon as the market list and the saved selection (settings) are both in.
+  const prefs = quietly('settings.get').then((p) => {
+    if (p) {
+      settings.set(p);
+      if (p.layout.selectedMarket) selectedAsset.set(p.layout.selectedMarket);
     }
-    await Promise.all([refreshKeys(), refreshAccount()]);
-  })();
+  });
+  const list = quietly('markets.list');
+  void Promise.all([
+    quietly('app.connection').then((conn) => conn && connectionView.set(conn)),
+    quietly('lock.status').then((lockState) => lockState && lock.set(lockState)),
+    Promise.all([prefs, list]).then(([, l]) => l && markets.set(l)),
+  ]).then(() => Promise.all([refreshKeys(), refreshAccount()]));
 
   return () => {
     for (const off of offs) off();
