@@ -2,16 +2,13 @@
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { HarnessDevnet } from '../e2e/harness/core-server';
-import type { WindowCauses } from './tail-causes';
+import type { CoreTimingProbe, OrderTiming } from './core-timing-probe';
 
 export type WireDevnet = Omit<HarnessDevnet, 'chainId' | 'markets'> & {
   chainId: string;
   markets: { assetId: string; symbol: string }[];
 };
 export type CoreParentMessage = { type: 'engines' } | { type: 'stop' };
-/** One order: epoch ms when orders.place reached the core and when its POST's first bytes were written. */
-/** Epoch ms: the call reached the core, the order gate began and passed it, its POST's first write. */
-export type OrderTiming = { core: number; gateIn: number; gateOut: number; wire: number } & WindowCauses;
 export type CoreChildMessage =
   | { type: 'ready'; url: string; token: string; backend: 'keychain' | 'file'; sched: boolean }
   | { type: 'engines'; signing: string; keccak: string }
@@ -19,16 +16,10 @@ export type CoreChildMessage =
   /** The first bytes of the exchange's answer to that POST reached the core, and main emitted it (epoch ms). */
   | { type: 'answer'; answer: number; emitted: number };
 
-export interface HotkeyCoreProcess {
+export interface HotkeyCoreProcess extends Omit<CoreTimingProbe, 'stop'> {
   readonly url: string;
   readonly token: string;
   readonly backend: () => 'keychain' | 'file';
-  /** Whether run-queue waits are measured (UI_BENCH_SCHED=1 on Linux). */
-  readonly sched: boolean;
-  engines(): Promise<{ signing: string; keccak: string }>;
-  onOrder(listener: (timing: OrderTiming) => void): void;
-  /** When the exchange's answer to the last order reached the core, and when main emitted it to the window. */
-  onAnswer(listener: (at: { answer: number; emitted: number }) => void): void;
   close(): Promise<void>;
 }
 

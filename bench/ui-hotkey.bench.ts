@@ -9,20 +9,22 @@
 //   core     the call reaching the app core's invoke (src/main/core/probe.ts), in the core's process
 //   wire     the first socket write of the POST to the exchange (net.Socket.prototype.write hooked,
 //            filtered on the exchange's port), in the core's process
-// key→core crosses clocks (Chromium's and two node processes', all wall-clock based); core→wire is one clock.
-// In this harness the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
-// harness server, NOT Electron IPC: core→wire is the part that carries over to the app.
-// As in the app, the core runs in a process of its own (bench/hotkey-core-child.ts: harness server and
-// core, no Playwright, no devnet), the devnet in another, and the core signs on the WASM engines its
-// deferred warm-up installs after unlock. Where the tail goes: bench/tail-causes.ts (GC pauses always,
-// the OS run queue with UI_BENCH_SCHED=1).
+// key→core crosses clocks (Chromium's and node's, all wall-clock based); core→wire is one clock.
+// The window↔core hop: by default the core runs in the bench process, so a call crosses one process
+// hop each way as Electron's IPC does (page → Chromium → this process over Playwright's binding; events
+// back by CDP), plus the CDP pipe between Chromium's browser process and node (rigHops in ui-shared.ts
+// prints it). UI_BENCH_CORE_PROCESS=1 puts the core in a process of its own (bench/hotkey-core-child.ts),
+// which adds a loopback HTTP hop each way. The devnet runs in another process, and the core signs on
+// the WASM engines its deferred warm-up installs after unlock. Where the tail goes: bench/tail-causes.ts
+// (GC pauses always, the OS run queue with UI_BENCH_SCHED=1).
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { note, ratio, type Benchmark } from './harness';
 import type { WindowCauses } from './tail-causes';
 import type { Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { buildRenderer, pct, sortedCopy, startUiRig } from './ui-shared';
+import { installCoreTimingProbe, type CoreTimingProbe } from './core-timing-probe';
+import { buildRenderer, pct, rigHops, sortedCopy, startUiRig } from './ui-shared';
 import {
   buildRendererAt,
   measureOwnOrders,
@@ -36,6 +38,8 @@ const WARMUP = 20;
 const PRESSES = Number(process.env['UI_BENCH_PRESSES'] ?? '200');
 const PAGE_PRESSES = Number(process.env['UI_BENCH_PAGE_PRESSES'] ?? '60');
 const PAGE_LOADS = Number(process.env['UI_BENCH_PAGE_LOADS'] ?? '15');
+/** The core in a process of its own (two more hops each way than Electron's IPC) instead of this one. */
+const CORE_PROCESS = process.env['UI_BENCH_CORE_PROCESS'] === '1';
 
 /** The commit before the own-order echo arrived (the parent of the one that added it), for "before". */
 function baselineOfOwnOrderEcho(): string {
@@ -89,12 +93,15 @@ const bench: Benchmark = {
     let gate = NaN;
     let why: WindowCauses = { gcMs: 0, runQueueMs: NaN };
     const rig = await startUiRig({
-      coreProcess: true,
+      coreProcess: CORE_PROCESS,
       onBinding: (method) => {
         if (method === 'orders.place') binding = epochNow();
       },
     });
-    const coreProcess = rig.coreProcess!;
+    const coreProcess: CoreTimingProbe | NonNullable<typeof rig.coreProcess> =
+      rig.coreProcess ?? installCoreTimingProbe(rig.devnet.httpUrl);
+    const hops = rigHops(CORE_PROCESS);
+    console.log(`  window↔core hops: ${hops}`);
     let answer = NaN;
     let emitted = NaN;
     coreProcess.onAnswer((at) => ({ answer, emitted } = at));
@@ -183,7 +190,7 @@ const bench: Benchmark = {
       }
       const rows: [string, number[]][] = [
         ['key → binding (page → bench process, Playwright)', keyToBinding],
-        ['binding → core invoke (harness loopback HTTP)', bindingToCore],
+        [`binding → core invoke (${CORE_PROCESS ? 'harness loopback HTTP' : 'same process'})`, bindingToCore],
         ['key → core invoke (window↔core hop of this harness)', keyToCore],
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
         ['order gate (risk guards, fair value, account read), inside core → wire', inGate],
@@ -236,7 +243,9 @@ const bench: Benchmark = {
       );
       note(
         report,
-        'As in the app, the core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.',
+        CORE_PROCESS
+          ? 'The core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.'
+          : 'The core runs in the bench process (beside Playwright and this loop, as main beside its IPC handler), the devnet in another.',
       );
       note(
         report,
@@ -244,7 +253,7 @@ const bench: Benchmark = {
       );
       note(
         report,
-        "In this harness the window↔core hop is Playwright's exposeBinding over its browser pipe plus a loopback HTTP call to the harness server, not Electron IPC; core → wire is the figure that carries over to the Electron app. key → core spans Chromium's and node's clocks (both timeOrigin + now).",
+        `Window↔core hops in this run: ${hops}. core → wire is the figure that carries over to the Electron app unchanged. key → core spans Chromium's and node's clocks (both timeOrigin + now).`,
       );
       note(
         report,
@@ -294,30 +303,41 @@ const bench: Benchmark = {
             report.notes.push(line);
           }
         }
-        for (const [label, key, p] of [
-          ['key → on screen', 'keyToScreen', 95],
-          ['key → ladder Mine', 'keyToMine', 95],
-          ['key → acknowledged', 'keyToAck', 95],
-          ['page load → live ladder', 'loadToLadder', 50],
+        const targets: string[] = [];
+        for (const [label, key, p, target] of [
+          ['key → pending on screen', 'keyToScreen', 95, 20],
+          ['key → ladder Mine', 'keyToMine', 95, NaN],
+          ['key → acknowledged on screen', 'keyToAck', 95, 50],
+          ['page load → live ladder', 'loadToLadder', 50, 500],
         ] as const) {
           const after = pct(sortedCopy(figures.after[key]), p);
           const before = pct(sortedCopy(figures.before[key]), p);
           ratio(report, `${label} p${p} after (ms)`, after);
           ratio(report, `${label} p${p} before (ms)`, before);
+          if (!Number.isNaN(target))
+            targets.push(
+              `  ${`${label} p${p}`.padEnd(36)} before ${before.toFixed(1).padStart(7)} ms   after ${after.toFixed(1).padStart(7)} ms   target < ${target} ms: ${after < target ? 'met' : 'NOT met'}`,
+            );
         }
+        console.log(
+          `\n  Issue 21 targets (before = renderer of ${baselineRef.slice(0, 10)}, after = this build; same run, core and devnet; load average ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}):\n${targets.join('\n')}\n  window↔core hops: ${hops}\n`,
+        );
         note(
           report,
           `Page-level figures: ${PAGE_PRESSES} presses of "B" and ${PAGE_LOADS} page loads per build, measured in the page (performance.now(), first frame that shows it); "before" is the renderer of ${baselineRef} built in this run, on the same core and devnet.`,
         );
         note(
           report,
-          "The answer's way back in this harness: the core's process writes each event to the harness server's stream as it emits it, the bench process hands it to the page with a CDP Runtime.evaluate (e2e/harness/install-terminal.ts): three process hops (core → bench → Chromium → page) where Electron's main sends to the renderer in one. 'main emits → the answer reaches the page' is that hop; 'the answer in the page → acknowledged on screen' is the renderer's own part.",
+          `The answer's way back: ${hops}. 'main emits → the answer reaches the page' is that hop; 'the answer in the page → acknowledged on screen' is the renderer's own part.`,
         );
       } finally {
         await baselineServer.close();
         baseline.remove();
       }
     } finally {
+      if (!rig.coreProcess) (coreProcess as CoreTimingProbe).stop();
       await rig.close();
     }
   },

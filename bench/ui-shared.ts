@@ -6,8 +6,12 @@
  * shows the Trade screen with the ladder subscribed. The devnet runs in a child process
  * (bench/devnet-process.ts), beside the core as in the app, not inside its process.
  *
- * In this rig the window↔core hop is Playwright's exposeBinding plus a loopback HTTP call to the
- * harness server (events come back on a stream the harness server writes as the core emits, handed to the page by a CDP Runtime.evaluate), not Electron IPC.
+ * The window↔core hop (RIG_HOPS below says which processes a call and an event cross): with the core
+ * in this process (the default), a call goes page → Chromium → this process over Playwright's
+ * binding and reaches the core directly; an event goes from the core's emit to the page by a CDP
+ * Runtime.evaluate. Electron's IPC goes renderer → main (the browser process, where the core runs)
+ * and back; this rig adds the pipe between Chromium's browser process and node each way. With
+ * `coreProcess` the core is in a process of its own and a loopback HTTP hop is added each way.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -41,6 +45,13 @@ export interface UiRig {
   /** An exchange client for another funded demo account (the "market" that moves the book). */
   otherTrader(): ExchangeClient;
   close(): Promise<void>;
+}
+
+/** Which hops a call and an event cross between the page and the core, as the bench prints it. */
+export function rigHops(coreProcess: boolean): string {
+  return coreProcess
+    ? 'call: page → Chromium browser process → CDP pipe → bench process (Playwright binding) → loopback HTTP → core process; event: core process → HTTP stream → bench process → CDP pipe → Chromium → page (two process hops each way more than Electron)'
+    : "call: page → Chromium browser process → CDP pipe → bench process, where the core is (Playwright binding, then core.invoke); event: core's emit → CDP Runtime.evaluate → Chromium browser process → page (Electron: renderer ↔ main in one IPC hop each way; this adds the CDP pipe to node each way)";
 }
 
 export interface RigOptions {
@@ -88,7 +99,7 @@ export async function startUiRig(options: RigOptions = {}): Promise<UiRig> {
     const server: Pick<CoreServer, 'url' | 'token' | 'backend' | 'close'> =
       coreProcess ?? (await startCoreServer({ devnet: forCore }));
     cleanups.push(() => server.close());
-    const raw = harnessClient(server);
+    const raw = coreProcess ? harnessClient(server) : (server as CoreServer).direct;
     let subscriptionId: string | null = null;
     const client: HarnessClient = {
       ...raw,

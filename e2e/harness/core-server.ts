@@ -31,6 +31,7 @@ import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import { createPracticeMode, type PracticeMode } from '../../src/main/core/practice';
 import { bridgeEventNames } from '../../src/shared/bridge';
+import type { HarnessClient, HarnessEvent } from './client';
 import {
   startUpdatesFixture,
   type UpdatesFixture,
@@ -71,6 +72,12 @@ export interface CoreServer {
   readonly url: string;
   readonly token: string;
   readonly backend: () => 'keychain' | 'file';
+  /**
+   * The same routes without HTTP, for a caller in this process (the UI benchmarks): calls go to the
+   * core and its events come out as it emits them, with no loopback hop between, as main's core is
+   * called by Electron's IPC handler.
+   */
+  readonly direct: HarnessClient;
   close(): Promise<void>;
 }
 
@@ -124,6 +131,8 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
   // Open event streams (install-terminal.ts): each event is written to them as the core emits it,
   // as Electron's main sends it to the window (webContents.send), not when a poll next asks.
   const streams = new Set<ServerResponse>();
+  /** In-process listeners (CoreServer.direct's event streams). */
+  const listeners = new Set<(events: HarnessEvent[]) => void>();
   let seq = 0;
 
   /** Opens the core on the persisted store, vault file and keychain service: a restart reopens the same. */
@@ -182,7 +191,10 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     });
     for (const event of bridgeEventNames) {
       core.on(event, (payload) => {
-        const line = `${JSON.stringify({ seq: ++seq, event, payload })}\n`;
+        const item = { seq: ++seq, event, payload };
+        for (const listener of listeners) listener([item]);
+        if (streams.size === 0) return;
+        const line = `${JSON.stringify(item)}\n`;
         for (const stream of streams) stream.write(line);
       });
     }
@@ -277,12 +289,38 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
   });
   const { port } = server.address() as AddressInfo;
 
+  const control = (path: string, body: Record<string, unknown>): Promise<never> =>
+    routes[path]!(body, new URL(path, `http://127.0.0.1:${port}`)) as Promise<never>;
+  const direct: HarnessClient = {
+    invoke: (method, args) => running.core.invoke(method, args),
+    eventStream(onEvents, signal) {
+      listeners.add(onEvents);
+      const ended = new Promise<void>((done) => {
+        const end = () => {
+          listeners.delete(onEvents);
+          done();
+        };
+        if (signal.aborted) end();
+        else signal.addEventListener('abort', end, { once: true });
+      });
+      return Promise.resolve({ ended });
+    },
+    dialogs: (...answers) => control('/control/dialogs', { answers }),
+    dialogPolicy: (policy) => control('/control/dialogs', policy),
+    noteInput: (input) => control('/control/input', input),
+    pageGone: () => control('/control/page-gone', {}),
+    advanceClock: (ms) => control('/control/advance-clock', { ms }),
+    restartCore: () => control('/control/restart', {}),
+  };
+
   return {
     url: `http://127.0.0.1:${port}`,
     token,
     backend: () => running.vault.status().backend,
+    direct,
     async close() {
       for (const stream of streams) stream.end();
+      listeners.clear();
       await running.practice?.host.stop();
       running.core.dispose();
       running.vault.dispose();

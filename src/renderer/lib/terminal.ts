@@ -204,26 +204,25 @@ export function startTerminal(bridge: BridgeClient): () => void {
     }
   }, 1000);
 
-  void (async () => {
-    const [conn, prefs, list, lockState] = await Promise.all([
-      quietly('app.connection'),
-      quietly('settings.get'),
-      quietly('markets.list'),
-      quietly('lock.status'),
-    ]);
-    if (conn) {
+  // Each answer is shown as it comes, not when the slowest has come: the Trade screen subscribes its
+  // book as soon as the market list and the saved selection (settings) are both in.
+  const prefs = quietly('settings.get').then((p) => {
+    if (p) {
+      settings.set(p);
+      if (p.layout.selectedMarket) selectedAsset.set(p.layout.selectedMarket);
+    }
+  });
+  const list = quietly('markets.list');
+  void Promise.all([
+    quietly('app.connection').then((conn) => {
+      if (!conn) return;
       setNoticesPractice(conn.practice);
       connectionView.set(conn);
       deploymentId ??= conn.deploymentId;
-    }
-    if (lockState) lock.set(lockState);
-    if (list) markets.set(list);
-    if (prefs) {
-      settings.set(prefs);
-      if (prefs.layout.selectedMarket) selectedAsset.set(prefs.layout.selectedMarket);
-    }
-    await Promise.all([refreshKeys(), refreshAccount()]);
-  })();
+    }),
+    quietly('lock.status').then((lockState) => lockState && lock.set(lockState)),
+    Promise.all([prefs, list]).then(([, l]) => l && markets.set(l)),
+  ]).then(() => Promise.all([refreshKeys(), refreshAccount()]));
 
   return () => {
     for (const off of offs) off();
