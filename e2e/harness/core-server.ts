@@ -9,7 +9,7 @@
  * which works on both. scrypt costs are lowered (the machine is shared); everything else is real.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -334,6 +334,15 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
         }
       } catch {
         /* no keychain, nothing stored */
+      }
+      // A core failure the window only saw as "failed while doing this" is told here, with its stack,
+      // before the log goes with the folder.
+      try {
+        for (const line of readFileSync(join(dir, 'logs', 'main.log'), 'utf8').split('\n')) {
+          if (line.includes('"level":"error"')) console.error(`[core log] ${line}`);
+        }
+      } catch {
+        /* no log written */
       }
       rmSync(dir, { recursive: true, force: true });
     },
