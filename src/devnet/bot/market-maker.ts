@@ -29,6 +29,11 @@ export interface MarketMakerConfig extends LadderConfig {
   takeProbability: number;
   /** Lots per IOC. */
   takeLots: bigint;
+  /**
+   * Ticks fair may move before the ladder follows (default 1). Every re-quote is a signed
+   * cancel-replace per level, journaled for good; practice mode widens it (practice-exchange.ts).
+   */
+  requoteTicks?: number;
 }
 
 export interface MarketMakerDeps {
@@ -86,10 +91,10 @@ export class MarketMaker {
     this.last = { assetId, epoch: market.epoch, fair, spot, strike: market.strike, sigma, secondsLeft, at };
 
     const resting = await venue.restingOrders(assetId, market.epoch);
-    // Re-quote only when the quotes would change: fair moved by more than a tick, or an order of the
+    // Re-quote only when the quotes would change: fair moved by more than the band, or an order of the
     // last ladder was hit (its size shrank) or is gone. A level dropped for crossing another trader
     // is not retried on every step (each retry is a journal record): it comes back with the next move.
-    if (fairMoved(this.quotedFair, fair) || !ladderIntact(this.quoted, resting)) {
+    if (fairMoved(this.quotedFair, fair, this.d.config.requoteTicks) || !ladderIntact(this.quoted, resting)) {
       await this.requote(market, fair, buildLadder(fair, this.d.config), resting);
     }
     if ((opts.take ?? true) && this.d.random() < this.d.config.takeProbability) await this.take(market, fair);
