@@ -8,13 +8,17 @@
 //     and every market quoted.
 //
 // (b) Soak: the worker with bots trading for PRACTICE_SOAK_MINUTES (default 10; `--minutes N` works too),
-//     accelerated: 6 bots stepping every 250 ms on average (the app runs 3 at 1000 ms), each step a
-//     cancel-and-replace of its ladder where fair moved and an IOC across the spread now and then, on
-//     the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
+//     accelerated: 6 bots stepping every 250 ms on average (the app runs 3 at 1000 ms), each step moving
+//     its ladder (cancel-and-replace) where fair left the bots' 1¢ band or a level was hit or gone, and
+//     an IOC across the spread now and then, on the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
 //     an idle practice exchange (no bots). Each runs in a process of its own (bench/practice-host.mjs)
 //     with --expose-gc; every PRACTICE_SOAK_SAMPLE_SECONDS (default 10) the worker collects and reports
-//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the
-//     least-squares slopes in MB/hour are the figures, trading against idle. The hour:
+//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the figures,
+//     trading against idle: the least-squares slopes in MB/hour; the heap's peak in each successive
+//     period (PRACTICE_SOAK_PERIOD_SECONDS, default 300: an epoch of the 5-minute markets), so a
+//     sawtooth that comes back reads as equal peaks and a leak as rising ones; the trading peak over the
+//     idle one; and journal records per second. Hourly markets hold their digests until the hour ends:
+//     only a run over an hour boundary sees that drop. The hour:
 //     PRACTICE_SOAK_MINUTES=60 npm run bench -- practice
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
