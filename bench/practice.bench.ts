@@ -8,13 +8,17 @@
 //     and every market quoted.
 //
 // (b) Soak: the worker with bots trading for PRACTICE_SOAK_MINUTES (default 10; `--minutes N` works too),
-//     accelerated: 6 bots stepping every 250 ms on average (the app runs 3 at 1000 ms), each step a
-//     cancel-and-replace of its ladder where fair moved and an IOC across the spread now and then, on
-//     the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
+//     accelerated: 6 bots stepping every 250 ms on average (the app runs 3 at 1000 ms), each step moving
+//     its ladder (cancel-and-replace) where fair left the bots' 1¢ band or a level was hit or gone, and
+//     an IOC across the spread now and then, on the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
 //     an idle practice exchange (no bots). Each runs in a process of its own (bench/practice-host.mjs)
 //     with --expose-gc; every PRACTICE_SOAK_SAMPLE_SECONDS (default 10) the worker collects and reports
-//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the
-//     least-squares slopes in MB/hour are the figures, trading against idle. The hour:
+//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the figures,
+//     trading against idle: the least-squares slopes in MB/hour; the heap's peak in each successive
+//     period (PRACTICE_SOAK_PERIOD_SECONDS, default 300: an epoch of the 5-minute markets), so a
+//     sawtooth that comes back reads as equal peaks and a leak as rising ones; the trading peak over the
+//     idle one; and journal records per second. Hourly markets hold their digests until the hour ends:
+//     only a run over an hour boundary sees that drop. The hour:
 //     PRACTICE_SOAK_MINUTES=60 npm run bench -- practice
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +42,8 @@ const minutesArg = process.argv.indexOf('--minutes');
 const MINUTES = Number(minutesArg > 0 ? process.argv[minutesArg + 1] : (process.env['PRACTICE_SOAK_MINUTES'] ?? '10'));
 const WARMUP_S = Math.min(60, (MINUTES * 60) / 3);
 const SAMPLE_S = Number(process.env['PRACTICE_SOAK_SAMPLE_SECONDS'] ?? '10');
+/** The soak's periods for the per-period peak (an epoch of the 5-minute markets by default). */
+const PERIOD_S = Number(process.env['PRACTICE_SOAK_PERIOD_SECONDS'] ?? '300');
 const SOAK_BOTS = 6;
 const SOAK_STEP_MS = 250;
 const HOST = fileURLToPath(new URL('./practice-host.mjs', import.meta.url));
@@ -183,6 +189,24 @@ interface Sample extends HeapSample {
   rss: number;
 }
 
+/**
+ * The highest value of each successive period after the warm-up (a partial last period is dropped
+ * unless it is the only one). A heap that saws up and comes back shows equal peaks; one that keeps
+ * what it grew shows rising ones, whatever the least-squares slope says.
+ */
+function periodPeaks(samples: readonly Sample[], periodMs: number, of: (s: Sample) => number): number[] {
+  if (samples.length === 0) return [];
+  const from = samples[0]!.atMs;
+  const peaks: number[] = [];
+  for (const s of samples) {
+    const i = Math.floor((s.atMs - from) / periodMs);
+    peaks[i] = Math.max(peaks[i] ?? -Infinity, of(s));
+  }
+  const complete = Math.floor((samples.at(-1)!.atMs - from) / periodMs);
+  const kept = complete >= 1 ? peaks.slice(0, complete) : peaks;
+  return kept.filter((p) => p !== undefined);
+}
+
 async function soak(report: BenchReport): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'practice-soak-'));
   const trading = hosted({ dataDir: join(dir, 'trading'), fresh: true, bots: SOAK_BOTS, botStepMs: SOAK_STEP_MS });
@@ -217,20 +241,40 @@ async function soak(report: BenchReport): Promise<void> {
       idleRss: slopeMbPerHour(samples.idle, (s) => (s as Sample).rss),
     };
     const work = `${last.trading!.botSteps - (first.trading?.botSteps ?? 0)} bot steps and ${last.trading!.journalRecords - (first.trading?.journalRecords ?? 0)} journal records after warm-up`;
-    console.log(
-      `  trading: heap ${mb(samples.trading[0]!.heapUsed)} → ${mb(samples.trading.at(-1)!.heapUsed)} MB, rss ${mb(samples.trading[0]!.rss)} → ${mb(samples.trading.at(-1)!.rss)} MB; ${work}`,
-    );
-    console.log(
-      `  idle:    heap ${mb(samples.idle[0]!.heapUsed)} → ${mb(samples.idle.at(-1)!.heapUsed)} MB, rss ${mb(samples.idle[0]!.rss)} → ${mb(samples.idle.at(-1)!.rss)} MB`,
-    );
+    const windowS = (samples.trading.at(-1)!.atMs - samples.trading[0]!.atMs) / 1000;
+    const recordsPerSec = {
+      trading: (last.trading!.journalRecords - first.trading!.journalRecords) / windowS,
+      idle: (last.idle!.journalRecords - first.idle!.journalRecords) / windowS,
+    };
+    const peaks = {
+      trading: periodPeaks(samples.trading, PERIOD_S * 1000, (s) => s.heapUsed),
+      idle: periodPeaks(samples.idle, PERIOD_S * 1000, (s) => s.heapUsed),
+      tradingRss: periodPeaks(samples.trading, PERIOD_S * 1000, (s) => s.rss),
+    };
+    const show = (xs: number[]) => xs.map(mb).join(' → ');
+    for (const name of ['trading', 'idle'] as const) {
+      const xs = samples[name];
+      console.log(
+        `  ${name.padEnd(7)}: heap ${mb(xs[0]!.heapUsed)} → ${mb(xs.at(-1)!.heapUsed)} MB (slope ${slopes[name].toFixed(1)} MB/h), rss ${mb(xs[0]!.rss)} → ${mb(xs.at(-1)!.rss)} MB (slope ${slopes[name === 'trading' ? 'tradingRss' : 'idleRss'].toFixed(1)} MB/h), ${recordsPerSec[name].toFixed(1)} journal records/s`,
+      );
+      console.log(`           heap peak per ${PERIOD_S} s after GC (MB): ${show(peaks[name])}`);
+    }
+    console.log(`           trading rss peak per ${PERIOD_S} s (MB): ${show(peaks.tradingRss)}; ${work}`);
     ratio(report, 'soak: heap slope trading (MB/h)', slopes.trading);
     ratio(report, 'soak: heap slope idle baseline (MB/h)', slopes.idle);
     ratio(report, 'soak: heap slope trading − idle (MB/h)', slopes.trading - slopes.idle, { atMost: 2 });
     // A ratio of two slopes near zero is noise: the idle slope is floored at 0.5 MB/h for it.
     ratio(report, 'soak: heap slope trading ÷ max(idle, 0.5 MB/h)', slopes.trading / Math.max(slopes.idle, 0.5));
+    // Flat means the peaks come back: the last period's peak against the first's, trading and idle.
+    const growth = (xs: number[]) => (xs.length < 2 ? 0 : (xs.at(-1)! - xs[0]!) / 1_048_576);
+    ratio(report, `soak: heap peak growth, first to last ${PERIOD_S} s period, trading (MB)`, growth(peaks.trading));
+    ratio(report, `soak: heap peak growth, first to last ${PERIOD_S} s period, idle (MB)`, growth(peaks.idle));
+    ratio(report, 'soak: trading peak heap ÷ idle peak heap', Math.max(...peaks.trading) / Math.max(...peaks.idle));
     ratio(report, 'soak: rss slope trading (MB/h)', slopes.tradingRss);
     ratio(report, 'soak: rss slope idle baseline (MB/h)', slopes.idleRss);
+    ratio(report, 'soak: journal records per second, trading', recordsPerSec.trading);
     note(report, `soak trading: ${work}`);
+    note(report, `trading heap peaks per ${PERIOD_S} s (MB): ${show(peaks.trading)}; idle: ${show(peaks.idle)}`);
     for (const name of ['trading', 'idle'] as const)
       note(report, `${name} heap samples (MB): ${samples[name].map((s) => mb(s.heapUsed)).join(' ')}`);
     note(

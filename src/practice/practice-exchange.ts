@@ -72,6 +72,13 @@ export interface PracticeExchange {
 export const PRACTICE_SEED = 20_261_126;
 /** A bot is topped up to this (micro-dollars, $100,000) when it holds less than half of it. */
 export const PRACTICE_BOT_FUNDS = 100_000_000_000n;
+/**
+ * Ticks (0.1¢ each) fair may move before a practice bot moves its ladder: one cent, the step the
+ * terminal shows prices in. With the devnet's one tick, nine markets' ladders follow every oracle
+ * wiggle: ~140 journal records a second (~200 KB/s on disk, every digest held in memory until its
+ * epoch resolves). A level that is hit or gone is still restored on the next step.
+ */
+export const PRACTICE_REQUOTE_TICKS = 10;
 /** How often the bots' balances are checked for a top-up. */
 const TOP_UP_EVERY_MS = 60_000;
 /** The generator table of an in-thread verifier: window 8 is ~0.4 MB built in a few ms (12: ~6 MB, ~0.3 s). */
@@ -138,7 +145,7 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
           }),
         ),
         assetIds,
-        config: botProfile(i),
+        config: { ...botProfile(i), requoteTicks: PRACTICE_REQUOTE_TICKS },
         sigmaOf: (assetId) => botVolatility(catalog, assetId),
         seed: seed + i * 7919,
         stepMs: options.botStepMs ?? 1000,

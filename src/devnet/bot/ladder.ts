@@ -65,9 +65,10 @@ export function dropCrossing(quotes: Quote[], top: { bestBid?: bigint; bestAsk?:
   );
 }
 
-/** True when fair moved by more than one tick since the ladder was last quoted. */
-export function fairMoved(previous: bigint | undefined, next: bigint): boolean {
+/** True when fair moved by more than `ticks` ticks (default one) since the ladder was last quoted. */
+export function fairMoved(previous: bigint | undefined, next: bigint, ticks = 1): boolean {
   if (previous === undefined) return true;
   const d = next - previous;
-  return d > TICK || d < -TICK;
+  const band = BigInt(ticks) * TICK;
+  return d > band || d < -band;
 }

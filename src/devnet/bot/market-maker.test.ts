@@ -143,6 +143,37 @@ describe('MarketMaker', () => {
     expect(venue.orders).toHaveLength(4);
   });
 
+  it('tops up a level an IOC took part of, and leaves the rest of the ladder alone', async () => {
+    const { venue, api } = makeVenue();
+    const mm = makerOn(api);
+    await mm.step();
+    const hit = venue.orders[0]!;
+    venue.orders[0] = { ...hit, size: hit.size / 2n };
+    venue.calls = [];
+    await mm.step();
+    expect(venue.calls).toEqual([`replace ${hit.orderId} → ${hit.price}`]);
+    expect(venue.orders.map((o) => o.size)).toEqual([hit.size, hit.size, hit.size, hit.size]);
+  });
+
+  it('does not retry a level dropped for crossing another trader on every step', async () => {
+    const { venue, api } = makeVenue();
+    const mm = makerOn(api);
+    await mm.step();
+    // Another trader bids above every ask of a fresh ladder: post-only asks would cross it, so they go.
+    venue.top = () => {
+      venue.calls.push('top'); // a re-quote reads the book first
+      return Promise.resolve({ bestBid: 990_000n });
+    };
+    venue.spot = 100_050_000n;
+    await mm.step();
+    expect(venue.orders.map((o) => o.side)).toEqual([false, false]);
+    venue.calls = [];
+    await mm.step();
+    await mm.step();
+    expect(venue.calls).toEqual([]);
+    expect(venue.orders).toHaveLength(2);
+  });
+
   it('rolls to a new epoch with cancel-all on the old one, then claims it once resolved', async () => {
     const { venue, api, info } = makeVenue();
     const mm = makerOn(api);

@@ -4,8 +4,18 @@
  * Now and then it crosses the spread with an IOC so the tape moves.
  */
 import { fairPrice } from '../../client';
-import { buildLadder, dropCrossing, fairMoved, MAX_PRICE, MIN_PRICE, TICK, LOT, type LadderConfig } from './ladder';
-import { reconcileQuotes } from './reconcile';
+import {
+  buildLadder,
+  dropCrossing,
+  fairMoved,
+  MAX_PRICE,
+  MIN_PRICE,
+  TICK,
+  LOT,
+  type LadderConfig,
+  type Quote,
+} from './ladder';
+import { reconcileQuotes, type RestingOrder } from './reconcile';
 import type { BotVenue, MarketInfo, OrderRequest } from './venue';
 
 export interface MarketMakerConfig extends LadderConfig {
@@ -19,6 +29,11 @@ export interface MarketMakerConfig extends LadderConfig {
   takeProbability: number;
   /** Lots per IOC. */
   takeLots: bigint;
+  /**
+   * Ticks fair may move before the ladder follows (default 1). Every re-quote is a signed
+   * cancel-replace per level, journaled for good; practice mode widens it (practice-exchange.ts).
+   */
+  requoteTicks?: number;
 }
 
 export interface MarketMakerDeps {
@@ -48,6 +63,8 @@ export class MarketMaker {
   private epoch: bigint | undefined;
   private last: BotFair | undefined;
   private quotedFair: bigint | undefined;
+  /** What the last re-quote left resting (after dropping crossing levels): the ladder to keep whole. */
+  private quoted: Quote[] = [];
   /** Epochs left behind that may still hold a claimable position. */
   private readonly unclaimed = new Set<bigint>();
 
@@ -74,10 +91,11 @@ export class MarketMaker {
     this.last = { assetId, epoch: market.epoch, fair, spot, strike: market.strike, sigma, secondsLeft, at };
 
     const resting = await venue.restingOrders(assetId, market.epoch);
-    const wanted = buildLadder(fair, this.d.config);
-    // Re-quote when fair moved by more than a tick, or when fills left the ladder short.
-    if (fairMoved(this.quotedFair, fair) || resting.length < wanted.length) {
-      await this.requote(market, fair, wanted, resting);
+    // Re-quote only when the quotes would change: fair moved by more than the band, or an order of the
+    // last ladder was hit (its size shrank) or is gone. A level dropped for crossing another trader
+    // is not retried on every step (each retry is a journal record): it comes back with the next move.
+    if (fairMoved(this.quotedFair, fair, this.d.config.requoteTicks) || !ladderIntact(this.quoted, resting)) {
+      await this.requote(market, fair, buildLadder(fair, this.d.config), resting);
     }
     if ((opts.take ?? true) && this.d.random() < this.d.config.takeProbability) await this.take(market, fair);
   }
@@ -121,6 +139,7 @@ export class MarketMaker {
       }
     }
     this.quotedFair = fair;
+    this.quoted = quotes;
   }
 
   private async take(market: MarketInfo, fair: bigint): Promise<void> {
@@ -138,6 +157,7 @@ export class MarketMaker {
     await this.d.venue.cancelAll(this.d.assetId, oldEpoch);
     this.unclaimed.add(oldEpoch);
     this.quotedFair = undefined;
+    this.quoted = [];
     this.d.log(`rolled ${this.d.assetId} past epoch ${oldEpoch}`);
   }
 
@@ -160,4 +180,15 @@ export class MarketMaker {
   private order(market: MarketInfo, side: boolean, price: bigint, size: bigint, tif: 'ALO' | 'IOC'): OrderRequest {
     return { assetId: market.assetId, epoch: market.epoch, side, price, size, tif };
   }
+}
+
+/** True when every quote of the last ladder still rests whole (same side, price and size). */
+function ladderIntact(quoted: readonly Quote[], resting: readonly RestingOrder[]): boolean {
+  const open = [...resting];
+  for (const q of quoted) {
+    const i = open.findIndex((o) => o.side === q.side && o.price === q.price && o.size === q.size);
+    if (i < 0) return false;
+    open.splice(i, 1);
+  }
+  return true;
 }

@@ -35,6 +35,13 @@ describe('ladder', () => {
     expect(fairMoved(500_000n, 501_001n)).toBe(true);
     expect(fairMoved(500_000n, 498_999n)).toBe(true);
   });
+  it('re-quotes only when fair leaves a wider band when given one (practice: 10 ticks, 1¢)', () => {
+    expect(fairMoved(undefined, 1n, 10)).toBe(true);
+    expect(fairMoved(500_000n, 510_000n, 10)).toBe(false);
+    expect(fairMoved(500_000n, 490_000n, 10)).toBe(false);
+    expect(fairMoved(500_000n, 510_001n, 10)).toBe(true);
+    expect(fairMoved(500_000n, 489_999n, 10)).toBe(true);
+  });
 });
 
 describe('reconcile', () => {

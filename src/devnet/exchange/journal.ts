@@ -9,6 +9,39 @@ import type { JournalRecord } from './records';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 
+/**
+ * The index keeps the byte offset of every STRIDE-th durable line only (8 bytes per 64 records, in a
+ * typed array), not two numbers per record: a journal grows by hundreds of thousands of lines a day
+ * and the one reader (GET /ledger/entries, a page at a time) can scan 64 lines from a checkpoint.
+ */
+const STRIDE = 64;
+
+/** Byte offsets of lines 1, 1 + STRIDE, 1 + 2·STRIDE… (by seqId), growing by doubling. */
+class LineIndex {
+  private offsets = new Float64Array(256);
+  private count = 0;
+
+  /** Called for every durable line in order; keeps the offset of every STRIDE-th. */
+  add(seqId: number, offset: number): void {
+    if ((seqId - 1) % STRIDE !== 0) return;
+    if (this.count === this.offsets.length) {
+      const grown = new Float64Array(this.offsets.length * 2);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.count++] = offset;
+  }
+
+  /** The byte range of the block that holds `seqId`, and the line's place in it. */
+  block(seqId: number, fileSize: number): { index: number; start: number; end: number; line: number } | undefined {
+    const index = Math.floor((seqId - 1) / STRIDE);
+    if (index >= this.count) return undefined;
+    const start = this.offsets[index]!;
+    const end = index + 1 < this.count ? this.offsets[index + 1]! : fileSize;
+    return { index, start, end, line: (seqId - 1) % STRIDE };
+  }
+}
+
 interface Waiter {
   seqId: number;
   resolve(): void;
@@ -32,9 +65,10 @@ export class Journal {
   private failure: unknown = null;
   private durableSeq: number;
   private lastSeq: number;
-  /** Byte offset and length of every durable line, by seqId − 1 (file mode). */
-  private readonly offsets: number[] = [];
-  private readonly lengths: number[] = [];
+  /** Where durable lines start (file mode), every STRIDE-th. */
+  private readonly index: LineIndex;
+  /** The last block read, split into lines: a page of entries reads its block once. */
+  private cached: { index: number; end: number; lines: string[] } | undefined;
   private fileSize: number;
   /** Memory mode keeps the lines themselves. */
   private readonly memory: string[] | null;
@@ -43,22 +77,21 @@ export class Journal {
 
   private constructor(
     private readonly fh: FileHandle | null,
-    lines: { offset: number; length: number }[],
+    index: LineIndex,
+    lineCount: number,
     fileSize: number,
   ) {
     this.memory = fh === null ? [] : null;
-    for (const l of lines) {
-      this.offsets.push(l.offset);
-      this.lengths.push(l.length);
-    }
-    this.lastSeq = lines.length;
-    this.durableSeq = lines.length;
+    this.index = index;
+    this.lastSeq = lineCount;
+    this.durableSeq = lineCount;
     this.fileSize = fileSize;
   }
 
   /** Opens (or creates) the journal in `dataDir`; `fresh` deletes it first. No dataDir: memory only. */
   static async open(dataDir: string | undefined, fresh = false): Promise<OpenedJournal> {
-    if (dataDir === undefined) return { journal: new Journal(null, [], 0), records: [], discardedBytes: 0 };
+    if (dataDir === undefined)
+      return { journal: new Journal(null, new LineIndex(), 0, 0), records: [], discardedBytes: 0 };
     const file = join(dataDir, JOURNAL_FILE);
     if (fresh) await rm(file, { force: true });
     await mkdir(dataDir, { recursive: true });
@@ -70,7 +103,7 @@ export class Journal {
       buf = Buffer.alloc(0);
     }
     const records: JournalRecord[] = [];
-    const lines: { offset: number; length: number }[] = [];
+    const index = new LineIndex();
     let start = 0;
     let good = 0;
     while (start < buf.length) {
@@ -94,7 +127,7 @@ export class Journal {
         );
       }
       records.push(rec);
-      lines.push({ offset: start, length: nl + 1 - start });
+      index.add(rec.seqId, start);
       start = nl + 1;
       good = start;
     }
@@ -103,7 +136,11 @@ export class Journal {
       await fh.truncate(good);
       await fh.datasync();
     }
-    return { journal: new Journal(fh, lines, good), records, discardedBytes: buf.length - good };
+    return {
+      journal: new Journal(fh, index, records.length, good),
+      records,
+      discardedBytes: buf.length - good,
+    };
   }
 
   get lastSeqId(): number {
@@ -159,11 +196,10 @@ export class Journal {
         await this.fh.datasync();
         this.stats.syncMs += performance.now() - t0;
         let off = this.fileSize;
+        let seq = lastSeq - batch.length;
         for (const line of batch) {
-          const len = Buffer.byteLength(line);
-          this.offsets.push(off);
-          this.lengths.push(len);
-          off += len;
+          this.index.add(++seq, off);
+          off += Buffer.byteLength(line);
         }
         this.fileSize = off;
       }
@@ -191,12 +227,18 @@ export class Journal {
       const line = this.memory[seqId - 1];
       return line === undefined ? undefined : (JSON.parse(line) as JournalRecord);
     }
-    const off = this.offsets[seqId - 1];
-    const len = this.lengths[seqId - 1];
-    if (off === undefined || len === undefined) return undefined;
-    const buf = Buffer.alloc(len);
-    await this.fh!.read(buf, 0, len, off);
-    return JSON.parse(buf.toString('utf8')) as JournalRecord;
+    const block = this.index.block(seqId, this.fileSize);
+    if (block === undefined) return undefined;
+    let cached = this.cached;
+    if (cached === undefined || cached.index !== block.index || cached.end !== block.end) {
+      const len = block.end - block.start;
+      const buf = Buffer.alloc(len);
+      await this.fh!.read(buf, 0, len, block.start);
+      cached = { index: block.index, end: block.end, lines: buf.toString('utf8').split('\n') };
+      this.cached = cached;
+    }
+    const line = cached.lines[block.line];
+    return line === undefined || line === '' ? undefined : (JSON.parse(line) as JournalRecord);
   }
 
   /** Waits for pending writes, then closes the file. */
