@@ -3,12 +3,9 @@
  * name, and the selected account's position, open orders and equity at fair value from the account
  * desk. Only the selected account is read: its figures are the ones on screen, kept live by the feed.
  */
-import { PROTOCOL_SCALE } from '../../../shared/protocol';
 import type { TradingSession } from '../session/session';
-import type { AccountDesk } from '../session/account-desk';
-import { FAIR_KEPT_MS, type MarketBoard } from '../session/market-board';
 import { marketLabel } from '../session/market-name';
-import type { FiguresSource } from './account-figures';
+import { figuresSourceOf } from './figures-source';
 import { equityAtFair, type HeldPosition } from './equity';
 import type { GateView } from './order-gate';
 
@@ -19,29 +16,6 @@ function positionsOf(session: TradingSession): HeldPosition[] {
       out.push({ assetId: p.assetId, epoch: p.epoch, inventory: p.inventory, margin: p.margin });
   }
   return out;
-}
-
-/** Renewed ahead of time when older than this, so an order rarely finds a fair value to recompute. */
-export const FAIR_AHEAD_MS = FAIR_KEPT_MS / 2;
-
-/** What the session's account figures (account-figures.ts) are made of: the desk's account and the board's prices. */
-export function figuresSourceOf(
-  desk: Pick<AccountDesk, 'account' | 'currentEpoch'>,
-  board: MarketBoard,
-): FiguresSource {
-  return {
-    account: () => desk.account,
-    fair: (a, e, ahead, key) => {
-      const f = board.fairValue(a, e, ahead ? FAIR_AHEAD_MS : FAIR_KEPT_MS, key);
-      return f.known ? f.price : null;
-    },
-    ended: (a, e) => {
-      const current = desk.currentEpoch(a);
-      if (current === undefined || e >= current) return null;
-      const r = board.resolution(a, e);
-      return { resolvedFair: r ? (r.upWon ? PROTOCOL_SCALE : 0n) : null };
-    },
-  };
 }
 
 /** Who the session would sign for now and under what: compared before and after the order dialog. */

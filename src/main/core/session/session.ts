@@ -25,7 +25,7 @@ import { SessionTimers } from './session-timers';
 import type { SessionOptions } from './session-options';
 import { Signers, type Actor } from './signers';
 import { AccountFigures } from '../risk/account-figures';
-import { FAIR_AHEAD_MS, figuresSourceOf } from '../risk/session-view';
+import { FAIR_AHEAD_MS, figuresSourceOf } from '../risk/figures-source';
 
 export { notConnected } from './signers';
 export type { SessionOptions } from './session-options';
