@@ -13,6 +13,7 @@ import {
   noProblems,
   open,
   placeFromTicket,
+  resolutionOf,
   setPassword,
   shot,
   tradeOn,
@@ -56,18 +57,7 @@ test('hold a position across resolution and claim it', async ({ app, devnet, pro
 
   // The epoch ends and resolves (15 s epochs). The outcome comes from the resolution itself: the
   // account's claimable amount may still be catching up at the moment the epoch shows resolved.
-  let upWon: boolean | undefined;
-  await expect
-    .poll(
-      async () => {
-        const resolved = (await invokeInPage(app, 'markets.resolvedEpochs', market.assetId)).value as
-          { epoch: string; upWon: boolean }[] | null;
-        upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
-        return upWon !== undefined;
-      },
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe(true);
+  const upWon = await resolutionOf(app, market);
   // 4 contracts long Up pay $4 if Up won, nothing otherwise.
   const payout = upWon ? 4n * USD : 0n;
   await expect

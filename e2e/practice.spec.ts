@@ -8,7 +8,16 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, invokeInPage, test } from './harness/fixture';
-import { freshEpoch, noProblems, open, ordersUnconfirmed, setPassword, shot, type MarketRow } from './harness/flows';
+import {
+  freshEpoch,
+  noProblems,
+  open,
+  ordersUnconfirmed,
+  resolutionOf,
+  setPassword,
+  shot,
+  type MarketRow,
+} from './harness/flows';
 
 test.use({ firstRun: true, practice: true });
 test.setTimeout(420_000);
@@ -156,7 +165,7 @@ test('practice: first run, play money, buy with a hotkey, close, claim after the
     await expect(app.getByTestId('notice-strip')).toContainText(`#${epoch.epoch}: ${upFavoured ? 'Bought' : 'Sold'}`, {
       timeout: 15_000,
     });
-    const won = await resolution(app, epoch);
+    const won = await resolutionOf(app, epoch, 90_000);
     if (won !== upFavoured) continue;
     await app.getByRole('tab', { name: /Positions/ }).click();
     const held = app.getByTestId('positions').locator('tbody tr', { hasText: `#${epoch.epoch}` });
@@ -175,21 +184,4 @@ async function marketsOf(page: Page): Promise<(MarketRow & { oraclePrice: string
   const r = await invokeInPage(page, 'markets.list');
   expect(r.error).toBeUndefined();
   return r.value as (MarketRow & { oraclePrice: string | null; strike: string })[];
-}
-
-/** Waits until the epoch resolved; whether Up won. */
-async function resolution(page: Page, market: MarketRow): Promise<boolean> {
-  let upWon: boolean | undefined;
-  await expect
-    .poll(
-      async () => {
-        const resolved = (await invokeInPage(page, 'markets.resolvedEpochs', market.assetId)).value as
-          { epoch: string; upWon: boolean }[] | null;
-        upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
-        return upWon !== undefined;
-      },
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toBe(true);
-  return upWon!;
 }

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { shortMarkets } from './harness/devnet';
-import { expect, invokeInPage, test } from './harness/fixture';
+import { expect, test } from './harness/fixture';
 import {
   available,
   counterparty,
@@ -14,6 +14,7 @@ import {
   noProblems,
   open,
   placeFromTicket,
+  resolutionOf,
   setPassword,
   shot,
   tradeOn,
@@ -41,23 +42,6 @@ async function holdLongUp(
   await expect(page.getByTestId('notice-strip')).toContainText(`BTC 15s #${market.epoch}: Bought 4`);
 }
 
-/** Waits until the epoch resolved and the account's claimable amount there is known; whether Up won. */
-async function resolution(page: Page, market: MarketRow): Promise<boolean> {
-  let upWon: boolean | undefined;
-  await expect
-    .poll(
-      async () => {
-        const resolved = (await invokeInPage(page, 'markets.resolvedEpochs', market.assetId)).value as
-          { epoch: string; upWon: boolean }[] | null;
-        upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
-        return upWon !== undefined;
-      },
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe(true);
-  return upWon!;
-}
-
 test('claim from the position row, then auto-claim the next epoch', async ({ app, devnet, problems }) => {
   const net = await devnet.get();
   await setPassword(app);
@@ -67,7 +51,7 @@ test('claim from the position row, then auto-claim the next epoch', async ({ app
   // Row Claim (auto-claim is off by default).
   const first = await tradeOn(app, (m) => m.symbol === 'BTC', 9_000);
   await holdLongUp(app, first, other);
-  const firstWon = await resolution(app, first);
+  const firstWon = await resolutionOf(app, first);
   await app.getByRole('tab', { name: /Positions/ }).click();
   const row = app.getByTestId('positions').locator('tbody tr', { hasText: `BTC 15s #${first.epoch}` });
   if (firstWon) {
@@ -91,7 +75,7 @@ test('claim from the position row, then auto-claim the next epoch', async ({ app
   const second = await tradeOn(app, (m) => m.symbol === 'BTC' && m.epoch !== first.epoch, 9_000);
   await holdLongUp(app, second, other);
   const before = await available(app);
-  const secondWon = await resolution(app, second);
+  const secondWon = await resolutionOf(app, second);
   if (secondWon) {
     await expect.poll(() => available(app), { timeout: 30_000 }).toBe(before + 4n * USD);
     await app.getByTestId('notice-log-button').click();

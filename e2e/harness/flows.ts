@@ -273,3 +273,24 @@ export async function depositBy(page: Page, mode: 'approve' | 'permit', amount: 
   await expect(panel.getByRole('status')).toContainText(/tx 0x/);
   await expect.poll(() => available(page), { timeout: 15_000 }).toBe(before + (cents * USD) / 100n);
 }
+
+/** Waits until the market's epoch has resolved (polling the core as the window would); whether Up won. */
+export async function resolutionOf(
+  page: Page,
+  market: { assetId: string; epoch: string },
+  timeoutMs = 60_000,
+): Promise<boolean> {
+  let upWon: boolean | undefined;
+  await expect
+    .poll(
+      async () => {
+        const resolved = (await invokeInPage(page, 'markets.resolvedEpochs', market.assetId)).value as
+          { epoch: string; upWon: boolean }[] | null;
+        upWon = resolved?.find((e) => e.epoch === market.epoch)?.upWon;
+        return upWon !== undefined;
+      },
+      { timeout: timeoutMs, intervals: [1000] },
+    )
+    .toBe(true);
+  return upWon!;
+}
