@@ -36,8 +36,22 @@ set +e
 HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" \
   XDG_RUNTIME_DIR="$tmp/runtime" \
   dbus-run-session -- bash -c '
-    # --unlock reads the password on stdin and creates the "login" keyring unlocked.
+    # --unlock reads the password on stdin and creates the "login" keyring unlocked. The daemon can
+    # answer before that keyring is ready (a test then meets "unlock prompt was dismissed"), so where
+    # secret-tool is installed, wait until an entry can be stored, restarting the daemon if it cannot.
     printf "%s" "$WITH_KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    if command -v secret-tool >/dev/null 2>&1; then
+      for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        if printf probe | timeout 5 secret-tool store --label=with-keyring-probe with-keyring probe >/dev/null 2>&1; then
+          secret-tool clear with-keyring probe >/dev/null 2>&1
+          break
+        fi
+        sleep 0.3
+        if [ "$attempt" = 5 ]; then
+          printf "%s" "$WITH_KEYRING_PASSWORD" | gnome-keyring-daemon --replace --unlock --components=secrets >/dev/null
+        fi
+      done
+    fi
     unset WITH_KEYRING_PASSWORD
     exec "$@"' _ "$@"
 status=$?
