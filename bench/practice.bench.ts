@@ -13,13 +13,15 @@
 //     an IOC across the spread now and then, on the nine markets, epochs rolling. Beside it, in the same run and for the same time, the baseline:
 //     an idle practice exchange (no bots). Each runs in a process of its own (bench/practice-host.mjs)
 //     with --expose-gc; every PRACTICE_SOAK_SAMPLE_SECONDS (default 10) the worker collects and reports
-//     its heap and its process's RSS. After the warm-up (a third of the run, at most 60 s) the figures,
+//     its heap with the buffers it owns (the engine packs used digests in typed arrays: heapUsed +
+//     external) and its process's RSS. After the warm-up (a third of the run, at most 60 s) the figures,
 //     trading against idle: the least-squares slopes in MB/hour; the heap's peak in each successive
 //     period (PRACTICE_SOAK_PERIOD_SECONDS, default 300: an epoch of the 5-minute markets), so a
 //     sawtooth that comes back reads as equal peaks and a leak as rising ones; the trading peak over the
 //     idle one; and journal records per second. Hourly markets hold their digests until the hour ends:
-//     only a run over an hour boundary sees that drop. The hour:
-//     PRACTICE_SOAK_MINUTES=60 npm run bench -- practice
+//     only a run over an hour boundary sees that drop, and each period's floor (its lowest sample)
+//     shows where the heap comes back to. Over an hour boundary:
+//     PRACTICE_SOAK_MINUTES=75 npm run bench -- practice
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,13 +196,18 @@ interface Sample extends HeapSample {
  * unless it is the only one). A heap that saws up and comes back shows equal peaks; one that keeps
  * what it grew shows rising ones, whatever the least-squares slope says.
  */
-function periodPeaks(samples: readonly Sample[], periodMs: number, of: (s: Sample) => number): number[] {
+function periodPeaks(
+  samples: readonly Sample[],
+  periodMs: number,
+  of: (s: Sample) => number,
+  pick: (a: number, b: number) => number = Math.max,
+): number[] {
   if (samples.length === 0) return [];
   const from = samples[0]!.atMs;
   const peaks: number[] = [];
   for (const s of samples) {
     const i = Math.floor((s.atMs - from) / periodMs);
-    peaks[i] = Math.max(peaks[i] ?? -Infinity, of(s));
+    peaks[i] = peaks[i] === undefined ? of(s) : pick(peaks[i], of(s));
   }
   const complete = Math.floor((samples.at(-1)!.atMs - from) / periodMs);
   const kept = complete >= 1 ? peaks.slice(0, complete) : peaks;
@@ -231,7 +238,8 @@ async function soak(report: BenchReport): Promise<void> {
         last[name] = s;
         if (atS < WARMUP_S) continue;
         first[name] ??= s;
-        samples[name].push({ atMs: atS * 1000, heapUsed: s.heapUsed, codeUsed: 0, rss: s.rss });
+        // The heap and the buffers it owns (the engine packs used digests into typed arrays, outside the heap proper).
+        samples[name].push({ atMs: atS * 1000, heapUsed: s.heapUsed + s.external, codeUsed: 0, rss: s.rss });
       }
     }
     const slopes = {
@@ -250,15 +258,18 @@ async function soak(report: BenchReport): Promise<void> {
       trading: periodPeaks(samples.trading, PERIOD_S * 1000, (s) => s.heapUsed),
       idle: periodPeaks(samples.idle, PERIOD_S * 1000, (s) => s.heapUsed),
       tradingRss: periodPeaks(samples.trading, PERIOD_S * 1000, (s) => s.rss),
+      // The floor of each period: where the heap comes back to once epochs resolve and drop their digests.
+      tradingFloor: periodPeaks(samples.trading, PERIOD_S * 1000, (s) => s.heapUsed, Math.min),
     };
     const show = (xs: number[]) => xs.map(mb).join(' → ');
     for (const name of ['trading', 'idle'] as const) {
       const xs = samples[name];
       console.log(
-        `  ${name.padEnd(7)}: heap ${mb(xs[0]!.heapUsed)} → ${mb(xs.at(-1)!.heapUsed)} MB (slope ${slopes[name].toFixed(1)} MB/h), rss ${mb(xs[0]!.rss)} → ${mb(xs.at(-1)!.rss)} MB (slope ${slopes[name === 'trading' ? 'tradingRss' : 'idleRss'].toFixed(1)} MB/h), ${recordsPerSec[name].toFixed(1)} journal records/s`,
+        `  ${name.padEnd(7)}: heap + buffers ${mb(xs[0]!.heapUsed)} → ${mb(xs.at(-1)!.heapUsed)} MB (slope ${slopes[name].toFixed(1)} MB/h), rss ${mb(xs[0]!.rss)} → ${mb(xs.at(-1)!.rss)} MB (slope ${slopes[name === 'trading' ? 'tradingRss' : 'idleRss'].toFixed(1)} MB/h), ${recordsPerSec[name].toFixed(1)} journal records/s`,
       );
-      console.log(`           heap peak per ${PERIOD_S} s after GC (MB): ${show(peaks[name])}`);
+      console.log(`           heap + buffers peak per ${PERIOD_S} s after GC (MB): ${show(peaks[name])}`);
     }
+    console.log(`           trading heap + buffers floor per ${PERIOD_S} s (MB): ${show(peaks.tradingFloor)}`);
     console.log(`           trading rss peak per ${PERIOD_S} s (MB): ${show(peaks.tradingRss)}; ${work}`);
     ratio(report, 'soak: heap slope trading (MB/h)', slopes.trading);
     ratio(report, 'soak: heap slope idle baseline (MB/h)', slopes.idle);
@@ -269,12 +280,20 @@ async function soak(report: BenchReport): Promise<void> {
     const growth = (xs: number[]) => (xs.length < 2 ? 0 : (xs.at(-1)! - xs[0]!) / 1_048_576);
     ratio(report, `soak: heap peak growth, first to last ${PERIOD_S} s period, trading (MB)`, growth(peaks.trading));
     ratio(report, `soak: heap peak growth, first to last ${PERIOD_S} s period, idle (MB)`, growth(peaks.idle));
+    ratio(
+      report,
+      `soak: heap floor growth, first to last ${PERIOD_S} s period, trading (MB)`,
+      growth(peaks.tradingFloor),
+    );
     ratio(report, 'soak: trading peak heap ÷ idle peak heap', Math.max(...peaks.trading) / Math.max(...peaks.idle));
     ratio(report, 'soak: rss slope trading (MB/h)', slopes.tradingRss);
     ratio(report, 'soak: rss slope idle baseline (MB/h)', slopes.idleRss);
     ratio(report, 'soak: journal records per second, trading', recordsPerSec.trading);
     note(report, `soak trading: ${work}`);
-    note(report, `trading heap peaks per ${PERIOD_S} s (MB): ${show(peaks.trading)}; idle: ${show(peaks.idle)}`);
+    note(
+      report,
+      `trading heap + buffers peaks per ${PERIOD_S} s (MB): ${show(peaks.trading)}; floors: ${show(peaks.tradingFloor)}; idle peaks: ${show(peaks.idle)}`,
+    );
     for (const name of ['trading', 'idle'] as const)
       note(report, `${name} heap samples (MB): ${samples[name].map((s) => mb(s.heapUsed)).join(' ')}`);
     note(

@@ -30,7 +30,7 @@ export function newBook(assetId: bigint, epoch: bigint, strike: bigint, expirati
     lastTime: 0,
     pool: 0,
     positions: new Map(),
-    digests: [],
+    digests: null,
     resolved: false,
     resolutionPrice: 0n,
     upWins: false,

@@ -37,6 +37,7 @@ import { clearBook, frontOf, liveOrders, MAX_TICK, newBook, pushOrder, retireSid
 import type { Book, EngineState, Level, Order, PositionState } from './state';
 import { getAccount, getBook, getPosition, newState } from './state';
 import { stateHash } from './state-hash';
+import { DigestSet, packDigest } from './digest-set';
 import type {
   AccountOrdersView,
   ApplyOutput,
@@ -144,8 +145,21 @@ export class Engine {
 
   /** Marks a digest of an order, cancel or cancel-replace used; remembers it per epoch when it is to be forgotten. */
   private consume(id: string, book: Book | undefined): void {
-    this.s.processed.add(id);
-    if (this.forgetResolved && book !== undefined && !book.resolved) book.digests.push(id);
+    if (this.forgetResolved && book !== undefined && !book.resolved) {
+      (book.digests ??= new DigestSet()).add(id);
+      this.s.digestBooks.add(book);
+    } else this.s.processed.add(id);
+  }
+
+  /** Whether a digest was processed: kept for good, or by the book of an epoch still trading. */
+  private used(id: string): boolean {
+    if (this.s.processed.has(id)) return true;
+    if (this.s.digestBooks.size === 0) return false;
+    // Parsed once for every book asked (a string that is not a canonical digest is asked as it is).
+    const words = packDigest(id);
+    for (const book of this.s.digestBooks)
+      if (words === null ? book.digests?.has(id) : book.digests?.hasPacked(words)) return true;
+    return false;
   }
 
   /** Read-only access for invariant checks and hashing; never mutate it. */
@@ -228,7 +242,7 @@ export class Engine {
   }
 
   private withdraw(c: WithdrawCommand): WithdrawResult {
-    if (this.s.processed.has(c.id))
+    if (this.used(c.id))
       return {
         id: c.id,
         status: 'WITHDRAWAL_FAILED',
@@ -268,7 +282,7 @@ export class Engine {
 
   private resolve(c: ResolveCommand): ResolveResult {
     const base = { assetId: c.assetId, epoch: c.epoch };
-    if (this.s.processed.has(c.id))
+    if (this.used(c.id))
       return { ...base, status: 'FAIL', error: err('ENTRY_PROCESSED', 'This resolution was already processed.') };
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined)
@@ -288,8 +302,8 @@ export class Engine {
       this.s.orders.delete(o.id);
     }
     retireSides(book);
-    for (const d of book.digests) this.s.processed.delete(d);
-    book.digests = [];
+    book.digests = null;
+    this.s.digestBooks.delete(book);
     book.resolved = true;
     book.resolutionPrice = c.price;
     book.upWins = c.price >= book.strike;
@@ -314,7 +328,7 @@ export class Engine {
       amount: 0n,
       error: err(code, message),
     });
-    if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This claim was already processed.');
+    if (this.used(c.id)) return fail('ENTRY_PROCESSED', 'This claim was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.');
     if (!book.resolved) return fail('EPOCH_NOT_RESOLVED', 'This asset epoch is not resolved yet.');
@@ -341,8 +355,7 @@ export class Engine {
   private admit(f: OrderFields, release: Order | null): Admitted | Rejection {
     if (typeof f.orderId !== 'string' || !HEX32.test(f.orderId))
       return invalid('INVALID_ORDER_ID', 'The order id must be a 32-byte hex digest.');
-    if (this.s.processed.has(f.orderId))
-      return invalid('ENTRY_PROCESSED', 'An order with this digest was already processed.');
+    if (this.used(f.orderId)) return invalid('ENTRY_PROCESSED', 'An order with this digest was already processed.');
     const book = getBook(this.s, f.assetId, f.epoch);
     if (book === undefined) return invalid('ASSET_ID_NOT_REGISTERED', 'This asset epoch is not registered.');
     if (f.price < MIN_PRICE || f.price > MAX_PRICE || f.price % PRICE_TICK !== 0n) {
@@ -561,7 +574,7 @@ export class Engine {
 
   private cancel(c: CancelCommand): EngineCancelResult {
     const fail = (code: string, message: string): EngineCancelResult => cancelFailed(c.id, code, message);
-    if (this.s.processed.has(c.id)) return fail('ENTRY_PROCESSED', 'This cancel was already processed.');
+    if (this.used(c.id)) return fail('ENTRY_PROCESSED', 'This cancel was already processed.');
     const book = getBook(this.s, c.assetId, c.epoch);
     if (book === undefined) return fail('ORDERBOOK_NOT_FOUND', 'This asset epoch is not registered.');
     this.consume(c.id, book);
@@ -589,8 +602,7 @@ export class Engine {
         error,
       };
     };
-    if (this.s.processed.has(c.id))
-      return cancelFailed('ENTRY_PROCESSED', 'This cancel-replace was already processed.');
+    if (this.used(c.id)) return cancelFailed('ENTRY_PROCESSED', 'This cancel-replace was already processed.');
     if (c.cancelOrderId.toLowerCase() === ZERO_HASH) {
       return cancelFailed(
         'CANCEL_REPLACE_CANCEL_ALL_NOT_SUPPORTED',
@@ -668,7 +680,7 @@ export class Engine {
   }
 
   isProcessed(id: string): boolean {
-    return this.s.processed.has(id);
+    return this.used(id);
   }
 
   market(assetId: bigint, epoch: bigint): MarketView {

@@ -107,7 +107,7 @@ export function snapshotState(s: EngineState): unknown {
     credited: s.credited,
     paidOut: s.paidOut,
     orderSeq: s.orderSeq,
-    processed: [...s.processed].sort(cmp),
+    processed: [...s.processed, ...[...s.digestBooks].flatMap((b) => [...(b.digests ?? [])])].sort(cmp),
     creditIndices: [...s.creditIndices].sort(cmp),
     accounts: [...s.accounts.values()]
       .sort((x, y) => cmp(x.id, y.id))

@@ -9,6 +9,7 @@
 // - sums of resting sizes per level are NOT bounded that way, so they are never kept as numbers: the L2 query
 //   adds them up as bigint.
 import type { Hex, TifName } from './types';
+import { DigestSet } from './digest-set';
 
 export interface FillRecord {
   time: number;
@@ -99,10 +100,10 @@ export interface Book {
   /** Collateral held in this market: equals the open long contracts (complete sets). */
   pool: number;
   /**
-   * Digests of this epoch's orders, cancels and cancel-replaces, kept only when the engine forgets them
-   * at resolution (EngineOptions.forgetResolvedDigests); otherwise always empty.
+   * Digests of this epoch's orders, cancels and cancel-replaces while it trades, when the engine forgets
+   * them at resolution (EngineOptions.forgetResolvedDigests): dropped whole then. Null otherwise.
    */
-  digests: string[];
+  digests: DigestSet | null;
   positions: Map<string, PositionState>;
   resolved: boolean;
   resolutionPrice: bigint;
@@ -124,8 +125,13 @@ export interface EngineState {
   books: Map<bigint, Map<bigint, Book>>;
   /** Resting orders by id. */
   orders: Map<string, Order>;
-  /** Every order, cancel, claim, withdrawal and resolve id ever processed (digests are single-use). */
-  processed: Set<string>;
+  /**
+   * Every order, cancel, claim, withdrawal and resolve id ever processed (digests are single-use), but
+   * those an epoch's book holds until its resolution (Book.digests).
+   */
+  processed: DigestSet;
+  /** The books whose `digests` hold any (their epochs are not resolved yet). */
+  digestBooks: Set<Book>;
   creditIndices: Set<bigint>;
   withdrawals: Map<string, Withdrawal>;
   credited: number;
@@ -141,7 +147,8 @@ export function newState(fillHistory: number): EngineState {
     accounts: new Map(),
     books: new Map(),
     orders: new Map(),
-    processed: new Set(),
+    processed: new DigestSet(),
+    digestBooks: new Set(),
     creditIndices: new Set(),
     withdrawals: new Map(),
     credited: 0,
