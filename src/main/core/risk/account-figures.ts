@@ -8,7 +8,9 @@
  * market's fair value and whether its epoch has ended and how it settled. The session rebuilds them
  * when the account changes; a read first checks every one of those inputs against what the figures
  * were made from, rebuilding the account part or revaluing one market when any differs. A missed
- * event so costs time, never a stale figure.
+ * event so costs time, never a stale figure. Within a few tens of milliseconds of a refresh the
+ * markets are not asked again while the source's stamp, which moves with every price and settlement
+ * they read, is unchanged (the hotkey path: docs/risk-guards.md#how-the-gate-stays-fast).
  */
 import type { AccountState } from '../../../client';
 import { positionValue, type HeldPosition } from './equity';
@@ -26,6 +28,15 @@ export interface FiguresSource {
   fair: (assetId: bigint, epoch: bigint, ahead?: boolean, key?: string) => bigint | null;
   /** As equity.ts: for an ended epoch its settled price (null while not known); null for a live epoch. */
   ended: (assetId: bigint, epoch: bigint) => { resolvedFair: bigint | null } | null;
+  /**
+   * Optional, all three or none: a number that changes whenever a `fair` or `ended` answer may change
+   * but for the passing of time; for how long after a read with `ahead` every `fair` answer stays as it
+   * was while the stamp is unchanged; and the clock that time is told by. With them an order's read
+   * skips asking each market again within that time.
+   */
+  stamp?: () => number;
+  freshMs?: number;
+  now?: () => number;
 }
 
 export type FiguredAccount = Pick<AccountState, 'revision' | 'balance' | 'positions' | 'orders' | 'inventory'>;
@@ -91,6 +102,9 @@ export class AccountFigures {
   #totals: { value: bigint; cost: bigint; orders: number } | null = null;
   /** Resting orders by lowercase id, for an edit's replaced order. */
   #byId = new Map<string, { market: Market; order: Resting }[]>();
+  /** Every market was valued by a refresh() at the source's stamp `#freshStamp`, good until `#freshUntil`. */
+  #freshStamp = NaN;
+  #freshUntil = -Infinity;
 
   constructor(source: FiguresSource) {
     this.#source = source;
@@ -102,7 +116,20 @@ export class AccountFigures {
    */
   refresh(): void {
     const account = this.#current();
-    if (account) for (const m of this.#markets) if (this.#revalue(m, true)) this.#totals = null;
+    if (!account) return;
+    for (const m of this.#markets) if (this.#revalue(m, true)) this.#totals = null;
+    const { stamp, freshMs, now } = this.#source;
+    // Read after the markets: valuing them may itself have moved the stamp.
+    if (stamp && freshMs !== undefined && now) {
+      this.#freshStamp = stamp();
+      this.#freshUntil = now() + freshMs;
+    }
+  }
+
+  /** True when no market's fair value or settlement can have changed since the last refresh(). */
+  #fresh(): boolean {
+    const { stamp, now } = this.#source;
+    return stamp !== undefined && now !== undefined && now() < this.#freshUntil && stamp() === this.#freshStamp;
   }
 
   /**
@@ -113,8 +140,10 @@ export class AccountFigures {
     const account = this.#current();
     if (!account) return null;
     let own: Market | null = null;
+    // Each market asked again, unless nothing it answers can have changed since they were valued.
+    const fresh = this.#fresh();
     for (const m of this.#markets) {
-      if (this.#revalue(m)) this.#totals = null;
+      if (!fresh && this.#revalue(m)) this.#totals = null;
       if (m.assetId === assetId && m.epoch === epoch) own = m;
     }
     const totals = (this.#totals ??= this.#sum());
@@ -153,6 +182,8 @@ export class AccountFigures {
   }
 
   #rebuild(account: FiguredAccount): void {
+    // New markets are not valued yet: the next read asks each one.
+    this.#freshUntil = -Infinity;
     const markets = new Map<string, Market>();
     const marketOf = (assetId: bigint, epoch: bigint): Market => {
       const key = `${assetId}:${epoch}`;

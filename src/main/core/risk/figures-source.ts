@@ -10,6 +10,11 @@ import type { FiguresSource } from './account-figures';
 
 /** Renewed ahead of time when older than this, so an order rarely finds a fair value to recompute. */
 export const FAIR_AHEAD_MS = FAIR_KEPT_MS / 2;
+/**
+ * After a read that renewed ahead of time, how long each fair value is still answered unchanged: one
+ * renewed then is at most FAIR_AHEAD_MS old and is kept for FAIR_KEPT_MS.
+ */
+export const FAIR_FRESH_MS = FAIR_KEPT_MS - FAIR_AHEAD_MS;
 
 /** What the session's account figures (account-figures.ts) are made of: the desk's account and the board's prices. */
 export function figuresSourceOf(
@@ -22,6 +27,9 @@ export function figuresSourceOf(
       const f = board.fairValue(a, e, ahead ? FAIR_AHEAD_MS : FAIR_KEPT_MS, key);
       return f.known ? f.price : null;
     },
+    stamp: () => board.valuation,
+    freshMs: FAIR_FRESH_MS,
+    now: () => board.now(),
     ended: (a, e) => {
       const current = desk.currentEpoch(a);
       if (current === undefined || e >= current) return null;

@@ -13,8 +13,9 @@ import {
 import type { MarketSummary } from '../../../shared/bridge';
 import { DEVNET_DEPLOYMENT } from '../../settings';
 import { createEventHub } from '../event-hub';
-import { MarketBoard, type MarketBoardOptions } from './market-board';
+import { FAIR_KEPT_MS, MarketBoard, type MarketBoardOptions } from './market-board';
 import { ORACLE_HISTORY_TICKS } from './oracle-history';
+import { FAIR_AHEAD_MS, FAIR_FRESH_MS } from '../risk/figures-source';
 import { oldestKept } from './retention';
 
 const ASSET = packAssetId({
@@ -76,7 +77,12 @@ describe('MarketBoard epoch bounds', () => {
   it('drops the last trades and resolutions of epochs before the kept ones on roll-over', async () => {
     const { board: b, trade } = board();
     for (let e = 0n; e <= CURRENT; e++) trade(e);
-    for (let e = 0n; e < CURRENT; e++) await b.readResolution(ASSET, e);
+    for (let e = 0n; e < CURRENT; e++) {
+      const stamp = b.valuation;
+      await b.readResolution(ASSET, e);
+      // A resolution learnt may settle a position the gate values: the stamp moves with it.
+      expect(b.valuation).toBeGreaterThan(stamp);
+    }
     expect(b.lastTrade(ASSET, 0n)).not.toBeNull();
     expect(await b.resolvedEpochs(ASSET, 0)).toHaveLength(Number(CURRENT));
 
@@ -186,6 +192,35 @@ describe('MarketBoard fair value', () => {
     f.setNow(EXPIRY_MS - 25_000);
     const later = f.board.fairValue(ASSET, EPOCH);
     expect(later.known && later.secondsLeft).toBe(25);
+  });
+
+  it('moves its valuation stamp with whatever may change a fair value, and keeps each value FAIR_KEPT_MS − FAIR_AHEAD_MS after a renewal ahead', async () => {
+    const f = fairBoard();
+    f.feed(120);
+    // A renewal ahead of time, as the session's timer does: any value older than FAIR_AHEAD_MS is made anew.
+    f.board.fairValue(ASSET, EPOCH, FAIR_AHEAD_MS);
+    const stamp = f.board.valuation;
+    const renewed = f.board.fairValue(ASSET, EPOCH);
+    // Until FAIR_FRESH_MS later, the same answer and the same stamp: what the gate's figures rely on.
+    f.setNow(f.now() + FAIR_FRESH_MS - 1);
+    expect(f.board.fairValue(ASSET, EPOCH)).toBe(renewed);
+    expect(f.board.valuation).toBe(stamp);
+    // A value computed anew moves it.
+    f.setNow(f.now() + FAIR_KEPT_MS);
+    f.board.fairValue(ASSET, EPOCH);
+    const afterRecompute = f.board.valuation;
+    expect(afterRecompute).toBeGreaterThan(stamp);
+    // So do a tick, an epoch rolling, a resolution learnt and resolutions dropped.
+    const moves: [string, () => unknown][] = [
+      ['tick', () => f.feed(1)],
+      ['epoch', () => f.board.noteEpoch()],
+      ['forget', () => f.board.forgetEpochsBefore(ASSET, 0n)],
+    ];
+    for (const [what, move] of moves) {
+      const before = f.board.valuation;
+      await move();
+      expect({ what, moved: f.board.valuation > before }).toEqual({ what, moved: true });
+    }
   });
 
   it('prices from the newest tick once one arrives (the kept estimate is dropped with each tick)', () => {

@@ -61,6 +61,8 @@ export interface FeedHooks {
   onResyncRequired(): void;
   onOracle(receivedAt: number): void;
   onOracleStale(): void;
+  /** After an oracle tick has moved the fair values of its symbol's markets (computed anew here). */
+  onFairMoved?(): void;
 }
 
 /** How long a fair value is reused when no oracle tick arrived: the time to expiry moves it little. */
@@ -81,6 +83,12 @@ export class MarketBoard {
   /** Fair values as last computed, by `asset:epoch`, with the oracle tick count they were made at. */
   readonly #fairKept = new Map<string, { tick: number; at: number; value: FairValue }>();
   #fairTick = 0;
+  /**
+   * Counts what may change a `fairValue` or `resolution` answer, but for the passing of time: oracle
+   * ticks, fair values computed, resolutions learnt or dropped, epochs rolling (noteEpoch). The order
+   * gate's figures (risk/account-figures.ts) skip re-reading prices while it is unchanged.
+   */
+  #valuation = 0;
   /** The market list's fair values by asset, refreshed on each oracle tick and market poll, not per book update. */
   readonly #shownFair = new Map<string, { epoch: bigint; shown: ShownFair }>();
   readonly #now: () => number;
@@ -140,7 +148,9 @@ export class MarketBoard {
           this.#oracle.push(tick, p.price);
           this.#volatility.delete(tick.symbolId);
           this.#fairTick++;
+          this.#valuation++;
           this.#refreshShownFair(tick.symbolId);
+          hooks.onFairMoved?.();
           this.#o.events.emit('oracle', tick);
         },
         onStale: () => hooks.onOracleStale(),
@@ -194,6 +204,7 @@ export class MarketBoard {
     const kept = this.#fairKept.get(key);
     if (kept && kept.tick === this.#fairTick && now - kept.at < Math.min(keptMs, FAIR_KEPT_MS)) return kept.value;
     const value = this.#fairValueNow(assetId, epoch);
+    this.#valuation++;
     if (this.#fairKept.size > 64) this.#fairKept.clear();
     this.#fairKept.set(key, { tick: this.#fairTick, at: now, value });
     return value;
@@ -348,6 +359,22 @@ export class MarketBoard {
   forgetEpochsBefore(assetId: bigint, oldest: bigint): void {
     forgetEpochsBefore(this.#last, assetId, oldest);
     forgetEpochsBefore(this.#resolved, assetId, oldest);
+    this.#valuation++;
+  }
+
+  /** An asset's epoch rolled over: which epochs have ended changed (see `valuation`). */
+  noteEpoch(): void {
+    this.#valuation++;
+  }
+
+  /** See #valuation: unchanged means every fair value and resolution answers as before, time apart. */
+  get valuation(): number {
+    return this.#valuation;
+  }
+
+  /** The board's clock (what fair values are kept by). */
+  now(): number {
+    return this.#now();
   }
 
   /** The resolution of one epoch, when it has been read. */
@@ -407,6 +434,7 @@ export class MarketBoard {
         txId: null,
       };
       this.#resolved.set(`${assetId}:${epoch}`, r);
+      this.#valuation++;
       return r;
     } catch {
       return null;

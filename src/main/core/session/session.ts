@@ -135,6 +135,8 @@ export class TradingSession {
       },
       onOracle: (at) => this.health.oracleSeen(at),
       onOracleStale: () => this.health.oracleStale(),
+      // The gate's figures follow the tick at once, so an order right after it finds them made.
+      onFairMoved: () => this.figures.refresh(),
     });
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
@@ -151,6 +153,7 @@ export class TradingSession {
   }
 
   #onEpoch(assetId: bigint, previous: bigint | undefined, current: bigint): void {
+    this.board.noteEpoch();
     void this.board.refreshMarkets();
     if (previous === undefined) return;
     const ended = this.desk.epochEnded(assetId, previous);
