@@ -189,6 +189,22 @@ function hosted(start: PracticeStart): {
 
 interface Sample extends HeapSample {
   rss: number;
+  /** Wall clock (unix ms): the hourly epochs end on the hour. */
+  wallMs: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The heap's floor once the hourly epochs resolved (their digests dropped): the lowest sample within
+ * `periodMs` after the last hour boundary the run crossed, or null when it crossed none.
+ */
+function floorAfterHour(samples: readonly Sample[], periodMs: number): { floor: number; boundary: number } | null {
+  if (samples.length === 0) return null;
+  const boundary = Math.floor(samples.at(-1)!.wallMs / HOUR_MS) * HOUR_MS;
+  if (boundary <= samples[0]!.wallMs) return null;
+  const after = samples.filter((s) => s.wallMs >= boundary && s.wallMs < boundary + periodMs);
+  return after.length === 0 ? null : { floor: Math.min(...after.map((s) => s.heapUsed)), boundary };
 }
 
 /**
@@ -239,7 +255,13 @@ async function soak(report: BenchReport): Promise<void> {
         if (atS < WARMUP_S) continue;
         first[name] ??= s;
         // The heap and the buffers it owns (the engine packs used digests into typed arrays, outside the heap proper).
-        samples[name].push({ atMs: atS * 1000, heapUsed: s.heapUsed + s.external, codeUsed: 0, rss: s.rss });
+        samples[name].push({
+          atMs: atS * 1000,
+          wallMs: Date.now(),
+          heapUsed: s.heapUsed + s.external,
+          codeUsed: 0,
+          rss: s.rss,
+        });
       }
     }
     const slopes = {
@@ -285,6 +307,19 @@ async function soak(report: BenchReport): Promise<void> {
       `soak: heap floor growth, first to last ${PERIOD_S} s period, trading (MB)`,
       growth(peaks.tradingFloor),
     );
+    // Flat over the hour: once the hourly epochs resolve, the heap is back where it started.
+    const hourFloor = floorAfterHour(samples.trading, PERIOD_S * 1000);
+    if (hourFloor) {
+      const firstFloor = peaks.tradingFloor[0]!;
+      console.log(
+        `           trading floor after the ${new Date(hourFloor.boundary).toISOString().slice(11, 16)} UTC hourly resolution: ${mb(hourFloor.floor)} MB (first period's: ${mb(firstFloor)} MB)`,
+      );
+      ratio(
+        report,
+        'soak: trading floor after the hourly resolution − first floor (MB)',
+        (hourFloor.floor - firstFloor) / 1_048_576,
+      );
+    } else note(report, 'the run crossed no hour boundary: the hourly epochs kept their digests throughout');
     ratio(report, 'soak: trading peak heap ÷ idle peak heap', Math.max(...peaks.trading) / Math.max(...peaks.idle));
     ratio(report, 'soak: rss slope trading (MB/h)', slopes.tradingRss);
     ratio(report, 'soak: rss slope idle baseline (MB/h)', slopes.idleRss);
