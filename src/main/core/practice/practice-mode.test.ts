@@ -2,9 +2,15 @@
 // (main keeps no table of tickers); a ready whose ticker is no ticker fails parsing like any bad message,
 // so practice does not start and no practice deployment is written.
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../log';
-import { PRACTICE_DEPLOYMENT_ID, type PracticeEvent, type PracticeRequest } from '../../../shared/practice';
+import {
+  PRACTICE_DEPLOYMENT_ID,
+  type PracticeEvent,
+  type PracticeRequest,
+  type PracticeStart,
+} from '../../../shared/practice';
 import { packAssetId } from '../../../shared/protocol';
 import { createTestCore, type TestCore } from '../test-core';
 import { practiceDomain } from './practice-domain';
@@ -15,9 +21,13 @@ import { PracticeMode } from './practice-mode';
 const hourly = (id: bigint): string =>
   packAssetId({ id, marketType: 1n, startTime: 1_767_225_600n, periodLength: 3600n, strike: 0n, range: 0n }).toString();
 
-/** A worker that answers `ready` at once with these markets (nothing listens at its URLs: none is needed here). */
-function readyWorker(markets: unknown): PracticeSpawner {
-  return () => {
+/**
+ * A worker that answers `ready` at once with these markets (nothing listens at its URLs: none is needed
+ * here), noting what main handed it in `starts`.
+ */
+function readyWorker(markets: unknown, starts: PracticeStart[] = []): PracticeSpawner {
+  return (start) => {
+    starts.push(start);
     const port = new EventEmitter();
     const domain = practiceDomain();
     const ready = {
@@ -61,8 +71,11 @@ describe('PracticeMode: the markets practice lists', () => {
       { assetId: hourly(2n), symbol: 'AVAX' },
       { assetId: hourly(9n), symbol: 'BTC' },
     ];
-    t = await createTestCore({ defaultDeployments: [], practice: { spawn: readyWorker(markets) } });
+    const starts: PracticeStart[] = [];
+    t = await createTestCore({ defaultDeployments: [], practice: { spawn: readyWorker(markets, starts) } });
     const endpoints = await t.practice!.host.start();
+    // createPracticeMode keeps the journal in the app data folder's `practice` folder.
+    expect(starts).toEqual([{ dataDir: join(t.dir, 'practice'), fresh: false }]);
     expect(endpoints.markets).toEqual(markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })));
     expect(practiceEntry(t)?.markets).toEqual(markets);
   });
