@@ -84,7 +84,7 @@ async function startupOnce(dataDir: string, fresh: boolean): Promise<StartupRun>
     const readyMs = performance.now() - t0;
     const http = new HttpCore({ baseUrl: ready.httpUrl });
     const reader = new ExchangeReader(http);
-    const assets = ready.assetIds.map(BigInt);
+    const assets = ready.markets.map((m) => BigInt(m.assetId));
     // The first market the bots quote (they step the markets in catalog order).
     await until(() => bothSides(reader, assets[0]!), 5, 'the first live book');
     const firstBookMs = performance.now() - t0;

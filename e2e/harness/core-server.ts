@@ -27,9 +27,8 @@ import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../sr
 import { createConfStore } from '../../src/main/store/conf-store';
 import { openVault, type Clock, type Vault } from '../../src/main/vault';
 import { appMarkets, devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
-import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
-import { createPracticeMode, type PracticeMode } from '../../src/main/core/practice';
+import { createPracticeMode, workerThreadSpawner, type PracticeMode } from '../../src/main/core/practice';
 import { bridgeEventNames } from '../../src/shared/bridge';
 import type { HarnessClient, HarnessEvent } from './client';
 import {
@@ -156,8 +155,8 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     const pinning = new DeploymentPinning(settings, () => clock.now());
     const practice = options.practice
       ? createPracticeMode({
-          spawn: (workerData) => new Worker(PRACTICE_WORKER, { workerData }),
-          dataDir: join(dir, 'practice'),
+          spawn: workerThreadSpawner(PRACTICE_WORKER),
+          appDataDir: dir,
           settings,
           vault,
           logger,

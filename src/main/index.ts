@@ -4,7 +4,6 @@
  */
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import {
   createAppCore,
@@ -18,7 +17,7 @@ import {
 import { attestedBy, devnetAtStart } from './core/devnet-deployment';
 import { launchedOffline } from './core/offline-mode';
 import { appMarkets } from './core/session/market-directory';
-import { createPracticeMode } from './core/practice';
+import { createPracticeMode, workerThreadSpawner } from './core/practice';
 import { forwardEvents, registerCore } from './electron/bridge-ipc';
 import { blockRequestsWhileOffline } from './electron/offline-requests';
 import { electronDialogs } from './electron/dialogs';
@@ -91,8 +90,8 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
   const devnet = running ? loadDevnetAccounts() : { accounts: [], problem: null };
   // Practice: the exchange, oracle and bots in a worker of their own, journal in userData/practice.
   const practice = createPracticeMode({
-    spawn: (workerData) => new Worker(here('./practice-worker.js'), { workerData }),
-    dataDir: join(userData, 'practice'),
+    spawn: workerThreadSpawner(here('./practice-worker.js')),
+    appDataDir: userData,
     settings,
     vault,
     logger,

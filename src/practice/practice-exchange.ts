@@ -53,8 +53,8 @@ export interface PracticeExchange {
   chainId: bigint;
   domain: Readonly<ExchangeDomain>;
   ledger: Address;
+  /** The markets (asset ids and their symbols' tickers), in the order the bots step them. */
   catalog: MarketCatalog;
-  assetIds: bigint[];
   /** The bots' accounts (they trade already: never offered to people). */
   botAddresses: Address[];
   startupMs: number;
@@ -172,7 +172,6 @@ export async function startPracticeExchange(options: PracticeExchangeOptions): P
     domain: service.domain,
     ledger: PRACTICE_LEDGER,
     catalog,
-    assetIds,
     botAddresses: accounts.map((a) => a.address),
     startupMs,
     botSteps: () => bots.reduce((sum, b) => sum + b.steps, 0),

@@ -88,7 +88,7 @@ async function start(): Promise<PracticeExchange | undefined> {
       version: exchange.domain.version,
       verifyingContract: exchange.domain.verifyingContract,
     },
-    assetIds: exchange.assetIds.map(String),
+    markets: exchange.catalog.markets.map((m) => ({ assetId: m.assetId.toString(), symbol: m.symbol })),
     startupMs: elapsedMs(),
     ledger: exchange.ledger,
   });

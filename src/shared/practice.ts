@@ -29,6 +29,11 @@ export const PRACTICE_GRANT = 1_000_000_000n;
 
 const decimal = z.string().regex(/^(0|[1-9][0-9]{0,77})$/);
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+/** An oracle symbol's ticker as people read it ("BTC"): capitals and digits, short. */
+const ticker = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/);
+
+/** One market the practice exchange runs: its asset id and its symbol's ticker, named by the worker (it built the catalog). */
+const practiceMarketSchema = z.object({ assetId: decimal, symbol: ticker }).strict();
 
 /** What main hands the worker at start (workerData). */
 export const practiceStartSchema = z
@@ -88,8 +93,8 @@ export const practiceEventSchema = z.discriminatedUnion('type', [
       oracleWsUrl: z.string().url(),
       chainId: decimal,
       domain: z.object({ name: z.string(), version: z.string(), verifyingContract: address }).strict(),
-      /** The markets' asset ids (1-minute, 5-minute and hourly up/down on a few symbols). */
-      assetIds: z.array(decimal).max(64),
+      /** The markets, in catalog order (1-minute, 5-minute and hourly up/down on a few symbols). */
+      markets: z.array(practiceMarketSchema).max(64),
       startupMs: z.number(),
       /** The account ledger (PRACTICE_LEDGER); optional, so an event without it (an older worker, a test double) still parses. */
       ledger: address.optional(),

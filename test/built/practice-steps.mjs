@@ -80,6 +80,7 @@ async function first(call, dialogTitles) {
     startMs,
     firstBookMs,
     liveMarkets: markets.filter((m) => m.bestBid !== null && m.bestAsk !== null).length,
+    symbols: [...new Set(markets.map((m) => m.symbol))].sort(),
     book: { bids: sub.book.bids.length, asks: sub.book.asks.length },
     funds,
     order,

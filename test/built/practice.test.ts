@@ -54,6 +54,7 @@ describe('practice in the built app', () => {
       selectedBefore: string;
       started: { confirmed: boolean; value: { active: boolean; state: string; keys: string[] } };
       liveMarkets: number;
+      symbols: string[];
       book: { bids: number; asks: number };
       funds: { amount: string; account: string };
       order: { status: string; filled: string };
@@ -67,6 +68,8 @@ describe('practice in the built app', () => {
     expect(p.started).toMatchObject({ confirmed: true, value: { active: true, state: 'ready' } });
     expect(p.connection).toMatchObject({ practice: true, deploymentId: PRACTICE_DEPLOYMENT_ID });
     expect(p.liveMarkets).toBeGreaterThan(0);
+    // The markets carry the tickers the worker named them by (main keeps no table of its own).
+    expect(p.symbols).toEqual(['BTC', 'ETH', 'SOL']);
     expect(p.book.bids + p.book.asks).toBeGreaterThan(0);
     expect(p.funds).toEqual({ amount: PRACTICE_GRANT.toString(), account: p.master });
     expect(p.keys).toEqual([{ ...p.keys[0], address: p.master, practice: true }]);

@@ -58,6 +58,7 @@ import { hostileValues } from './hostile-args';
 import { loosened } from '../../src/main/core/risk/limits';
 import { startUpdatesFixture, type UpdatesFixture } from '../updates/updates-fixture';
 import { practiceWorkerDouble } from '../practice/worker-double';
+import { PRACTICE_DEPLOYMENT_ID } from '../../src/shared/practice';
 
 const wait = { timeout: 40_000, interval: 200 };
 const ATTACKER = Wallet.createRandom();
@@ -411,6 +412,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   t?.dialogs.releaseWaiting();
+  await t?.practice?.host.stop();
+  await practiceWorker.stopAll();
   t?.close();
   provider?.destroy();
   await sink?.close();
@@ -865,4 +868,85 @@ describe('the idle timer follows the person', () => {
       await userRestores();
     }
   });
+});
+
+// The dialog rule of practice.start (src/main/core/handlers/practice.ts): main asks first whenever a
+// deployment other than practice is selected; it starts practice at once only when no deployment is
+// selected (selectedDeploymentId '', a first run) or practice itself is. The window cannot get to either
+// without the user: settings.update may not touch deployments or the selection, a draft carries no
+// builtIn, deployments.select refuses practice, removing the selected one takes main's dialog.
+describe('a hostile window and practice.start', () => {
+  const selected = (): string => t.settings.getSettings().selectedDeploymentId;
+  const confirmsShown = (): number => t.dialogs.shown.filter((d) => d.kind === 'confirm').length;
+
+  it('gets main’s dialog while a real deployment is selected; starts without one only from no deployment or practice', async () => {
+    expect(selected()).toBe('devnet');
+    const practiceLike = {
+      ...t.settings.getSettings().deployments[0]!,
+      id: PRACTICE_DEPLOYMENT_ID,
+      builtIn: 'practice',
+    };
+    // Ways to the no-dialog branch without the user: each refused, or declined in main's dialog.
+    const detours: [string, ...unknown[]][] = [
+      ['settings.update', { selectedDeploymentId: '' }],
+      ['settings.update', { selectedDeploymentId: PRACTICE_DEPLOYMENT_ID }],
+      ['settings.update', { deployments: [...t.settings.getSettings().deployments, practiceLike] }],
+      [
+        'deployments.add',
+        {
+          name: 'Practice',
+          httpUrl: devnet.httpUrl,
+          marketWsUrl: devnet.marketWsUrl,
+          oracleWsUrl: devnet.oracleWsUrl,
+          rpcUrl: devnet.rpcUrl,
+          chainId: '31337',
+          builtIn: 'practice',
+        },
+      ],
+      ['deployments.select', { id: PRACTICE_DEPLOYMENT_ID }],
+      ['deployments.remove', { id: 'devnet' }],
+    ];
+    for (const [method, ...args] of detours) {
+      const before = await snapshot();
+      const since = exchange.records.length;
+      const what = `${method}(${JSON.stringify(args).slice(0, 160)})`;
+      expectRefusedOrDeclined(await invoke(method, ...args), what);
+      await expectNothingHappened(before, since, what);
+      expect(selected(), what).toBe('devnet');
+      await userRestores();
+    }
+
+    // The real deployment selected: main's dialog, which says no, and nothing changes.
+    const before = await snapshot();
+    const since = exchange.records.length;
+    const shown = confirmsShown();
+    expect(await invoke('practice.start')).toEqual({ ok: true, value: { confirmed: false } });
+    expect(confirmsShown()).toBe(shown + 1);
+    const asked = t.dialogs.shown.at(-1);
+    expect(asked?.kind === 'confirm' && asked.request.title).toBe('Switch to Practice');
+    expect(asked?.kind === 'confirm' && asked.request.detail).toContain('Deployment: “Local devnet”');
+    await expectNothingHappened(before, since, 'practice.start from the devnet');
+    expect(selected()).toBe('devnet');
+    expect(practiceWorker.spawned).toEqual([]);
+
+    // The user (not the window) selects no deployment, as on a first run: now practice.start asks nothing.
+    t.settings.updateSettings({ selectedDeploymentId: '' });
+    const first = await invoke('practice.start');
+    expect(first).toMatchObject({ ok: true, value: { confirmed: true, value: { active: true, state: 'ready' } } });
+    expect(confirmsShown()).toBe(shown + 1);
+    expect(selected()).toBe(PRACTICE_DEPLOYMENT_ID);
+    expect(practiceWorker.spawned).toHaveLength(1);
+    // From practice itself: nothing real is left, so no dialog either (and the same worker).
+    expect(await invoke('practice.start')).toMatchObject({ ok: true, value: { confirmed: true } });
+    expect(confirmsShown()).toBe(shown + 1);
+    expect(practiceWorker.spawned).toHaveLength(1);
+
+    // Back on the devnet (the user's choice), having been in practice changes nothing: main asks again.
+    t.settings.updateSettings({ selectedDeploymentId: 'devnet' });
+    expect(await invoke('practice.start')).toEqual({ ok: true, value: { confirmed: false } });
+    expect(confirmsShown()).toBe(shown + 2);
+    expect(selected()).toBe('devnet');
+    expect(practiceWorker.spawned).toHaveLength(1);
+    await userRestores();
+  }, 120_000);
 });

@@ -46,7 +46,8 @@ describe('PracticeHost', () => {
     const endpoints = await host.start();
     expect(double.spawned).toEqual([{ dataDir, fresh: false, bots: 0 }]);
     expect(endpoints.httpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
-    expect(endpoints.assetIds.length).toBe(3);
+    // The double's catalog: BTC 1m and 5m, ETH 1h, named by the worker.
+    expect(endpoints.markets.map((m) => m.symbol)).toEqual(['BTC', 'BTC', 'ETH']);
     expect(host.status()).toMatchObject({ state: 'ready', problem: null, startupMs: endpoints.startupMs });
     expect(stages[0]).toBe('starting');
     expect(stages.at(-1)).toBe('ready');

@@ -31,6 +31,7 @@ import {
   type Address,
   type ExchangeDomain,
   type Hex,
+  unpackAssetId,
 } from '../../src/shared/protocol';
 import { startPracticeWorker, type PracticeWorkerRun } from './practice-worker-kit';
 
@@ -88,7 +89,7 @@ describe('the practice worker', () => {
     run = startPracticeWorker({ dataDir, fresh: true, bots: 3 }, 'source', strays);
     const ready = await run.ready;
     httpUrl = ready.httpUrl;
-    assetIds = ready.assetIds.map(BigInt);
+    assetIds = ready.markets.map((m) => BigInt(m.assetId));
     me = trader(httpUrl, PRACTICE_DOMAIN, PRACTICE_LEDGER, traderKey);
   });
   afterAll(async () => {
@@ -121,6 +122,12 @@ describe('the practice worker', () => {
     expect([...periods]).toEqual([60n, 300n, 3600n]);
     expect(symbols.size).toBe(3);
     expect(assetIds).toHaveLength(9);
+    // Each market named by the worker for its oracle symbol (the asset id's base id), as its catalog names it.
+    const tickers = new Map(practiceCatalog(0n).symbols.map((s) => [s.symbolId, s.symbol]));
+    expect(ready.markets.map((m) => m.symbol)).toEqual(
+      ready.markets.map((m) => tickers.get(unpackAssetId(BigInt(m.assetId)).id)),
+    );
+    expect(new Set(ready.markets.map((m) => m.symbol))).toEqual(new Set(['BTC', 'ETH', 'SOL']));
   });
 
   it('has both sides of every market quoted by its bots', async () => {

@@ -127,7 +127,7 @@ export function practiceWorkerDouble(options: WorkerDoubleOptions = {}): WorkerD
             version: svc.domain.version,
             verifyingContract: svc.domain.verifyingContract,
           },
-          assetIds: assetIds.map(String),
+          markets: svc.catalog.markets.map((m) => ({ assetId: m.assetId.toString(), symbol: m.symbol })),
           startupMs: Date.now() - began,
         });
       } catch (error) {

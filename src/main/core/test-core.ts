@@ -74,14 +74,7 @@ export async function createTestCore(
   const pinning = new DeploymentPinning(settings, () => clock.now());
   options.beforeCore?.(settings, pinning);
   const practice = options.practice
-    ? createPracticeMode({
-        spawn: options.practice.spawn,
-        dataDir: join(dir, 'practice'),
-        settings,
-        vault,
-        logger,
-        pinning,
-      })
+    ? createPracticeMode({ spawn: options.practice.spawn, appDataDir: dir, settings, vault, logger, pinning })
     : null;
   const core = createAppCore({
     vault,

@@ -34,7 +34,8 @@ export interface PracticeEndpoints {
   readonly httpUrl: string;
   readonly marketWsUrl: string;
   readonly oracleWsUrl: string;
-  readonly assetIds: readonly bigint[];
+  /** The markets as the worker named them (it built the catalog), in its order. */
+  readonly markets: readonly { readonly assetId: bigint; readonly symbol: string }[];
   readonly startupMs: number;
 }
 
@@ -85,7 +86,7 @@ function endpointsOf(ready: Extract<PracticeEvent, { type: 'ready' }>): Practice
     httpUrl: ready.httpUrl,
     marketWsUrl: ready.marketWsUrl,
     oracleWsUrl: ready.oracleWsUrl,
-    assetIds: ready.assetIds.map((id) => BigInt(id)),
+    markets: ready.markets.map((m) => ({ assetId: BigInt(m.assetId), symbol: m.symbol })),
     startupMs: ready.startupMs,
   };
 }
@@ -212,7 +213,7 @@ export class PracticeHost {
               void this.#end(why.message);
               return;
             }
-            this.#o.logger.info('timing.practice_ready', { ms: event.startupMs, markets: event.assetIds.length });
+            this.#o.logger.info('timing.practice_ready', { ms: event.startupMs, markets: event.markets.length });
             this.#set('ready', null, null);
             settle(null, this.#endpoints);
             return;

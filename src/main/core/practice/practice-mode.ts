@@ -15,7 +15,6 @@ import {
   type SettingsService,
 } from '../../settings';
 import type { Vault, VaultKeyInfo } from '../../vault';
-import { practiceMarkets } from './practice-markets';
 import { isPractice, practiceDeploymentAt, practiceFacts, practiceSelected } from './practice-domain';
 import type { PracticeEndpoints, PracticeHost } from './practice-host';
 import { BridgeFailure } from '../bridge-runtime';
@@ -119,7 +118,9 @@ export class PracticeMode {
     const facts = practiceFacts();
     const pin = pinning.pinFor(PRACTICE_DEPLOYMENT_ID);
     if (!pin || describePinChange(factsOf(pin), facts) !== '') pinning.acceptPin(PRACTICE_DEPLOYMENT_ID, facts);
-    const entry: Deployment = { ...practiceDeploymentAt(endpoints), markets: practiceMarkets(endpoints.assetIds) };
+    // The markets as the worker named them: it built the catalog, so main guesses no ticker.
+    const markets = endpoints.markets.map((m) => ({ assetId: m.assetId.toString(), symbol: m.symbol }));
+    const entry: Deployment = { ...practiceDeploymentAt(endpoints), markets };
     const current = settings.getSettings();
     const existing = current.deployments.find((d) => d.id === PRACTICE_DEPLOYMENT_ID);
     if (existing && JSON.stringify(existing) === JSON.stringify(entry)) return;
