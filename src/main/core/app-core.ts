@@ -32,7 +32,7 @@ import { tradingHandlers } from './handlers/trading';
 import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
 import { kitHandlers } from './handlers/kit';
 import { coreProbe } from './probe';
-import { UserPresence, type UserInput } from './user-presence';
+import { isPress, UserPresence, type UserInput } from './user-presence';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 import { Clearances } from './risk/clearances';
 import { LossBudget } from './risk/loss-budget';
@@ -325,6 +325,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     noteUserInput: (input) => {
       vault.touch();
       if (input) ctx.presence.note(input);
+      // Only a press renews the gate's figures at once; moves keep the renewal going.
+      trading.personActive(input !== undefined && isPress(input));
     },
     cameraWanted: () => qr.cameraOpen(),
     isOffline: () => ctx.offline() !== 'off',

@@ -35,6 +35,11 @@ export const GESTURE_WINDOW_MS = 2_000;
 const PRESS: Record<UserInput['device'], string> = { key: 'keyDown', mouse: 'mouseDown', touch: 'touchStart' };
 const RELEASE: Record<UserInput['device'], string> = { key: 'keyUp', mouse: 'mouseUp', touch: 'touchEnd' };
 
+/** A key, button or touch going down (a key's auto-repeat too): what may be an order's hotkey or click. */
+export function isPress(input: UserInput): boolean {
+  return input.type === PRESS[input.device];
+}
+
 export class UserPresence {
   readonly #now: () => number;
   /** When the latest gesture was pressed (or released, while untaken); null before the first. */

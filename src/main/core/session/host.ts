@@ -42,6 +42,8 @@ export interface TradingHost {
   clockUncertaintyMs(): number | null;
   /** The window's page went away: the book streams it opened close (no page is left to close them). */
   windowGone(): void;
+  /** Main saw the person's input at the window (never a bridge call): see TradingSession.personActive. */
+  personActive(press: boolean): void;
   dispose(): void;
 }
 
@@ -102,6 +104,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     clockUncertaintyMs: () => current?.health.clockUncertaintyMs() ?? null,
     windowGone: () => current?.board.books.closeAll(),
+    personActive: (press) => current?.personActive(press),
     dispose: () => {
       off();
       current?.stop();
@@ -214,6 +217,7 @@ export function disabledTradingHost(): TradingHost {
     clockOffsetMs: () => null,
     clockUncertaintyMs: () => null,
     windowGone: () => {},
+    personActive: () => {},
     dispose: () => {},
   };
 }

@@ -26,11 +26,14 @@ import type { SessionOptions } from './session-options';
 import { Signers, type Actor } from './signers';
 import { AccountFigures } from '../risk/account-figures';
 import { FAIR_AHEAD_MS, figuresSourceOf } from '../risk/figures-source';
+import { WhileActive } from './while-active';
 
 export { notConnected } from './signers';
 export type { SessionOptions } from './session-options';
 
 const RETRY_CONNECT_MS = 3_000;
+/** How long after the person's last input at the window the gate's figures are renewed ahead of time. */
+export const PERSON_ACTIVE_MS = 60_000;
 
 export class TradingSession {
   readonly deployment: Deployment;
@@ -48,6 +51,15 @@ export class TradingSession {
   readonly #marketFeed: MarketFeed;
   readonly #oracleFeed: OracleFeed;
   readonly #timers = new SessionTimers();
+  /** Renews the gate's figures ahead of time while the person is at the window. */
+  readonly #renewal = new WhileActive({
+    periodMs: FAIR_AHEAD_MS / 2,
+    activeMs: PERSON_ACTIVE_MS,
+    run: () => this.#renewForGate(),
+    now: () => Date.now(),
+    sleep: (ms) => this.#timers.sleep(ms),
+    stopped: () => this.#timers.stopped,
+  });
   readonly #unsubscribe: (() => void)[] = [];
 
   constructor(opts: SessionOptions) {
@@ -141,8 +153,6 @@ export class TradingSession {
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
     this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
-    // A throw becomes a rejection the timer drops; the gate then computes what it needs itself.
-    this.#timers.every(FAIR_AHEAD_MS / 2, () => Promise.resolve().then(() => this.#renewForGate()));
     this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
     const balanceMs = this.#o.balancePollMs ?? 5_000;
     this.#timers.every(balanceMs, () => this.desk.pollBalance(balanceMs));
@@ -170,6 +180,17 @@ export class TradingSession {
       await this.desk.readClaim(assetId, previous);
       this.#o.onResolved?.(assetId, previous);
     });
+  }
+
+  /**
+   * The person is at the window (main saw real input: user-presence.ts; `press`: a key, button or
+   * touch going down). The order gate's figures are renewed at once on a press, as an order it
+   * triggers reaches the gate within milliseconds, and then every FAIR_AHEAD_MS / 2 until
+   * PERSON_ACTIVE_MS after the last input (while-active.ts). An order with no input before it computes
+   * what it needs itself: slower, never less checked.
+   */
+  personActive(press: boolean): void {
+    this.#renewal.note(press);
   }
 
   /**
