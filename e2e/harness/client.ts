@@ -28,6 +28,8 @@ export interface HarnessClient {
   pageGone(): Promise<void>;
   advanceClock(ms: number): Promise<void>;
   restartCore(): Promise<void>;
+  /** Bridge calls the core has taken so far, by method (every page and test call). */
+  calls(): Promise<Record<string, number>>;
 }
 
 export interface HarnessEvent {
@@ -80,5 +82,6 @@ export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): Harnes
     pageGone: () => post('/control/page-gone', {}),
     advanceClock: (ms) => post('/control/advance-clock', { ms }),
     restartCore: () => post('/control/restart', {}),
+    calls: () => post('/control/calls', {}),
   };
 }

@@ -202,8 +202,15 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
 
   let running = await open();
 
+  // Bridge calls by method, for tests that check what a screen asks for (HarnessClient.calls).
+  const calls: Record<string, number> = {};
+  const invoke = (method: string, args: unknown) => {
+    calls[method] = (calls[method] ?? 0) + 1;
+    return running.core.invoke(method, args);
+  };
   const routes: Record<string, (body: Record<string, unknown>, url: URL) => Promise<unknown>> = {
-    '/invoke': (body) => running.core.invoke(String(body['method']), body['args']),
+    '/invoke': (body) => invoke(String(body['method']), body['args']),
+    '/control/calls': () => Promise.resolve({ ...calls }),
     '/control/dialogs': (body) => {
       dialogs.answer(...((body['answers'] as DialogAnswer[] | undefined) ?? []));
       const mode = body['unscripted'];
@@ -291,7 +298,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
   const control = (path: string, body: Record<string, unknown>): Promise<never> =>
     routes[path]!(body, new URL(path, `http://127.0.0.1:${port}`)) as Promise<never>;
   const direct: HarnessClient = {
-    invoke: (method, args) => running.core.invoke(method, args),
+    invoke,
     eventStream(onEvents, signal) {
       listeners.add(onEvents);
       const ended = new Promise<void>((done) => {
@@ -310,6 +317,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     pageGone: () => control('/control/page-gone', {}),
     advanceClock: (ms) => control('/control/advance-clock', { ms }),
     restartCore: () => control('/control/restart', {}),
+    calls: () => control('/control/calls', {}),
   };
 
   return {
