@@ -3,7 +3,8 @@
  * the orders/positions tables are inside the viewport without scrolling; at 1280×720 nothing is
  * cut off; at 1024×700 nothing is off screen sideways. Both themes, a devnet with bots, one resting
  * order of our own so the tables have a row. At every size a level's size sits by its depth bar; at
- * 1920×1080 the ladder keeps a reading width and nothing is left empty under the ticket; from 1360
+ * 1920×1080 the ladder keeps a reading width and nothing is left empty under the ticket; its depth
+ * columns keep room for their numbers at every size; from 1360
  * the account summary is one line. Screenshots: test-results/screens/layout-*.png.
  */
 import { resolve } from 'node:path';
@@ -69,6 +70,10 @@ async function sizesByTheirBars(page: Page, size: Size): Promise<void> {
   const at = `at ${size.width}×${size.height}`;
   expect(bid!.width, `bid sizes' column ${at}`).toBeLessThanOrEqual(72.5);
   expect(ask!.width, `ask sizes' column ${at}`).toBeLessThanOrEqual(72.5);
+  // The depth columns keep room for a five-digit total at every size (at 1024 wide they were once
+  // squeezed to a few pixels, cutting the numbers).
+  expect(cumBid!.width, `bid depth column ${at}`).toBeGreaterThanOrEqual(40);
+  expect(cumAsk!.width, `ask depth column ${at}`).toBeGreaterThanOrEqual(40);
   // Bid bars grow from the right edge of their cell, ask bars from the left edge of theirs: the size cells touch those edges.
   expect(Math.abs(bid!.x - (cumBid!.x + cumBid!.width)), `bid size beside its bar ${at}`).toBeLessThanOrEqual(1);
   expect(Math.abs(cumAsk!.x - (ask!.x + ask!.width)), `ask size beside its bar ${at}`).toBeLessThanOrEqual(1);
