@@ -147,8 +147,15 @@ export class TradingSession {
       },
       onOracle: (at) => this.health.oracleSeen(at),
       onOracleStale: () => this.health.oracleStale(),
-      // The gate's figures follow the tick at once, so an order right after it finds them made.
-      onFairMoved: () => this.figures.refresh(),
+      // The gate's figures follow the tick at once, so an order right after it finds them made. A
+      // throw must not cut the feed's handler short: the gate then computes what it needs itself.
+      onFairMoved: () => {
+        try {
+          this.figures.refresh();
+        } catch {
+          // See above.
+        }
+      },
     });
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
