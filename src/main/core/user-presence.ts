@@ -51,7 +51,7 @@ export class UserPresence {
   }
 
   note(input: UserInput): void {
-    if (input.type === PRESS[input.device] && !(input.device === 'key' && input.repeat)) {
+    if (isPress(input) && !(input.device === 'key' && input.repeat)) {
       this.#at = this.#now();
       this.#taken = false;
     } else if (input.type === RELEASE[input.device] && !this.#taken) {
