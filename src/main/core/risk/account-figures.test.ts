@@ -61,7 +61,7 @@ class World {
   clock = 1_000;
 
   readonly source = (account: () => AccountState | null, stamped = false): FiguresSource => ({
-    ...(stamped ? { stamp: () => this.stamp, freshMs: 50, now: () => this.clock } : {}),
+    ...(stamped ? { freshness: { stamp: () => this.stamp, freshMs: 50, now: () => this.clock } } : {}),
     account,
     fair: (a, e) => this.fairs.get(`${a}:${e}`) ?? null,
     ended: (a, e) => {

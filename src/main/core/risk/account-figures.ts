@@ -29,14 +29,12 @@ export interface FiguresSource {
   /** As equity.ts: for an ended epoch its settled price (null while not known); null for a live epoch. */
   ended: (assetId: bigint, epoch: bigint) => { resolvedFair: bigint | null } | null;
   /**
-   * Optional, all three or none: a number that changes whenever a `fair` or `ended` answer may change
-   * but for the passing of time; for how long after a read with `ahead` every `fair` answer stays as it
-   * was while the stamp is unchanged; and the clock that time is told by. With them an order's read
-   * skips asking each market again within that time.
+   * Optional: `stamp` changes whenever a `fair` or `ended` answer may change but for the passing of
+   * time; `freshMs` is how long after a read with `ahead` every `fair` answer stays as it was while the
+   * stamp is unchanged, by the clock `now`. With it an order's read skips asking each market again
+   * within that time.
    */
-  stamp?: () => number;
-  freshMs?: number;
-  now?: () => number;
+  freshness?: { stamp: () => number; freshMs: number; now: () => number };
 }
 
 export type FiguredAccount = Pick<AccountState, 'revision' | 'balance' | 'positions' | 'orders' | 'inventory'>;
@@ -118,18 +116,18 @@ export class AccountFigures {
     const account = this.#current();
     if (!account) return;
     for (const m of this.#markets) if (this.#revalue(m, true)) this.#totals = null;
-    const { stamp, freshMs, now } = this.#source;
+    const f = this.#source.freshness;
     // Read after the markets: valuing them may itself have moved the stamp.
-    if (stamp && freshMs !== undefined && now) {
-      this.#freshStamp = stamp();
-      this.#freshUntil = now() + freshMs;
+    if (f) {
+      this.#freshStamp = f.stamp();
+      this.#freshUntil = f.now() + f.freshMs;
     }
   }
 
   /** True when no market's fair value or settlement can have changed since the last refresh(). */
   #fresh(): boolean {
-    const { stamp, now } = this.#source;
-    return stamp !== undefined && now !== undefined && now() < this.#freshUntil && stamp() === this.#freshStamp;
+    const f = this.#source.freshness;
+    return f !== undefined && f.now() < this.#freshUntil && f.stamp() === this.#freshStamp;
   }
 
   /**

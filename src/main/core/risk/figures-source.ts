@@ -27,9 +27,7 @@ export function figuresSourceOf(
       const f = board.fairValue(a, e, ahead ? FAIR_AHEAD_MS : FAIR_KEPT_MS, key);
       return f.known ? f.price : null;
     },
-    stamp: () => board.valuation,
-    freshMs: FAIR_FRESH_MS,
-    now: () => board.now(),
+    freshness: { stamp: () => board.valuation, freshMs: FAIR_FRESH_MS, now: () => board.now() },
     ended: (a, e) => {
       const current = desk.currentEpoch(a);
       if (current === undefined || e >= current) return null;
