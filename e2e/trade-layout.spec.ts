@@ -55,18 +55,17 @@ async function inside(page: Page, name: string, locator: Locator, vertical: bool
  */
 async function sizesByTheirBars(page: Page, size: Size): Promise<void> {
   const ladder = page.getByTestId('ladder');
-  // One read of one row (rows are re-keyed as the book moves; four separate reads could see two rows).
-  const [cumBid, bid, ask, cumAsk] = await ladder
-    .locator('[data-price]')
-    .first()
-    .evaluate((row) => {
-      type Box = { x: number; width: number };
-      const el = row as unknown as { querySelector(s: string): { getBoundingClientRect(): Box } | null };
-      return ['.cum.bid', '.cell.bid', '.cell.ask', '.cum.ask'].map((s) => {
-        const r = el.querySelector(s)!.getBoundingClientRect();
-        return { x: r.x, width: r.width };
-      });
+  // One read of one row, found inside the same evaluation: rows are re-keyed as the book moves, so
+  // a row a locator resolved can be detached (every box 0) by the time a later evaluation reads it.
+  const [cumBid, bid, ask, cumAsk] = await ladder.evaluate((root) => {
+    type Box = { x: number; width: number };
+    type El = { querySelector(s: string): (El & { getBoundingClientRect(): Box }) | null };
+    const row = (root as unknown as El).querySelector('[data-price]')!;
+    return ['.cum.bid', '.cell.bid', '.cell.ask', '.cum.ask'].map((s) => {
+      const r = row.querySelector(s)!.getBoundingClientRect();
+      return { x: r.x, width: r.width };
     });
+  });
   const at = `at ${size.width}×${size.height}`;
   expect(bid!.width, `bid sizes' column ${at}`).toBeLessThanOrEqual(72.5);
   expect(ask!.width, `ask sizes' column ${at}`).toBeLessThanOrEqual(72.5);
