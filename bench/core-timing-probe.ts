@@ -12,8 +12,17 @@ import { keccakEngineName } from '../src/shared/protocol/keccak';
 import { signingEngineName } from '../src/shared/protocol/signing';
 import { tailCauses, type WindowCauses } from './tail-causes';
 
-/** Epoch ms: the call reached the core, the order gate began and passed it, its POST's first write. */
-export type OrderTiming = { core: number; gateIn: number; gateOut: number; wire: number } & WindowCauses;
+/**
+ * Epoch ms: the call reached the core, the order gate began and passed it, its POST's first write;
+ * what held the core → wire window up, and what held the gate's own window up (`gate`).
+ */
+export type OrderTiming = {
+  core: number;
+  gateIn: number;
+  gateOut: number;
+  wire: number;
+  gate: WindowCauses;
+} & WindowCauses;
 
 export interface CoreTimingProbe {
   /** Whether run-queue waits are measured (UI_BENCH_SCHED=1 on Linux). */
@@ -33,6 +42,7 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
   const answerListeners: ((at: { answer: number; emitted: number }) => void)[] = [];
   const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${new URL(exchangeHttpUrl).port}\\r\\n`, 'i');
   const causes = tailCauses();
+  const gateCauses = tailCauses();
   let armed = false;
   let core = NaN;
   let gateIn = NaN;
@@ -47,8 +57,14 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
   };
   coreProbe.onGate = (phase) => {
     if (!armed) return;
-    if (phase === 'enter') gateIn = epochNow();
-    else gateOut = epochNow();
+    // The causes' reads (UI_BENCH_SCHED=1) are made outside the gate's timed window.
+    if (phase === 'enter') {
+      gateCauses.open();
+      gateIn = epochNow();
+    } else {
+      gateOut = epochNow();
+      gateCauses.close();
+    }
   };
   // The first bytes of the answer on the order's socket (the exchange has answered), then the
   // orderAnswered event main emits with it (what the window shows the answer from).
@@ -79,7 +95,7 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
         armed = false;
         // Reported after the window (GC entries arrive asynchronously), never inside it.
         setTimeout(() => {
-          const timing = { ...at, ...causes.last() };
+          const timing = { ...at, ...causes.last(), gate: gateCauses.last() };
           for (const l of orderListeners) l(timing);
         }, 20);
       }
@@ -103,6 +119,7 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
     onAnswer: (listener) => void answerListeners.push(listener),
     stop() {
       causes.stop();
+      gateCauses.stop();
       net.Socket.prototype.write = origWrite;
       net.Socket.prototype.emit = origEmit;
       coreProbe.onInvoke = null;

@@ -117,7 +117,8 @@ const bench: Benchmark = {
     let core = NaN;
     let wire = NaN;
     let gate = NaN;
-    let why: WindowCauses = { gcMs: 0, runQueueMs: NaN };
+    let why: WindowCauses = { gcMs: 0, runQueueMs: NaN, faults: NaN };
+    let gateWhy: WindowCauses = { gcMs: 0, runQueueMs: NaN, faults: NaN };
     const rig = await startUiRig({
       coreProcess: CORE_PROCESS,
       onBinding: (method) => {
@@ -136,6 +137,7 @@ const bench: Benchmark = {
       wire = t.wire;
       gate = t.gateOut - t.gateIn;
       why = t;
+      gateWhy = t.gate;
     });
     // The app signs and hashes on WebAssembly once the core's deferred warm-up has run after unlock;
     // the rig unlocked the vault, so wait for the same warm-up here (nothing else installs the engines
@@ -177,6 +179,12 @@ const bench: Benchmark = {
       const bindingToCore: number[] = [];
       const coreToWire: number[] = [];
       const inGate: number[] = [];
+      /** The gate's time less the GC pauses and run-queue waits inside it: its own work. */
+      const gateOwn: number[] = [];
+      let slowGates = 0;
+      let slowGatesExplained = 0;
+      let slowGatesFaulted = 0;
+      let fastGatesFaulted = 0;
       const coreToWireLessGate: number[] = [];
       const coreToWireOnCpu: number[] = [];
       let gcHit = 0;
@@ -204,6 +212,13 @@ const bench: Benchmark = {
           keyToCore.push(core - key);
           coreToWire.push(wire - core);
           inGate.push(gate);
+          const held = gateWhy.gcMs + (coreProcess.sched ? gateWhy.runQueueMs : 0);
+          gateOwn.push(Math.max(0, gate - held));
+          if (gate > 0.05) {
+            slowGates++;
+            if (gate - held <= 0.05) slowGatesExplained++;
+            if (gateWhy.faults > 0) slowGatesFaulted++;
+          } else if (gateWhy.faults > 0) fastGatesFaulted++;
           coreToWireLessGate.push(wire - core - gate);
           if (why.gcMs > 0) gcHit++;
           if (why.runQueueMs > 1) heldOff++;
@@ -221,6 +236,10 @@ const bench: Benchmark = {
         ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
         ['order gate (risk guards, fair value, account read), inside core → wire', inGate],
         ['core invoke → wire without the gate’s time (the baseline)', coreToWireLessGate],
+        [
+          `the gate’s own time (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it)`,
+          gateOwn,
+        ],
         ['key → wire (total)', keyToWire],
         ...(coreProcess.sched
           ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
@@ -265,6 +284,14 @@ const bench: Benchmark = {
       );
       ratio(report, 'what the gate adds to core → wire at p99 (µs)', adds.point, { atMost: 50 });
       ratio(report, 'what the gate adds at p99, 95th percentile of the resampled (µs)', adds.high);
+      // The same, counting only the gate's own work: a GC pause or another process given the CPU inside
+      // the gate is time the core → wire window would have lost wherever it fell.
+      const own = gateAddsAtP99(coreToWire, gateOwn);
+      console.log(
+        `  the gate's own work adds at p99 (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it): ${own.point.toFixed(1)} µs, 90 % interval ${own.low.toFixed(1)}–${own.high.toFixed(1)} µs; ${slowGates} gate windows over 50 µs, ${slowGatesExplained} of them under 50 µs without those${coreProcess.sched ? `; ${slowGatesFaulted} of them took a page fault (as did ${fastGatesFaulted} of the ${inGate.length - slowGates} others)` : ''}`,
+      );
+      ratio(report, 'what the gate’s own work adds at p99 (µs)', own.point, { atMost: 50 });
+      ratio(report, 'what the gate’s own work adds at p99, 95th percentile of the resampled (µs)', own.high);
       note(
         report,
         `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()

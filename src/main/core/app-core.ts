@@ -326,7 +326,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       vault.touch();
       if (input) ctx.presence.note(input);
       // Only a press renews the gate's figures at once; moves keep the renewal going.
-      trading.personActive(input !== undefined && isPress(input));
+      const press = input !== undefined && isPress(input);
+      trading.personActive(press);
+      // Then the gate rehearses its last order on them, for the order this press may trigger.
+      if (press) orderGate.rehearse();
     },
     cameraWanted: () => qr.cameraOpen(),
     isOffline: () => ctx.offline() !== 'off',

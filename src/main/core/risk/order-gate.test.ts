@@ -15,7 +15,9 @@ const D = 1_000_000n;
 const MASTER = ('0x' + '11'.repeat(20)) as Address;
 const AGENT = ('0x' + '22'.repeat(20)) as Address;
 
-function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSnapshot | null } = {}) {
+function setup(
+  opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSnapshot | null; now?: () => number } = {},
+) {
   const settings = new SettingsService({ store: createMemoryStore() });
   settings.updateSettings({
     confirmations: { ...settings.getSettings().confirmations, orders: opts.confirm ?? false },
@@ -23,6 +25,13 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
   const asked: ConfirmRequest[] = [];
   let identity = 'A';
   const clearances = new Clearances();
+  const budget = new LossBudget(createMemoryStore(), opts.now);
+  const reads = { account: 0, accountIfRead: 0 };
+  const snapshot = (): AccountSnapshot | null =>
+    opts.snapshot === undefined
+      ? { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: 50n * C }
+      : opts.snapshot;
+  let ifRead = snapshot;
   const gate = new OrderGate({
     settings,
     dialogs: {
@@ -32,7 +41,7 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
       },
     },
     labelOf: (a) => (a === MASTER ? 'Main\u202e evil' : null),
-    budget: new LossBudget(createMemoryStore()),
+    budget,
     rate: new OrderRate(),
     clearances,
     logger: silentLogger,
@@ -50,12 +59,14 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
         at: 0,
       }) as never,
     marketName: () => 'BTC\u0007 1m #7',
-    account: () =>
-      Promise.resolve(
-        opts.snapshot === undefined
-          ? { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: 50n * C }
-          : opts.snapshot,
-      ),
+    account: () => {
+      reads.account++;
+      return Promise.resolve(snapshot());
+    },
+    accountIfRead: () => {
+      reads.accountIfRead++;
+      return ifRead();
+    },
     deploymentName: 'Local devnet',
     identity: () => identity,
   };
@@ -73,7 +84,17 @@ function setup(opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSn
     signsHere: true,
     ...o,
   });
-  return { gate, view, order, asked, clearances, setIdentity: (i: string) => (identity = i) };
+  return {
+    gate,
+    view,
+    order,
+    asked,
+    clearances,
+    budget,
+    reads,
+    setIdentity: (i: string) => (identity = i),
+    setIfRead: (f: () => AccountSnapshot | null) => (ifRead = f),
+  };
 }
 
 describe('OrderGate', () => {
@@ -147,5 +168,78 @@ describe('OrderGate', () => {
     const { gate, view, order } = setup();
     for (let i = 0; i < 3; i++) (await gate.pass(order(), view)).release();
     expect(gate.sentInLastMinute(MASTER)).toBe(3);
+  });
+
+  describe('rehearse', () => {
+    it('runs the last order’s checks again on the account as read, and keeps and sends nothing', async () => {
+      const s = setup({ confirm: true, answer: true });
+      (await s.gate.pass(s.order(), s.view)).release();
+      const before = { asked: s.asked.length, sent: s.gate.sentInLastMinute(MASTER), reads: { ...s.reads } };
+      s.gate.rehearse();
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(2);
+      // No read of the account started, no dialog, no clearance, no count toward the rate limit.
+      expect(s.reads.account).toBe(before.reads.account);
+      expect(s.asked).toHaveLength(before.asked);
+      expect(s.clearances.outstanding).toBe(0);
+      expect(s.gate.sentInLastMinute(MASTER)).toBe(before.sent);
+    });
+
+    it('has nothing to rehearse before an order passed, or after one was refused', async () => {
+      const s = setup();
+      s.gate.rehearse();
+      await expect(s.gate.pass(s.order({ price: 99n * C }), s.view)).rejects.toMatchObject({
+        code: 'risk.price_band',
+      });
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(0);
+    });
+
+    it('never starts a day’s loss baseline: a new UTC day waits for an order', async () => {
+      let now = Date.UTC(2026, 10, 26, 23, 59, 0);
+      const s = setup({ now: () => now });
+      (await s.gate.pass(s.order(), s.view)).release();
+      expect(s.budget.peek(MASTER)?.day).toBe('2026-11-26');
+      now += 120_000;
+      s.gate.rehearse();
+      expect(s.budget.peek(MASTER)).toBeNull();
+      expect(s.reads.accountIfRead).toBe(0);
+      (await s.gate.pass(s.order(), s.view)).release();
+      expect(s.budget.peek(MASTER)?.day).toBe('2026-11-27');
+    });
+
+    it('forgets the order once the account or signing domain changed, even if it changes back', async () => {
+      const s = setup();
+      (await s.gate.pass(s.order(), s.view)).release();
+      s.setIdentity('B');
+      s.gate.rehearse();
+      s.setIdentity('A');
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(0);
+    });
+
+    it('forgets the order when the account is not read (or its session stopped)', async () => {
+      const s = setup();
+      (await s.gate.pass(s.order(), s.view)).release();
+      s.setIfRead(() => null);
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(1);
+      s.setIfRead(() => ({ inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: D, fair: null }));
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(1);
+    });
+
+    it('swallows a throw from the view and forgets the order', async () => {
+      const s = setup();
+      (await s.gate.pass(s.order(), s.view)).release();
+      s.setIfRead(() => {
+        throw new Error('gone');
+      });
+      expect(() => s.gate.rehearse()).not.toThrow();
+      expect(s.reads.accountIfRead).toBe(1);
+      s.setIfRead(() => ({ inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: D, fair: null }));
+      s.gate.rehearse();
+      expect(s.reads.accountIfRead).toBe(1);
+    });
   });
 });

@@ -65,6 +65,17 @@ export interface GateView {
     sell: boolean,
     replaces: string | undefined,
   ): AccountSnapshot | null | Promise<AccountSnapshot | null>;
+  /**
+   * As `account`, but only when it is already read and its session still runs: never starts a read
+   * (null then). For a rehearsal.
+   */
+  accountIfRead(
+    master: string,
+    assetId: bigint,
+    epoch: bigint,
+    sell: boolean,
+    replaces: string | undefined,
+  ): AccountSnapshot | null;
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
   identity(): string;
@@ -113,6 +124,8 @@ export class OrderGate {
   readonly #d: OrderGateDeps;
   /** The limits parsed once per settings object (settings are replaced, never changed in place). */
   #parsed: { from: RiskLimits; limits: ParsedLimits } | null = null;
+  /** The last order that passed, with the view and identity it passed under: what rehearse() runs. */
+  #last: { order: GateOrder; checked: CheckedOrder; view: GateView; identity: string } | null = null;
 
   constructor(deps: OrderGateDeps) {
     this.#d = deps;
@@ -194,6 +207,7 @@ export class OrderGate {
 
     this.#d.rate.note(order.master);
     coreProbe.onGate?.('leave');
+    if (view) this.#last = { order, checked, view, identity: identity ?? identityOf(view) };
     if (!order.signsHere) return { terms: null, release: () => undefined };
     const terms: ClearedTerms = {
       signer: order.signer,
@@ -206,6 +220,41 @@ export class OrderGate {
     };
     this.#d.clearances.issue(terms);
     return { terms, release: () => this.#d.clearances.void(terms) };
+  }
+
+  /**
+   * Runs the checks of the last order that passed again, on the account and prices as they are now,
+   * keeping nothing and sending nothing: no dialog, no clearance, no count toward the rate limit, no
+   * day's baseline started, no read of the account started, no log. Main calls it on the person's
+   * press (a key or button going down), a few milliseconds before the order that press may trigger:
+   * that order then finds the account's figures made and the gate's code and data warm in the CPU's
+   * caches, instead of cold after the idle time between orders (docs/risk-guards.md#how-the-gate-stays-fast).
+   * Nothing to rehearse before the first order, or once the account or signing domain changed or its
+   * session stopped (the order is forgotten); a throw forgets it too and never reaches the input handling.
+   */
+  rehearse(): void {
+    const last = this.#last;
+    if (!last) return;
+    const { order, checked, view } = last;
+    try {
+      if (view.identity() !== last.identity) {
+        this.#last = null;
+        return;
+      }
+      // Today's baseline is started by an order the gate checks, never by a key press.
+      if (!this.#d.budget.peek(order.master)) return;
+      const snap = view.accountIfRead(order.master, order.assetId, order.epoch, order.sell, order.replaces);
+      // Not read, or its session stopped: the next order passes (and rehearses) under the new one.
+      if (!snap) {
+        this.#last = null;
+        return;
+      }
+      const limits = this.#limits(this.#d.settings.read(riskLimitsOf));
+      this.#check(checked, order.master, this.#riskOf(order, view, snap, limits), limits);
+      this.#d.settings.read(confirmOrdersOf);
+    } catch {
+      this.#last = null;
+    }
   }
 
   /** The account as the guards count it for this order, with today's loss, and the fair value they check against. */

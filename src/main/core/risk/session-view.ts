@@ -18,6 +18,12 @@ function positionsOf(session: TradingSession): HeldPosition[] {
   return out;
 }
 
+/** Whether `master` is the selected account (the only one whose figures the session keeps). */
+function isSelected(session: TradingSession, master: string): boolean {
+  const selected = session.desk.selection.master;
+  return !!selected && (selected === master || selected.toLowerCase() === master.toLowerCase());
+}
+
 /** Who the session would sign for now and under what: compared before and after the order dialog. */
 export function sessionIdentity(session: TradingSession): string {
   const { master, agent } = session.desk.selection;
@@ -54,8 +60,7 @@ export function sessionGateView(
     deploymentName: session.deployment.name,
     identity,
     account: (master, assetId, epoch, sell, replaces) => {
-      const selected = session.desk.selection.master;
-      if (!selected || (selected !== master && selected.toLowerCase() !== master.toLowerCase())) return null;
+      if (!isSelected(session, master)) return null;
       // Kept up to date by the session between orders; checked against the account and prices here.
       if (session.desk.account?.balance) return session.figures.forOrder(assetId, epoch, sell, replaces);
       // Unreadable is "not checked here": the gate then asks the person rather than guess.
@@ -64,5 +69,9 @@ export function sessionGateView(
         .catch(() => undefined)
         .then(() => session.figures.forOrder(assetId, epoch, sell, replaces));
     },
+    accountIfRead: (master, assetId, epoch, sell, replaces) =>
+      !session.stopped && isSelected(session, master) && session.desk.account?.balance
+        ? session.figures.forOrder(assetId, epoch, sell, replaces)
+        : null,
   };
 }

@@ -218,6 +218,11 @@ export class TradingSession {
     return marketLabel(symbol, assetId, epoch);
   }
 
+  /** True once stop() ran: nothing of this session is renewed or read for an order again. */
+  get stopped(): boolean {
+    return this.#timers.stopped;
+  }
+
   stop(): void {
     this.#timers.stop();
     for (const off of this.#unsubscribe.splice(0)) off();
