@@ -22,7 +22,16 @@ export type OrderTiming = {
   gateOut: number;
   wire: number;
   gate: WindowCauses;
+  /** UI_BENCH_CALIBRATE=1: ms to read one number from each of CALIBRATION_PAGES pages, just before the gate. */
+  calibration: number;
 } & WindowCauses;
+
+/**
+ * The machine's floor for a short window of memory reads (UI_BENCH_CALIBRATE=1): one number read from
+ * each of this many buffers of their own (so from as many memory pages), about as many as the gate's
+ * objects, timed at the gate's moment in each order. Opt-in: the reads are inside core → wire.
+ */
+export const CALIBRATION_PAGES = 24;
 
 export interface CoreTimingProbe {
   /** Whether run-queue waits are measured (UI_BENCH_SCHED=1 on Linux). */
@@ -43,6 +52,10 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
   const exchangeHost = new RegExp(`\\r\\nhost: [^\\r]*:${new URL(exchangeHttpUrl).port}\\r\\n`, 'i');
   const causes = tailCauses();
   const gateCauses = tailCauses();
+  const calibrate = process.env['UI_BENCH_CALIBRATE'] === '1';
+  const pages = Array.from({ length: CALIBRATION_PAGES }, (_, i) => new Float64Array(8_192).fill(i));
+  let calibration = NaN;
+  let sink = 0;
   let armed = false;
   let core = NaN;
   let gateIn = NaN;
@@ -59,6 +72,11 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
     if (!armed) return;
     // The causes' reads (UI_BENCH_SCHED=1) are made outside the gate's timed window.
     if (phase === 'enter') {
+      if (calibrate) {
+        const t0 = performance.now();
+        for (const page of pages) sink += page[(sink & 7) * 1_000]!;
+        calibration = performance.now() - t0;
+      }
       gateCauses.open();
       gateIn = epochNow();
     } else {
@@ -91,7 +109,7 @@ export function installCoreTimingProbe(exchangeHttpUrl: string): CoreTimingProbe
         // eslint-disable-next-line @typescript-eslint/no-this-alias -- the socket its answer will arrive on
         answering = this;
         causes.close();
-        const at = { core, gateIn, gateOut, wire: epochNow() };
+        const at = { core, gateIn, gateOut, wire: epochNow(), calibration };
         armed = false;
         // Reported after the window (GC entries arrive asynchronously), never inside it.
         setTimeout(() => {

@@ -16,14 +16,16 @@
 // prints it). UI_BENCH_CORE_PROCESS=1 puts the core in a process of its own (bench/hotkey-core-child.ts),
 // which adds a loopback HTTP hop each way. The devnet runs in another process, and the core signs on
 // the WASM engines its deferred warm-up installs after unlock. Where the tail goes: bench/tail-causes.ts
-// (GC pauses always, the OS run queue with UI_BENCH_SCHED=1).
+// (GC pauses always, the OS run queue and page faults with UI_BENCH_SCHED=1, for core → wire and for
+// the gate alone); UI_BENCH_CALIBRATE=1 times, before each gate, a window of as many memory reads as
+// the gate makes of its objects, the machine's floor for the gate's p99 (core-timing-probe.ts).
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { note, ratio, type Benchmark } from './harness';
 import type { WindowCauses } from './tail-causes';
 import type { Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { installCoreTimingProbe, type CoreTimingProbe } from './core-timing-probe';
+import { CALIBRATION_PAGES, installCoreTimingProbe, type CoreTimingProbe } from './core-timing-probe';
 import { buildRenderer, pct, rigHops, sortedCopy, startUiRig } from './ui-shared';
 import {
   buildRendererAt,
@@ -119,6 +121,7 @@ const bench: Benchmark = {
     let gate = NaN;
     let why: WindowCauses = { gcMs: 0, runQueueMs: NaN, faults: NaN };
     let gateWhy: WindowCauses = { gcMs: 0, runQueueMs: NaN, faults: NaN };
+    let calibration = NaN;
     const rig = await startUiRig({
       coreProcess: CORE_PROCESS,
       onBinding: (method) => {
@@ -138,6 +141,7 @@ const bench: Benchmark = {
       gate = t.gateOut - t.gateIn;
       why = t;
       gateWhy = t.gate;
+      calibration = t.calibration;
     });
     // The app signs and hashes on WebAssembly once the core's deferred warm-up has run after unlock;
     // the rig unlocked the vault, so wait for the same warm-up here (nothing else installs the engines
@@ -181,6 +185,7 @@ const bench: Benchmark = {
       const inGate: number[] = [];
       /** The gate's time less the GC pauses and run-queue waits inside it: its own work. */
       const gateOwn: number[] = [];
+      const calibrations: number[] = [];
       let slowGates = 0;
       let slowGatesExplained = 0;
       let slowGatesFaulted = 0;
@@ -212,6 +217,7 @@ const bench: Benchmark = {
           keyToCore.push(core - key);
           coreToWire.push(wire - core);
           inGate.push(gate);
+          if (!Number.isNaN(calibration)) calibrations.push(calibration);
           const held = gateWhy.gcMs + (coreProcess.sched ? gateWhy.runQueueMs : 0);
           gateOwn.push(Math.max(0, gate - held));
           if (gate > 0.05) {
@@ -241,6 +247,14 @@ const bench: Benchmark = {
           gateOwn,
         ],
         ['key → wire (total)', keyToWire],
+        ...(calibrations.length > 0
+          ? ([
+              [
+                `the machine’s floor: one number from each of ${CALIBRATION_PAGES} buffers, read just before the gate`,
+                calibrations,
+              ],
+            ] as [string, number[]][])
+          : []),
         ...(coreProcess.sched
           ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
               string,
@@ -275,6 +289,19 @@ const bench: Benchmark = {
       const base = sortedCopy(coreToWireLessGate);
       ratio(report, 'order gate p50 (µs)', pct(g, 50) * 1000);
       ratio(report, 'order gate p99 (µs)', pct(g, 99) * 1000);
+      if (calibrations.length > 0) {
+        const floor = sortedCopy(calibrations);
+        ratio(
+          report,
+          `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p50 (µs)`,
+          pct(floor, 50) * 1000,
+        );
+        ratio(
+          report,
+          `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p99 (µs)`,
+          pct(floor, 99) * 1000,
+        );
+      }
       ratio(report, 'core → wire p99 ÷ the same less the gate (what the gate adds)', pct(c2w, 99) / pct(base, 99));
       // Before and after, same presses: p99 of core → wire with the gate's time and without it. A p99
       // of a few hundred presses rests on its few largest, so the presses are resampled for a 90 % interval.
