@@ -2,8 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Wallet } from 'ethers';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeEvent, BridgeOutcome } from '../../shared/bridge';
+import { OrderGate } from './risk/order-gate';
 import { createTestCore, TEST_PASSWORD, type TestCore } from './test-core';
 
 let t: TestCore;
@@ -305,6 +306,22 @@ describe('settings and pins', () => {
     expect(await ok('lock.status')).toMatchObject({ locked: false });
     t.clock.advance(60_000);
     expect(await ok('lock.status')).toMatchObject({ locked: true });
+  });
+
+  it('has the order gate rehearse its last order on a press, never on a move, a key going up or a bridge call', async () => {
+    const rehearse = vi.spyOn(OrderGate.prototype, 'rehearse');
+    try {
+      await ok('lock.status');
+      t.core.noteUserInput({ device: 'mouse', type: 'mouseMove' });
+      t.core.noteUserInput({ device: 'key', type: 'keyUp', repeat: false });
+      t.core.noteUserInput();
+      expect(rehearse).not.toHaveBeenCalled();
+      t.core.noteUserInput({ device: 'key', type: 'keyDown', repeat: false });
+      t.core.noteUserInput({ device: 'mouse', type: 'mouseDown' });
+      expect(rehearse).toHaveBeenCalledTimes(2);
+    } finally {
+      rehearse.mockRestore();
+    }
   });
 
   it('shows a changed pin, and accepts it only after the user confirms', async () => {
