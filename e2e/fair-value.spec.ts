@@ -166,7 +166,8 @@ test('the fair value is on the ladder, in the market list, on the ticket and on 
   // The contract chart draws a fair line (dashed, in the fair colour) and says so in its title.
   const chart = app.getByTestId('contract-chart');
   await expect(app.getByRole('region', { name: 'Contract price chart' })).toContainText('mid, last, fair');
-  await expect.poll(() => chartPixels(chart, rgb), { timeout: 20_000 }).toBeGreaterThan(20);
+  // Generous: the line needs the chart's code loaded and a few fair values drawn, slow on a loaded machine.
+  await expect.poll(() => chartPixels(chart, rgb), { timeout: 45_000 }).toBeGreaterThan(20);
   await app.getByRole('region', { name: 'Contract price chart' }).screenshot({
     path: resolve(SCREENS_DIR, 'fair-chart.png'),
   });

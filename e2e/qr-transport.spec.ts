@@ -109,7 +109,9 @@ test('an envelope shown as QR codes by one app is scanned by the other’s camer
     await display.getByRole('button', { name: 'Smaller view' }).click();
 
     // B: a second core, in a Chromium whose camera plays the captured codes.
-    const video = await writeImageVideo(join(dir, 'camera.y4m'), frames, { width: 720, height: 680 });
+    // Each code held for 0.6 s (6 frames at 10 fps): on a loaded machine a read of a frame can take
+    // longer than 0.3 s, and reads at a steady pace could then step over the same code every loop.
+    const video = await writeImageVideo(join(dir, 'camera.y4m'), frames, { width: 720, height: 680, holdFrames: 6 });
     browser.current = await chromium.launch({
       executablePath: findChromium()!,
       headless: true,
