@@ -4,7 +4,7 @@
  * harness watching the page's navigations), where the 33rd page used to find every stream taken.
  */
 import { expect, invokeInPage, test } from './harness/fixture';
-import { counterparty, open, setPassword, tradeOn } from './harness/flows';
+import { counterparty, ladderBidAt, open, setPassword, tradeOn } from './harness/flows';
 
 test.use({ withDevnet: true });
 test.setTimeout(420_000);
@@ -33,7 +33,7 @@ test(`the ladder still streams the market after ${RELOADS} reloads`, async ({ ap
   const bestBid = top?.bestBid && top.bestBid !== '0' ? BigInt(top.bestBid) : null;
   const price = bestBid === null ? 310_000n : bestBid + 5_000n;
   expect(top?.bestAsk ? BigInt(top.bestAsk) > price : true, 'the new bid stays below the best ask').toBe(true);
-  const level = ladder.locator(`[data-price="${price}"] .cell.bid[aria-label*=" bid"]`);
+  const level = ladderBidAt(app, price);
   await expect(level).toHaveCount(0);
   const other = await counterparty(await devnet.get(), 100n);
   try {

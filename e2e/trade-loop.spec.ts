@@ -10,6 +10,7 @@ import { expect, invokeInPage, test } from './harness/fixture';
 import {
   counterparty,
   freshFundedMaster,
+  ladderBidAt,
   noProblems,
   open,
   placeFromTicket,
@@ -39,11 +40,6 @@ async function noticeLog(page: Page): Promise<string[]> {
   const entries = await page.getByTestId('notice-entry').allTextContents();
   await page.getByTestId('notice-log').getByRole('button', { name: 'Close' }).click();
   return entries;
-}
-
-/** The ladder's bid cell at `price` (protocol units) once it shows a bid there. */
-function bidAt(page: Page, price: string): Locator {
-  return page.getByTestId('ladder').locator(`[data-price="${price}"] .cell.bid[aria-label*=" bid"]`);
 }
 
 test('cancel all, close position, row close, order history; one notice per fill, named, covering nothing', async ({
@@ -94,7 +90,7 @@ test('cancel all, close position, row close, order history; one notice per fill,
   await other.client.placeOrder({ ...ref, side: 'buy', price: 450_000n, size: '3', timeInForce: 'GTC' });
   // The close prices from the book this app sees: wait for the bid to reach it (on a slow machine the
   // close could otherwise find no quotes and break the price band, which main asks about).
-  await expect(bidAt(app, '450000')).toHaveCount(1, { timeout: 15_000 });
+  await expect(ladderBidAt(app, '450000')).toHaveCount(1, { timeout: 15_000 });
   await actions.getByRole('button', { name: /^Close position \(▲ 3\)/ }).click();
   await app.getByRole('tab', { name: /Positions/ }).click();
   const row = app.getByTestId('positions').locator('tbody tr').first();
@@ -107,7 +103,7 @@ test('cancel all, close position, row close, order history; one notice per fill,
   await placeFromTicket(app, 'buy', '50', '2', 'IOC');
   await expect(row).toContainText('▲ Long Up');
   await other.client.placeOrder({ ...ref, side: 'buy', price: 480_000n, size: '2', timeInForce: 'GTC' });
-  await expect(bidAt(app, '480000')).toHaveCount(1, { timeout: 15_000 });
+  await expect(ladderBidAt(app, '480000')).toHaveCount(1, { timeout: 15_000 });
   await row.getByRole('button', { name: 'Close' }).click();
   await expect(row).toContainText('Closed');
 

@@ -114,6 +114,11 @@ export async function counterparty(
   return { client, address: signer.address };
 }
 
+/** The ladder's bid cell at `price` (protocol units), matched only while it shows a bid. */
+export function ladderBidAt(page: Page, price: string | bigint): Locator {
+  return page.getByTestId('ladder').locator(`[data-price="${price}"] .cell.bid[aria-label*=" bid"]`);
+}
+
 export async function marketsList(page: Page): Promise<MarketRow[]> {
   const r = await invokeInPage(page, 'markets.list');
   expect(r.error).toBeUndefined();
