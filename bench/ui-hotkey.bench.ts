@@ -84,6 +84,8 @@ async function readyForPresses(page: Page): Promise<void> {
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
+/** A gate window longer than this (ms) counts as slow in the tail-cause counts: the target's 50 µs. */
+const SLOW_GATE_MS = 0.05;
 
 /**
  * p99 of core → wire less p99 of the same presses with the gate's time taken out (µs), and the 5th and
@@ -220,9 +222,9 @@ const bench: Benchmark = {
           if (!Number.isNaN(calibration)) calibrations.push(calibration);
           const held = gateWhy.gcMs + (coreProcess.sched ? gateWhy.runQueueMs : 0);
           gateOwn.push(Math.max(0, gate - held));
-          if (gate > 0.05) {
+          if (gate > SLOW_GATE_MS) {
             slowGates++;
-            if (gate - held <= 0.05) slowGatesExplained++;
+            if (gate - held <= SLOW_GATE_MS) slowGatesExplained++;
             if (gateWhy.faults > 0) slowGatesFaulted++;
           } else if (gateWhy.faults > 0) fastGatesFaulted++;
           coreToWireLessGate.push(wire - core - gate);
@@ -291,16 +293,12 @@ const bench: Benchmark = {
       ratio(report, 'order gate p99 (µs)', pct(g, 99) * 1000);
       if (calibrations.length > 0) {
         const floor = sortedCopy(calibrations);
-        ratio(
-          report,
-          `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p50 (µs)`,
-          pct(floor, 50) * 1000,
-        );
-        ratio(
-          report,
-          `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p99 (µs)`,
-          pct(floor, 99) * 1000,
-        );
+        for (const p of [50, 99])
+          ratio(
+            report,
+            `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p${p} (µs)`,
+            pct(floor, p) * 1000,
+          );
       }
       ratio(report, 'core → wire p99 ÷ the same less the gate (what the gate adds)', pct(c2w, 99) / pct(base, 99));
       // Before and after, same presses: p99 of core → wire with the gate's time and without it. A p99
@@ -312,12 +310,14 @@ const bench: Benchmark = {
       ratio(report, 'what the gate adds to core → wire at p99 (µs)', adds.point, { atMost: 50 });
       ratio(report, 'what the gate adds at p99, 95th percentile of the resampled (µs)', adds.high);
       // The same, counting only the gate's own work: a GC pause or another process given the CPU inside
-      // the gate is time the core → wire window would have lost wherever it fell.
+      // the gate is time the core → wire window would have lost wherever it fell. A diagnostic, with no
+      // target: the causes' reads bracket a slightly longer window than the gate's, so a wait just
+      // outside it is taken out too (it can read 0). The target is the plain figure's, above.
       const own = gateAddsAtP99(coreToWire, gateOwn);
       console.log(
-        `  the gate's own work adds at p99 (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it): ${own.point.toFixed(1)} µs, 90 % interval ${own.low.toFixed(1)}–${own.high.toFixed(1)} µs; ${slowGates} gate windows over 50 µs, ${slowGatesExplained} of them under 50 µs without those${coreProcess.sched ? `; ${slowGatesFaulted} of them took a page fault (as did ${fastGatesFaulted} of the ${inGate.length - slowGates} others)` : ''}`,
+        `  the gate's own work adds at p99 (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it): ${own.point.toFixed(1)} µs, 90 % interval ${own.low.toFixed(1)}–${own.high.toFixed(1)} µs; ${slowGates} gate windows over ${SLOW_GATE_MS * 1000} µs, ${slowGatesExplained} of them under it without those${coreProcess.sched ? `; ${slowGatesFaulted} of them took a page fault (as did ${fastGatesFaulted} of the ${inGate.length - slowGates} others)` : ''}`,
       );
-      ratio(report, 'what the gate’s own work adds at p99 (µs)', own.point, { atMost: 50 });
+      ratio(report, 'what the gate’s own work adds at p99 (µs)', own.point);
       ratio(report, 'what the gate’s own work adds at p99, 95th percentile of the resampled (µs)', own.high);
       note(
         report,
