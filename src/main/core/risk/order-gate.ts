@@ -251,6 +251,7 @@ export class OrderGate {
       }
       const limits = this.#limits(this.#d.settings.read(riskLimitsOf));
       this.#check(checked, order.master, this.#riskOf(order, view, snap, limits), limits);
+      // Its answer is not needed: read as the gate reads it, so that read is warm too.
       this.#d.settings.read(confirmOrdersOf);
     } catch {
       this.#last = null;
