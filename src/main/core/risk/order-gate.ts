@@ -206,8 +206,9 @@ export class OrderGate {
     }
 
     this.#d.rate.note(order.master);
-    coreProbe.onGate?.('leave');
+    // Kept for rehearse(). Inside the timed window: on the hotkey path the identity is read only here.
     if (view) this.#last = { order, checked, view, identity: identity ?? identityOf(view) };
+    coreProbe.onGate?.('leave');
     if (!order.signsHere) return { terms: null, release: () => undefined };
     const terms: ClearedTerms = {
       signer: order.signer,
