@@ -168,6 +168,10 @@ test('the fair value is on the ladder, in the market list, on the ticket and on 
   await expect(app.getByRole('region', { name: 'Contract price chart' })).toContainText('mid, last, fair');
   // Generous: the line needs the chart's code loaded and a few fair values drawn, slow on a loaded machine.
   await expect.poll(() => chartPixels(chart, rgb), { timeout: 45_000 }).toBeGreaterThan(20);
+  // And it follows the market: its time axis scrolls every second, so its picture changes (a chart
+  // that stopped following, e.g. at the first fair value, stays the same to the byte).
+  const still = await chart.screenshot();
+  await expect.poll(async () => (await chart.screenshot()).equals(still), { timeout: 10_000 }).toBe(false);
   await app.getByRole('region', { name: 'Contract price chart' }).screenshot({
     path: resolve(SCREENS_DIR, 'fair-chart.png'),
   });

@@ -3,6 +3,7 @@
  * theme's CSS tokens, and one life cycle. lightweight-charts draws on canvas and styles through the
  * CSSOM, so it runs under the window's CSP. Chart values are floats for drawing only.
  */
+import { LIVE_TIME_SCALE } from './live-time-scale';
 import { createChart, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
 
 export interface ChartColours {
@@ -105,7 +106,7 @@ export function mountChart(container: HTMLElement): MountedChart {
       attributionLogo: false,
     },
     grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
-    timeScale: { timeVisible: true, secondsVisible: true, borderVisible: false },
+    timeScale: LIVE_TIME_SCALE,
     rightPriceScale: { borderVisible: false },
   });
   let disposed = false;
