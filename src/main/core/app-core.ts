@@ -9,7 +9,9 @@ import type { Logger } from '../log';
 import type { DeploymentPinning, Settings, SettingsService } from '../settings';
 import { createMemoryStore, type KeyValueStore } from '../store/key-value-store';
 import type { Vault } from '../vault';
+import type { Worker } from 'node:worker_threads';
 import { KitStore } from './airgap/kit-store';
+import { createKitChecks } from './airgap/kit-checks';
 import { AirgapBook } from './airgap/book';
 import { airgapHandlers } from './handlers/airgap';
 import { dispatchBridgeCall, refusal, type BridgeHandlers } from './bridge-runtime';
@@ -33,6 +35,7 @@ import { needsNetwork, offlineRefusal, offlineStateOf } from './offline-mode';
 import { kitHandlers } from './handlers/kit';
 import { coreProbe } from './probe';
 import { isPress, UserPresence, type UserInput } from './user-presence';
+import { Reservations } from './risk/reservations';
 import { createTradingHost, disabledTradingHost, type TradingOptions } from './session/host';
 import { Clearances } from './risk/clearances';
 import { LossBudget } from './risk/loss-budget';
@@ -75,6 +78,11 @@ export interface AppCoreDeps {
   readonly updates?: UpdateService;
   /** Practice mode (src/main/core/practice): a local exchange with play money; without it practice is unavailable. */
   readonly practice?: PracticeMode;
+  /**
+   * Starts the worker that checks emergency kits' signatures (airgap/kit-worker.ts, built to
+   * out/main/kit-worker.js); without it they are checked on main's thread in slices (kit-checks.ts).
+   */
+  readonly kitWorker?: () => Worker;
 }
 
 export interface AppCore {
@@ -149,6 +157,9 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   // The risk guards run on the wall clock (the UTC day, the last minute), not the idle clock tests drive.
   const clearances = new Clearances(Date.now);
   const lossBudget = new LossBudget(store, Date.now);
+  // An order signed for a later send stops counting when its epoch has ended (by the running session's epochs).
+  let epochEnded: (assetId: bigint, epoch: bigint) => boolean = () => false;
+  const reservations = new Reservations((a, e) => epochEnded(a, e));
   const orderGate = new OrderGate({
     settings: deps.settings,
     dialogs,
@@ -157,8 +168,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     budget: lossBudget,
     rate: new OrderRate(Date.now),
     clearances,
+    reservations,
     logger,
   });
+  const kitChecks = createKitChecks({ ...(deps.kitWorker ? { spawn: deps.kitWorker } : {}), logger });
   const ctx: CoreContext = {
     vault: deps.vault,
     settings: deps.settings,
@@ -170,7 +183,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     now,
     devnetAccounts: deps.devnetAccounts ?? [],
     offline: () => offlineStateOf(deps.settings.getSettings(), deps.launchedOffline === true),
-    kits: new KitStore(deps.kitStore ?? createMemoryStore()),
+    kits: new KitStore(deps.kitStore ?? createMemoryStore(), kitChecks),
+    kitChecks,
     airgap: new AirgapBook(store),
     orderGate,
     clearances,
@@ -180,6 +194,14 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
+  epochEnded = (assetId, epoch) => {
+    try {
+      const current = trading.session().epochs.current(assetId);
+      return current !== undefined && epoch < current;
+    } catch {
+      return false;
+    }
+  };
   feeds = deps.feeds ?? (() => trading.feeds());
   const updates =
     deps.updates ??
@@ -193,7 +215,11 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     });
   // Signing calls pass this gate: the restart to update closes it and waits for them (signature-gate.ts).
   const signing = createSignatureGate();
-  const qr = new QrTransport({ now: ctx.now, receive: (text) => receiveEnvelope(ctx, text, 'qr') });
+  const qr = new QrTransport({
+    now: ctx.now,
+    receive: (text) => receiveEnvelope(ctx, text, 'qr'),
+    checkKit: (kit, text) => kitChecks.verify(kit, text, 'window'),
+  });
   const handlers = translated({
     ...airgapQrHandlers(qr),
     ...tradingHandlers(ctx, trading),
@@ -208,6 +234,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...updatesHandlers(ctx, updates, signing),
     ...practiceHandlers(ctx, trading, ctx.practice),
   });
+  // The kept kits are read back (their signatures checked off the loop) now, so a first panic seldom waits.
+  ctx.kits.ready().catch((error: unknown) =>
+    logger.warn('kit.load_failed', { message: error instanceof Error ? error.message : 'non-error thrown' }),
+  );
   // Practice chosen last time starts again (its journal kept); the session connects once it answers.
   if (ctx.offline() === 'off') ctx.practice?.resume();
 
@@ -254,7 +284,11 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
         vault.setAutoLockMinutes(next.autoLockMinutes);
         events.emit('lock', lockStatus(ctx));
       }
-      if (next.offlineMode !== previous.offlineMode || next.updateDownloads !== previous.updateDownloads)
+      if (
+        next.offlineMode !== previous.offlineMode ||
+        next.updateDownloads !== previous.updateDownloads ||
+        next.installUpdatesOnQuit !== previous.installUpdatesOnQuit
+      )
         updates.settingsChanged();
       if (connectionChanged(next, previous) || next.offlineMode !== previous.offlineMode)
         events.emit('connection', connectionView(ctx, feeds, exchangeClockOf(trading)));
@@ -266,7 +300,11 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       events.emit('connection', connectionView(ctx, feeds, exchangeClockOf(trading))),
     ) ?? (() => {}),
   ];
-  updates.start({ offline: () => ctx.offline() !== 'off', downloads: () => settings.getSettings().updateDownloads });
+  updates.start({
+    offline: () => ctx.offline() !== 'off',
+    downloads: () => settings.getSettings().updateDownloads,
+    installOnQuit: () => settings.getSettings().installUpdatesOnQuit,
+  });
   if (!vault.status().locked) warmUpOnce();
 
   const onInternalError = (method: string, error: unknown): void => {
@@ -339,6 +377,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       trading.dispose();
       updates.dispose();
       cancelWarmUp?.();
+      void kitChecks.close();
       events.clear();
     },
   };

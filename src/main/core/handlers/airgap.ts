@@ -136,7 +136,7 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
       if (text === null) return { confirmed: false };
       if (text.length > MAX_FILE_CHARS)
         throw new BridgeFailure('airgap.ur_oversize', 'This file is too large to be one of ours.');
-      return { confirmed: true, value: receiveEnvelope(ctx, text, 'file', 'file') };
+      return { confirmed: true, value: await receiveEnvelope(ctx, text, 'file', 'file') };
     },
     'airgap.receiveText': ({ text, via }) => receiveEnvelope(ctx, text, via),
 
@@ -214,34 +214,41 @@ export function airgapHandlers(ctx: CoreContext, trading: TradingHost): Omit<Are
           `This request was prepared for another domain than ${session.deployment.name} pins now, so nothing was sent.`,
         );
       const order = orderStructOf(entry.request);
-      if (order) await passOrderStruct(ctx, trading, 'airgap-send', order, fingerprintNote(entry.request));
-      else if (describeRequest(entry.request).movesValue) {
+      const passed = order
+        ? await passOrderStruct(ctx, trading, 'airgap-send', order, fingerprintNote(entry.request))
+        : null;
+      if (!passed && describeRequest(entry.request).movesValue) {
         const yes = await dialogs.confirm(roundTripRequest(entry.request, 'send'));
         if (!yes) return { confirmed: false };
       }
-      if (book.pendingById(id)?.state === 'sent')
-        throw new BridgeFailure('airgap.replayed', 'This request was sent meanwhile; it is not sent again.');
-      // Marked before the send, so a second call while this one waits cannot send it twice.
-      book.updatePending(id, { state: 'sent' });
-      const client = new ExchangeClient({
-        baseUrl: session.deployment.httpUrl,
-        deployment: () => session.signers.signingContext(),
-      });
-      let status: string;
       try {
-        const kind = REQUEST_KIND_OF[entry.request.kind];
-        const r = (await client.submitSigned(kind, signed.body)) as { status?: unknown };
-        status = typeof r.status === 'string' ? r.status : 'accepted';
-      } catch (error) {
-        const failure = toExchangeError(error);
-        // Refused by the exchange (or not delivered): the nonce was not used unless it says it was.
-        const used = /ENTRY_PROCESSED|NONCE/i.test(`${(failure as { code?: string }).code ?? ''} ${failure.message}`);
-        book.updatePending(id, used ? { outcome: failure.message } : { state: 'signed', outcome: failure.message });
-        throw failure;
+        if (book.pendingById(id)?.state === 'sent')
+          throw new BridgeFailure('airgap.replayed', 'This request was sent meanwhile; it is not sent again.');
+        // Marked before the send, so a second call while this one waits cannot send it twice.
+        book.updatePending(id, { state: 'sent' });
+        const client = new ExchangeClient({
+          baseUrl: session.deployment.httpUrl,
+          deployment: () => session.signers.signingContext(),
+        });
+        let status: string;
+        try {
+          const kind = REQUEST_KIND_OF[entry.request.kind];
+          const r = (await client.submitSigned(kind, signed.body)) as { status?: unknown };
+          status = typeof r.status === 'string' ? r.status : 'accepted';
+        } catch (error) {
+          const failure = toExchangeError(error);
+          // Refused by the exchange (or not delivered): the nonce was not used unless it says it was.
+          const used = /ENTRY_PROCESSED|NONCE/i.test(`${(failure as { code?: string }).code ?? ''} ${failure.message}`);
+          book.updatePending(id, used ? { outcome: failure.message } : { state: 'signed', outcome: failure.message });
+          throw failure;
+        }
+        book.updatePending(id, { outcome: status });
+        await session.desk.refresh().catch(() => undefined);
+        return { confirmed: true, value: { status } };
+      } finally {
+        // An order's reservation ends once the account was read with the exchange's answer in it.
+        passed?.release();
       }
-      book.updatePending(id, { outcome: status });
-      await session.desk.refresh().catch(() => undefined);
-      return { confirmed: true, value: { status } };
     },
 
     'airgap.alwaysConfirm': () => book.alwaysConfirm(),

@@ -406,17 +406,27 @@ export function offlineHandlers(
         );
         if (!yes) return { confirmed: false };
       }
-      if (checked.kind === 'orders') {
-        const request = parseOrThrow(checked);
-        await passOrderStruct(ctx, trading, 'offline-send', request['order'] as Record<string, unknown>);
-      }
+      const passed =
+        checked.kind === 'orders'
+          ? await passOrderStruct(
+              ctx,
+              trading,
+              'offline-send',
+              parseOrThrow(checked)['order'] as Record<string, unknown>,
+            )
+          : null;
       const client = new ExchangeClient({
         baseUrl: session.deployment.httpUrl,
         deployment: () => session.signers.signingContext(),
       });
-      const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
-      await session.desk.refresh();
-      return { confirmed: true, value: { status: r.status } };
+      try {
+        const r = (await client.submitSigned(checked.kind, checked.body)) as { status: string };
+        await session.desk.refresh();
+        return { confirmed: true, value: { status: r.status } };
+      } finally {
+        // The order's reservation ends once the account was read with the exchange's answer in it.
+        passed?.release();
+      }
     },
   };
 }

@@ -231,6 +231,7 @@ describe('AccountFigures', () => {
                     limits,
                     account: f && {
                       ...f,
+                      reserved: 0n,
                       lossToday: f.equity < 900n * N ? 900n * N - f.equity : 0n,
                       lossLimit: 100n * N,
                     },

@@ -1,10 +1,12 @@
 /**
- * Equity at fair value: what the daily loss limit measures (docs/risk-guards.md#daily-loss-limit).
+ * Equity at fair value: what the daily loss limit measures (docs/risk-guards.md#the-invariant).
  * Free and locked balance count in full; each open position at the fair value of its market (a long
- * is worth contracts × fair, a short contracts × (1 − fair)); a position whose market has no fair
- * value right now counts at what it cost (no gain, no loss), and one whose epoch has ended at what
- * its resolution pays (every contract of the winning side $1, the losing side nothing) once that
- * is known, at what it cost until then.
+ * is worth contracts × fair, a short contracts × (1 − fair)), and one whose epoch has ended at what
+ * its resolution pays (every contract of the winning side $1, the losing side nothing) once that is
+ * known. A position with no price to value it by (no fair value yet, an unlisted market, the oracle
+ * stale, a resolution not known yet) counts at the worst it can pay: a long is worth nothing, and a
+ * short owes $1 a contract, exactly what its collateral covers, so it is worth nothing either. Never
+ * at what it cost: that hid the loss of a position bought far from a fair value not yet known.
  */
 import { PROTOCOL_SCALE } from '../../../shared/protocol';
 
@@ -27,10 +29,10 @@ export interface EquityInputs {
   ended(assetId: bigint, epoch: bigint): { resolvedFair: bigint | null } | null;
 }
 
-/** One position's value at fair `f` (null: at its cost). */
+/** One position's value at fair `f` (null: no price, so the worst it can pay, which is nothing). */
 export function positionValue(p: HeldPosition, f: bigint | null): bigint {
-  const margin = p.margin < 0n ? -p.margin : p.margin;
-  if (f === null || p.inventory === 0n) return margin;
+  if (p.inventory === 0n) return p.margin < 0n ? -p.margin : p.margin;
+  if (f === null) return 0n;
   const short = p.inventory < 0n;
   const contracts = short ? -p.inventory : p.inventory;
   return (contracts * (short ? PROTOCOL_SCALE - f : f)) / PROTOCOL_SCALE;

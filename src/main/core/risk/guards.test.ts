@@ -34,6 +34,7 @@ type Holding = Omit<AccountRisk, 'sameSide' | 'openOrders' | 'restingCost'> & { 
 const account = (a: Partial<Holding> = {}): Holding => ({
   inventory: 0n,
   resting: [],
+  reserved: 0n,
   lossToday: 0n,
   lossLimit: 100n * D,
   ...a,
@@ -172,6 +173,7 @@ describe('the one-pass check', () => {
         sameSide: amount(3_000n * N, N),
         openOrders: fc.integer({ min: 0, max: 60 }),
         restingCost: amount(200n * D, D),
+        reserved: amount(200n * D, D),
         lossToday: amount(200n * D, D),
         lossLimit: amount(200n * D, D),
       }),
@@ -213,12 +215,13 @@ describe('the one-pass check', () => {
         maxOrdersPerMinute: focus === 4 ? Math.max(1, i.sentInLastMinute + Number(d)) : 1_000,
       };
       if (a) {
-        const committed = a.lossToday + a.restingCost + edgeCost(o, i.fair);
+        const committed = a.lossToday + a.restingCost + a.reserved + edgeCost(o, i.fair);
         // 5: what the orders commit meets the limit; 6: today's loss itself meets it.
         if (focus === 5) a.lossLimit = committed + d < 0n ? 0n : committed + d;
         else if (focus === 6) {
           a.lossLimit = a.lossToday + d < 0n ? 0n : a.lossToday + d;
           a.restingCost = 0n;
+          a.reserved = 0n;
         } else a.lossLimit = HUGE;
       }
       return { ...i, limits };

@@ -46,6 +46,11 @@ export interface AccountRisk {
   openOrders: number;
   /** What all of them would cost against fair value if they filled now (`edgeCost` of each). */
   restingCost: bigint;
+  /**
+   * What orders passed and not yet answered by the exchange, and orders signed here for a later send,
+   * could lose (reservations.ts): counted like resting orders, so a burst cannot outrun the budget.
+   */
+  reserved: bigint;
   /** Today's loss so far and today's limit. */
   lossToday: bigint;
   lossLimit: bigint;
@@ -166,7 +171,7 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
   const own = edgeCost(o, fair);
-  const resting = a.restingCost;
+  const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
   if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
@@ -174,7 +179,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   const head =
     a.lossToday >= a.lossLimit
       ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
-      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, what your open orders could give away against fair value (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
+      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, what your open orders and orders on their way could give away against fair value (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',
@@ -234,6 +239,6 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
   }
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
   const own = edgeCost(o, fair);
-  const committed = a.lossToday + a.restingCost + own;
+  const committed = a.lossToday + a.restingCost + a.reserved + own;
   return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }

@@ -8,6 +8,7 @@ import { Clearances } from './clearances';
 import { LossBudget } from './loss-budget';
 import { OrderGate, type AccountSnapshot, type GateOrder, type GateView } from './order-gate';
 import { OrderRate } from './order-rate';
+import { Reservations } from './reservations';
 
 const C = 10_000n;
 const N = 1_000_000n;
@@ -25,6 +26,8 @@ function setup(
   const asked: ConfirmRequest[] = [];
   let identity = 'A';
   const clearances = new Clearances();
+  let ended = false;
+  const reservations = new Reservations(() => ended);
   const budget = new LossBudget(createMemoryStore(), opts.now);
   const reads = { account: 0, accountIfRead: 0 };
   const snapshot = (): AccountSnapshot | null =>
@@ -44,6 +47,7 @@ function setup(
     budget,
     rate: new OrderRate(),
     clearances,
+    reservations,
     logger: silentLogger,
   });
   const view: GateView = {
@@ -69,6 +73,7 @@ function setup(
     },
     deploymentName: 'Local devnet',
     identity: () => identity,
+    listed: () => true,
   };
   const order = (o: Partial<GateOrder> = {}): GateOrder => ({
     path: 'place',
@@ -88,11 +93,13 @@ function setup(
     gate,
     view,
     order,
+    reservations,
     asked,
     clearances,
     budget,
     reads,
     setIdentity: (i: string) => (identity = i),
+    endEpoch: () => (ended = true),
     setIfRead: (f: () => AccountSnapshot | null) => (ifRead = f),
   };
 }
@@ -241,5 +248,55 @@ describe('OrderGate', () => {
       s.gate.rehearse();
       expect(s.reads.accountIfRead).toBe(1);
     });
+  });
+});
+
+describe('OrderGate reservations (the risk ledger’s orders on their way)', () => {
+  // Buys of 100 at 64¢ against fair 50¢: each could give away $14 of a $100 budget.
+  const costly = { price: 64n * C, size: 100n * N, timeInForce: 'IOC' as const };
+
+  it('counts each passed order until its path releases it, so a burst fired without awaiting stops at the limit', async () => {
+    const { gate, view, order, reservations } = setup();
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => gate.pass(order(costly), view)));
+    const passed = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    // 7 × $14 = $98 fits the $100 limit; the 8th would make $112.
+    expect(passed).toHaveLength(7);
+    expect(refused.map((r) => (r.reason as { code: string }).code)).toEqual(Array(3).fill('risk.daily_loss'));
+    expect(String((refused[0]!.reason as Error).message)).toContain('orders on their way');
+    expect(reservations.total(MASTER)).toBe(98n * D);
+    // Answered and read again: the orders are now what the account figures count, the reservations go.
+    for (const p of passed) (p as PromiseFulfilledResult<{ release(): void }>).value.release();
+    expect(reservations.total(MASTER)).toBe(0n);
+    await expect(gate.pass(order(costly), view)).resolves.toBeTruthy();
+  });
+
+  it('keeps an order signed for a later send reserved at the most it can lose until its epoch ends', async () => {
+    const { gate, view, order, reservations, endEpoch } = setup();
+    const passed = await gate.pass(order({ path: 'offline-sign', price: 55n * C, size: 10n * N }), view);
+    passed.release();
+    // 10 × 55¢: its whole cost, whatever fair value does before it is sent.
+    expect(reservations.total(MASTER)).toBe(5_500_000n);
+    endEpoch();
+    expect(reservations.total(MASTER)).toBe(0n);
+  });
+
+  it('counts an order with no fair value at the most it can lose', async () => {
+    const { gate, order, reservations, view } = setup({
+      snapshot: { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: null },
+    });
+    const blind: GateView = { ...view, fair: () => ({ known: false, reason: 'no oracle yet' }) as never };
+    const passed = await gate.pass(order({ price: 60n * C, size: 100n * N }), blind);
+    expect(reservations.total(MASTER)).toBe(60n * D);
+    passed.release();
+    expect(reservations.total(MASTER)).toBe(0n);
+  });
+
+  it('refuses, in words, an order on a market that is not in the market list', async () => {
+    const { gate, view, order, reservations } = setup();
+    const refusal = await gate.pass(order(), { ...view, listed: () => false }).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'orders.unlisted_market' });
+    expect((refusal as Error).message).toMatch(/^Refused: BTC.? 1m #7 is not in your market list/);
+    expect(reservations.count(MASTER)).toBe(0);
   });
 });

@@ -16,7 +16,9 @@ import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import type { OrderFigures } from './account-figures';
-import { breachesOf, type AccountRisk, type Breach, type CheckedOrder } from './guards';
+import { breachesOf, edgeCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
+import { orderMargin } from '../../../shared/protocol';
+import type { Reservations } from './reservations';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
 import type { RiskLimits, Settings } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
@@ -79,6 +81,11 @@ export interface GateView {
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
   identity(): string;
+  /**
+   * Whether the market is in the deployment's market list: an order on a market the person took off
+   * the list is refused (its fair value and book are not followed here, so nothing could check it).
+   */
+  listed(assetId: bigint): boolean;
 }
 
 export interface OrderGateDeps {
@@ -88,14 +95,24 @@ export interface OrderGateDeps {
   budget: LossBudget;
   rate: OrderRate;
   clearances: Clearances;
+  /** The risk ledger's orders on their way: taken with the check, in the same synchronous step. */
+  reservations: Reservations;
   logger: Logger;
 }
 
-/** What passed the gate: the clearance it issued, to void if the path stops before signing. */
+/**
+ * What passed the gate: the clearance it issued and the order's reservation. `release()` voids the
+ * clearance if the path stops before signing and ends the reservation; a path calls it once the
+ * exchange answered and the account was read again (or it stopped). An order signed for a later send
+ * stays reserved until its epoch ends (reservations.ts).
+ */
 export interface Passed {
   readonly terms: ClearedTerms | null;
   release(): void;
 }
+
+/** Paths whose signature leaves main, to be sent later or elsewhere: reserved at their worst until the epoch ends. */
+const HANDED_OUT: ReadonlySet<OrderPath> = new Set<OrderPath>(['offline-sign', 'airgap-sign']);
 
 /** What one read gives the checks: the account (null when it cannot be read here) and the order's fair value. */
 interface Read {
@@ -153,11 +170,18 @@ export class OrderGate {
       size: order.size,
       mayRest: order.timeInForce === 'GTC' || order.timeInForce === 'ALO',
     };
+    if (view && !view.listed(order.assetId))
+      throw new BridgeFailure(
+        'orders.unlisted_market',
+        `Refused: ${view.marketName(order.assetId, order.epoch)} is not in your market list, so its fair value and book are not followed here. Add it back in Settings → Deployments to trade it.`,
+      );
     // Synchronous when the account is already read: the hotkey path never yields inside the gate.
     const first = this.#read(order, view, limits);
     // Who is selected and what is pinned, fixed before anything awaited (the account read, the dialog).
     let identity = first instanceof Promise ? identityOf(view) : null;
     const before = first instanceof Promise ? await first : first;
+    /** The read the last check used: its fair value prices the reservation. */
+    let last = before;
     const breaches = this.#check(checked, order.master, before, limits);
     const hard = breaches.length === 0 ? undefined : breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
@@ -199,17 +223,27 @@ export class OrderGate {
           'Not sent: the account or the signing domain changed while the order dialog was open. Check the order and send it again.',
         );
       const again = this.#read(order, view, limits);
-      const after = this.#check(checked, order.master, again instanceof Promise ? await again : again, limits);
+      last = again instanceof Promise ? await again : again;
+      const after = this.#check(checked, order.master, last, limits);
       const agreed = new Set(breaches.map((b) => b.code));
       const fresh = after.find((b) => !agreed.has(b.code));
       if (fresh) throw this.#refuse(order, fresh, []);
     }
 
+    // The reservation in the same synchronous step as the last check: no other pass can come between.
+    const handedOut = HANDED_OUT.has(order.path);
+    const endReservation = this.#d.reservations.take({
+      account: order.master,
+      assetId: order.assetId,
+      epoch: order.epoch,
+      cost: handedOut ? orderMargin(order.sell, order.size, order.price) : edgeCost(checked, last.fair),
+      untilEpochEnds: handedOut,
+    });
     this.#d.rate.note(order.master);
     // Kept for rehearse(). Inside the timed window: on the hotkey path the identity is read only here.
     if (view) this.#last = { order, checked, view, identity: identity ?? identityOf(view) };
     coreProbe.onGate?.('leave');
-    if (!order.signsHere) return { terms: null, release: () => undefined };
+    if (!order.signsHere) return { terms: null, release: endReservation };
     const terms: ClearedTerms = {
       signer: order.signer,
       sender: order.master,
@@ -220,7 +254,13 @@ export class OrderGate {
       size: order.size,
     };
     this.#d.clearances.issue(terms);
-    return { terms, release: () => this.#d.clearances.void(terms) };
+    return {
+      terms,
+      release: () => {
+        this.#d.clearances.void(terms);
+        endReservation();
+      },
+    };
   }
 
   /**
@@ -279,6 +319,8 @@ export class OrderGate {
         sameSide: snap.sameSide,
         openOrders: snap.openOrders,
         restingCost: snap.restingCost,
+        // Read at the check itself (#check), never with the account: a read may be awaited.
+        reserved: 0n,
         lossToday: status.loss,
         lossLimit: status.limit,
       },
@@ -286,12 +328,18 @@ export class OrderGate {
     };
   }
 
+  /**
+   * The guards on one read. The reservations are counted here, at the check, not with the read: a read
+   * may have been awaited while other orders passed and reserved, and the caller reserves in the same
+   * synchronous step as this check.
+   */
   #check(order: CheckedOrder, master: string, read: Read, limits: ParsedLimits): Breach[] {
+    const reserved = read.risk ? this.#d.reservations.total(master) : 0n;
     return breachesOf({
       order,
       fair: read.fair,
       limits,
-      account: read.risk,
+      account: read.risk && (reserved === read.risk.reserved ? read.risk : { ...read.risk, reserved }),
       sentInLastMinute: this.#d.rate.inLastMinute(master),
     });
   }

@@ -59,6 +59,7 @@ export function sessionGateView(
     },
     deploymentName: session.deployment.name,
     identity,
+    listed: (assetId) => session.markets.some((m) => m.assetId === assetId),
     account: (master, assetId, epoch, sell, replaces) => {
       if (!isSelected(session, master)) return null;
       // Kept up to date by the session between orders; checked against the account and prices here.

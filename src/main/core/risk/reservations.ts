@@ -1,0 +1,71 @@
+/**
+ * The risk ledger's reservations (docs/risk-guards.md#the-invariant): what every order the gate has
+ * passed and the exchange has not yet answered could still lose, per account. The gate takes a
+ * reservation in the same synchronous step as its check, so a burst of orders fired without awaiting
+ * each other cannot all be checked against the same budget: the second sees the first's reservation.
+ *
+ * A reservation ends when its path releases it: after the exchange answered and the account was read
+ * again (the order is then a resting order or a fill the figures count), or when the path stopped
+ * before sending. An order signed here for another machine or a later send is a signature that exists
+ * outside main: it stays reserved at the most it can lose until its epoch ends, when it can no longer trade.
+ */
+
+export interface Reservation {
+  readonly account: string;
+  readonly assetId: bigint;
+  readonly epoch: bigint;
+  /** What it counts toward today's worst case (amount units). */
+  readonly cost: bigint;
+  /** Kept until its epoch ends (a signature handed out), not until its path releases it. */
+  readonly untilEpochEnds: boolean;
+}
+
+/** The most reservations one account may hold: a bound on memory, far above the order-rate limit. */
+export const RESERVATIONS_KEPT = 2_000;
+
+export class Reservations {
+  readonly #byAccount = new Map<string, Set<Reservation>>();
+  /** An epoch is over (orders signed for it can no longer trade): asked when summing. */
+  readonly #ended: (assetId: bigint, epoch: bigint) => boolean;
+
+  constructor(ended: (assetId: bigint, epoch: bigint) => boolean = () => false) {
+    this.#ended = ended;
+  }
+
+  /** Takes a reservation; returns what ends it (a path's release; a no-op for one kept until its epoch ends). */
+  take(r: Omit<Reservation, 'account'> & { account: string }): () => void {
+    const key = r.account.toLowerCase();
+    let set = this.#byAccount.get(key);
+    if (!set) this.#byAccount.set(key, (set = new Set()));
+    const kept: Reservation = { ...r, account: key };
+    set.add(kept);
+    if (set.size > RESERVATIONS_KEPT) this.#dropEnded(set);
+    return r.untilEpochEnds ? () => undefined : () => void set.delete(kept);
+  }
+
+  /** The account's reserved worst case now (epochs that ended count nothing). */
+  total(account: string): bigint {
+    const set = this.#byAccount.get(account.toLowerCase());
+    if (!set || set.size === 0) return 0n;
+    let sum = 0n;
+    let ended = false;
+    for (const r of set) {
+      if (r.untilEpochEnds && this.#ended(r.assetId, r.epoch)) {
+        ended = true;
+        continue;
+      }
+      sum += r.cost;
+    }
+    if (ended) this.#dropEnded(set);
+    return sum;
+  }
+
+  /** How many orders of the account are passed and not yet answered (or signed for elsewhere). */
+  count(account: string): number {
+    return this.#byAccount.get(account.toLowerCase())?.size ?? 0;
+  }
+
+  #dropEnded(set: Set<Reservation>): void {
+    for (const r of set) if (r.untilEpochEnds && this.#ended(r.assetId, r.epoch)) set.delete(r);
+  }
+}
