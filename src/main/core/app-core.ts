@@ -156,7 +156,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const store = deps.store ?? createMemoryStore();
   // The risk guards run on the wall clock (the UTC day, the last minute), not the idle clock tests drive.
   const clearances = new Clearances(Date.now);
-  const lossBudget = new LossBudget(store, Date.now);
+  // A key in the vault keeps its day's record whatever else is selected or watched.
+  const lossBudget = new LossBudget(store, Date.now, {
+    signs: (account) => deps.vault.list().some((k) => k.address.toLowerCase() === account.toLowerCase()),
+  });
   // An order signed for a later send stops counting when its epoch has ended (by the running session's epochs).
   let epochEnded: (assetId: bigint, epoch: bigint) => boolean = () => false;
   const reservations = new Reservations((a, e) => epochEnded(a, e));
@@ -189,6 +192,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     orderGate,
     clearances,
     lossBudget,
+    reservations,
     presence: new UserPresence(deps.now ?? Date.now),
     practice: deps.practice ?? null,
   };
@@ -235,9 +239,11 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...practiceHandlers(ctx, trading, ctx.practice),
   });
   // The kept kits are read back (their signatures checked off the loop) now, so a first panic seldom waits.
-  ctx.kits.ready().catch((error: unknown) =>
-    logger.warn('kit.load_failed', { message: error instanceof Error ? error.message : 'non-error thrown' }),
-  );
+  ctx.kits
+    .ready()
+    .catch((error: unknown) =>
+      logger.warn('kit.load_failed', { message: error instanceof Error ? error.message : 'non-error thrown' }),
+    );
   // Practice chosen last time starts again (its journal kept); the session connects once it answers.
   if (ctx.offline() === 'off') ctx.practice?.resume();
 

@@ -6,11 +6,13 @@ import type { Vault } from '../vault';
 import type { AirgapBook } from './airgap/book';
 import type { DevnetAccountEntry } from './devnet-accounts';
 import type { KitStore } from './airgap/kit-store';
+import type { KitChecks } from './airgap/kit-checks';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
 import type { Clearances } from './risk/clearances';
 import type { LossBudget } from './risk/loss-budget';
 import type { OrderGate } from './risk/order-gate';
+import type { Reservations } from './risk/reservations';
 import type { UserPresence } from './user-presence';
 import type { PracticeMode } from './practice/practice-mode';
 
@@ -35,6 +37,8 @@ export interface CoreContext {
   readonly offline: () => OfflineState;
   /** The emergency kits kept on this machine. */
   readonly kits: KitStore;
+  /** Checks a kit's signatures off main's event loop (kit-checks.ts). */
+  readonly kitChecks: KitChecks;
   /** Air-gapped round trips: requests prepared and received, signing domains pinned for them. */
   readonly airgap: AirgapBook;
   /** Every order passes here before it is signed or sent (risk/order-gate.ts). */
@@ -43,6 +47,8 @@ export interface CoreContext {
   readonly clearances: Clearances;
   /** Today's loss baseline per account, for the daily loss limit. */
   readonly lossBudget: LossBudget;
+  /** The risk ledger's orders on their way (the gate takes them; the ledger's look counts them). */
+  readonly reservations: Reservations;
   /** The person's presses seen by main (never bridge calls): what kit.panic needs. */
   readonly presence: UserPresence;
   /** Practice mode (a local exchange with play money), or null in a core built without it. */

@@ -1,16 +1,21 @@
 /**
  * Today's loss budget per account (docs/risk-guards.md#daily-loss-limit). The day is the UTC day.
  * The first time the gate sees an account on a day it writes down the equity at fair value as the
- * day's start; deposits and withdrawals made through the app move that baseline, so they are never
- * counted as profit or loss. Today's loss is what equity at fair value has fallen below it.
- * Kept in main's store, so a restart does not hand out a fresh budget.
+ * day's start; money that arrives or leaves moves that baseline, so it is never counted as profit or
+ * loss: deposits and withdrawals made through the app as they are made, and any made elsewhere as
+ * they are seen while the account holds nothing at risk (observeFlat). Today's loss is what equity at
+ * fair value has fallen below it. Kept in main's store, so a restart does not hand out a fresh
+ * budget; a key in the vault keeps its day's record whatever else is looked at.
  */
 import { z } from 'zod';
 import type { KeyValueStore } from '../../store/key-value-store';
 
 const STORE_KEY = 'riskDays';
-/** Accounts remembered; the oldest day is dropped first. */
-const ACCOUNTS_KEPT = 64;
+/**
+ * Records kept of accounts that are not keys in the vault (watched, looked at); the oldest is dropped
+ * first. A vault key's record is never dropped for another's: the vault bounds how many there are.
+ */
+const OTHERS_KEPT = 64;
 
 const recordShape = z.array(
   z.strictObject({
@@ -44,9 +49,18 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The limit for a day: basis points of its starting equity (nothing when it started at or below zero). */
-export function lossLimit(startEquity: bigint, bps: bigint): bigint {
+/**
+ * The limit for a day: a fixed amount when the person set one, else basis points of its starting
+ * equity (nothing when it started at or below zero).
+ */
+export function lossLimit(startEquity: bigint, bps: bigint, fixed: bigint | null = null): bigint {
+  if (fixed !== null) return fixed;
   return startEquity > 0n ? (startEquity * bps) / 10_000n : 0n;
+}
+
+export interface LossBudgetOptions {
+  /** Whether the account is a key in the vault (its record is never pushed out by another's). */
+  signs?: (account: string) => boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -64,12 +78,20 @@ export class LossBudget {
     transfers: bigint;
     equity: bigint;
     bps: bigint;
+    fixed: bigint | null;
     status: BudgetStatus;
   } | null = null;
+  readonly #signs: (account: string) => boolean;
+  /**
+   * Per account, its equity when last seen holding nothing at risk, and the activity count then
+   * (observeFlat): in memory only, so after a restart the first such sighting starts anew.
+   */
+  readonly #flat = new Map<string, { equity: bigint; activity: number }>();
 
-  constructor(store: KeyValueStore, now: () => number = Date.now) {
+  constructor(store: KeyValueStore, now: () => number = Date.now, opts: LossBudgetOptions = {}) {
     this.#store = store;
     this.#now = now;
+    this.#signs = opts.signs ?? (() => false);
     const parsed = recordShape.safeParse(store.get(STORE_KEY) ?? []);
     // An edited or damaged record gives no baseline: the next check writes a fresh one.
     this.#records = parsed.success
@@ -84,9 +106,17 @@ export class LossBudget {
     const found = this.#records.find((r) => r.account === key);
     if (found && found.day === day) return found;
     const fresh: DayRecord = { account: key, day, startEquity: equityNow, transfers: 0n };
-    this.#records = [...this.#records.filter((r) => r.account !== key), fresh].slice(-ACCOUNTS_KEPT);
+    this.#records = this.#bounded([...this.#records.filter((r) => r.account !== key), fresh]);
     this.#save();
     return fresh;
+  }
+
+  /** Every vault key's record, and the newest OTHERS_KEPT of the rest (oldest first, as kept). */
+  #bounded(records: DayRecord[]): DayRecord[] {
+    const others = records.filter((r) => !this.#signs(r.account));
+    if (others.length <= OTHERS_KEPT) return records;
+    const dropped = new Set(others.slice(0, others.length - OTHERS_KEPT));
+    return records.filter((r) => !dropped.has(r));
   }
 
   /** Today's record if one was started, without starting one. */
@@ -106,14 +136,40 @@ export class LossBudget {
 
   /** A deposit (positive) or withdrawal (negative) made through the app: not a gain or a loss. */
   noteTransfer(account: string, amount: bigint): void {
+    // Told here, so not to be taken again from the next flat sighting (whichever comes first, the two agree).
+    const flat = this.#flat.get(account.toLowerCase());
+    if (flat) flat.equity += amount;
     const found = this.peek(account);
     if (!found) return; // no baseline yet: the next one is taken after the transfer
     found.transfers += amount;
     this.#save();
   }
 
+  /**
+   * The account as seen now. `flat`: it holds no position (of a live, ended or unclaimed epoch), no
+   * resting order and no order on its way. Between two flat sightings with no order passed in between
+   * (`activity` unchanged: the count of reservations the gate took for it), nothing can have traded,
+   * so whatever moved its equity is money that arrived or left, wherever that was done: a deposit made
+   * on another machine, a devnet or practice credit. It moves the day's baseline, as a deposit through
+   * the app does; an account first seen at $0 and funded elsewhere so gets its budget.
+   */
+  observeFlat(account: string, equity: bigint, flat: boolean, activity: number): void {
+    const key = account.toLowerCase();
+    if (!flat) {
+      this.#flat.delete(key);
+      return;
+    }
+    const before = this.#flat.get(key);
+    this.#flat.set(key, { equity, activity });
+    if (!before || before.activity !== activity || before.equity === equity) return;
+    const found = this.peek(key);
+    if (!found) return; // no baseline yet: the day's first one is taken with this money in it
+    found.transfers += equity - before.equity;
+    this.#save();
+  }
+
   /** Today's loss and limit of an account with equity `equityNow` (shared: read it, do not change it). */
-  status(account: string, equityNow: bigint, bps: bigint): Readonly<BudgetStatus> {
+  status(account: string, equityNow: bigint, bps: bigint, fixed: bigint | null = null): Readonly<BudgetStatus> {
     const last = this.#last;
     // The same account, record, transfers, equity and limit give the same status.
     if (
@@ -121,6 +177,7 @@ export class LossBudget {
       last.account === account &&
       last.equity === equityNow &&
       last.bps === bps &&
+      last.fixed === fixed &&
       last.record.day === this.#today() &&
       last.transfers === last.record.transfers &&
       this.#records.includes(last.record)
@@ -133,9 +190,9 @@ export class LossBudget {
       startEquity: r.startEquity,
       transfers: r.transfers,
       loss: fallen > 0n ? fallen : 0n,
-      limit: lossLimit(r.startEquity + r.transfers, bps),
+      limit: lossLimit(r.startEquity + r.transfers, bps, fixed),
     };
-    this.#last = { account, record: r, transfers: r.transfers, equity: equityNow, bps, status };
+    this.#last = { account, record: r, transfers: r.transfers, equity: equityNow, bps, fixed, status };
     return status;
   }
 

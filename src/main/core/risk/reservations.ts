@@ -20,11 +20,16 @@ export interface Reservation {
   readonly untilEpochEnds: boolean;
 }
 
-/** The most reservations one account may hold: a bound on memory, far above the order-rate limit. */
+/**
+ * Past this many, reservations of epochs that ended are swept at once rather than at the next sum.
+ * The order-rate limit bounds how many an account can take (120 a minute by default).
+ */
 export const RESERVATIONS_KEPT = 2_000;
 
 export class Reservations {
   readonly #byAccount = new Map<string, Set<Reservation>>();
+  /** How many reservations each account has taken in all: moves with every order the gate passes. */
+  readonly #taken = new Map<string, number>();
   /** An epoch is over (orders signed for it can no longer trade): asked when summing. */
   readonly #ended: (assetId: bigint, epoch: bigint) => boolean;
 
@@ -39,6 +44,7 @@ export class Reservations {
     if (!set) this.#byAccount.set(key, (set = new Set()));
     const kept: Reservation = { ...r, account: key };
     set.add(kept);
+    this.#taken.set(key, (this.#taken.get(key) ?? 0) + 1);
     if (set.size > RESERVATIONS_KEPT) this.#dropEnded(set);
     return r.untilEpochEnds ? () => undefined : () => void set.delete(kept);
   }
@@ -58,6 +64,11 @@ export class Reservations {
     }
     if (ended) this.#dropEnded(set);
     return sum;
+  }
+
+  /** How many reservations the account has taken since main started: unchanged means no order passed. */
+  taken(account: string): number {
+    return this.#taken.get(account.toLowerCase()) ?? 0;
   }
 
   /** How many orders of the account are passed and not yet answered (or signed for elsewhere). */

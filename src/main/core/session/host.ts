@@ -11,6 +11,9 @@ import { offlineRefusal } from '../offline-mode';
 import { AutoClaimer } from './auto-claim';
 import { claimOne } from './claim-actions';
 import type { MarketDirectory } from './market-directory';
+import { OracleHistory } from './oracle-history';
+import { LedgerRunner } from '../risk/ledger-runner';
+import { parseLimits } from '../risk/limits';
 import { TradingSession } from './session';
 import { isPractice } from '../practice/practice-domain';
 import type { DeploymentFacts } from './signers';
@@ -69,6 +72,22 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   /** The deployment the carried selection was made on: a practice selection never crosses to a real one, nor back. */
   let selectedOn: Deployment | null = null;
   let waitingForPractice = false;
+  /**
+   * Oracle prices per deployment, kept across the sessions started for it: restarting a session (an
+   * edited market list) keeps its fair values. A few deployments at most, the oldest dropped first.
+   */
+  const oracleHistories = new Map<string, OracleHistory>();
+  const oracleHistoryOf = (deployment: Deployment): OracleHistory => {
+    // The same deployment's same oracle: new URLs may be another oracle, whose prices are not these.
+    const key = `${deployment.id}|${deployment.oracleWsUrl}`;
+    let h = oracleHistories.get(key);
+    if (!h) {
+      h = new OracleHistory();
+      oracleHistories.set(key, h);
+      for (const id of [...oracleHistories.keys()].slice(0, -4)) oracleHistories.delete(id);
+    }
+    return h;
+  };
 
   const host: TradingHost = {
     options,
@@ -160,6 +179,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       events: ctx.events,
       logger: ctx.logger.child({ scope: 'session' }),
       selection,
+      oracleHistory: oracleHistoryOf(deployment),
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.healthMs === undefined ? {} : { healthMs: options.healthMs }),
       ...(options.balancePollMs === undefined ? {} : { balancePollMs: options.balancePollMs }),
@@ -168,11 +188,25 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
         if (current === session) emitConnection();
       },
       onResolved: (assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
+      onRiskInputs: () => ledger.look(),
       notify: (level, message) => {
         if (current !== session) return;
         ctx.events.emit('notice', { level, message: message.slice(0, 500) });
       },
     });
+    // The risk ledger acts between orders on this session's account (risk/ledger-runner.ts).
+    const ledger = new LedgerRunner(
+      {
+        budget: ctx.lossBudget,
+        reservations: ctx.reservations,
+        limits: () => ctx.settings.read((s) => parseLimits(s.riskLimits)),
+        notify: (level, message) => {
+          if (current === session) ctx.events.emit('notice', { level, message: message.slice(0, 500) });
+        },
+        logger: ctx.logger.child({ scope: 'risk' }),
+      },
+      session,
+    );
     current = session;
     session.ready.catch((error: unknown) =>
       ctx.logger.error('session.connect_failed', {

@@ -47,6 +47,11 @@ export interface MarketBoardOptions {
   onMarketsChanged(): void;
   /** Exchange time now, ms (the session's ExchangeClock): fair values count the time to expiry by it. */
   now?: () => number;
+  /**
+   * The deployment's oracle history, kept by the host across sessions: a session restarted (a market
+   * list edited, a reconnect) has a fair value at once instead of after a minute of new ticks.
+   */
+  oracleHistory?: OracleHistory;
 }
 
 /** A market's fair value as the market list shows it (see `#shownFair`). */
@@ -71,7 +76,7 @@ export const FAIR_KEPT_MS = 100;
 export class MarketBoard {
   readonly books: BookSubscriptions;
   readonly #o: MarketBoardOptions;
-  readonly #oracle = new OracleHistory();
+  readonly #oracle: OracleHistory;
   readonly #tape = new TradeTape();
   readonly #tops = new Map<string, TopOfBook>();
   /** The last trade of each market by `asset:epoch`; epochs a session no longer keeps are dropped on roll-over. */
@@ -97,6 +102,7 @@ export class MarketBoard {
   constructor(opts: MarketBoardOptions) {
     this.#o = opts;
     this.#now = opts.now ?? Date.now;
+    this.#oracle = opts.oracleHistory ?? new OracleHistory();
     this.books = new BookSubscriptions({
       reader: opts.reader,
       feed: opts.marketFeed,

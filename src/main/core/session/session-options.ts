@@ -6,6 +6,7 @@ import type { Vault } from '../../vault';
 import type { EventHub } from '../event-hub';
 import type { Clearances } from '../risk/clearances';
 import type { MarketEntry } from './market-directory';
+import type { OracleHistory } from './oracle-history';
 
 export interface SessionOptions {
   deployment: Deployment;
@@ -30,4 +31,8 @@ export interface SessionOptions {
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   /** An epoch resolved and the account was re-read for it (auto-claim hooks in here). */
   onResolved?(assetId: bigint, epoch: bigint): void;
+  /** The deployment's oracle prices, kept by the host across the sessions it starts (market-board.ts). */
+  oracleHistory?: OracleHistory;
+  /** The selected account's state changed, or an oracle tick moved fair values: the risk ledger looks again. */
+  onRiskInputs?(why: 'account' | 'fair'): void;
 }

@@ -114,8 +114,11 @@ export class TradingSession {
       settlementToken: () => this.signers.settlementToken(),
       rpc: () => this.health.rpc(),
       onOwnOrdersChanged: () => this.board.books.touchAll(),
-      // Brought up to date as the account changes, so the order gate only reads them.
-      onAccountChanged: () => this.figures.refresh(),
+      // Brought up to date as the account changes, so the order gate only reads them; the risk ledger looks again.
+      onAccountChanged: () => {
+        this.figures.refresh();
+        opts.onRiskInputs?.('account');
+      },
     });
     this.figures = new AccountFigures(figuresSourceOf(this.desk, this.board));
     this.ready = this.#connect();
@@ -152,6 +155,7 @@ export class TradingSession {
       onFairMoved: () => {
         try {
           this.figures.refresh();
+          this.#o.onRiskInputs?.('fair');
         } catch {
           // See above.
         }

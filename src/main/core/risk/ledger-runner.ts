@@ -1,0 +1,183 @@
+/**
+ * Runs the risk ledger's look between orders (ledger-watch.ts) on one trading session: reads the
+ * selected account, its fair values, today's budget and the orders on their way; cancels what the
+ * plan says with the master key (or its agent when the master is watch-only here), one notice each;
+ * and tells the loss budget what it saw while nothing was at risk. Looks are coalesced: one at a
+ * time, and one more after it when something changed meanwhile.
+ */
+import type { Hex } from '../../../shared/protocol';
+import type { Logger } from '../../log';
+import type { TradingSession } from '../session/session';
+import { marketLabel } from '../session/market-name';
+import { lossLimit, type LossBudget } from './loss-budget';
+import type { ParsedLimits } from './limits';
+import { cancelNotice, plan, type Cancel, type WatchedOrder } from './ledger-watch';
+import type { Reservations } from './reservations';
+import { sessionEquity } from './session-view';
+
+export interface LedgerRunnerDeps {
+  budget: LossBudget;
+  reservations: Reservations;
+  limits(): ParsedLimits;
+  notify(level: 'info' | 'warning', message: string): void;
+  logger: Logger;
+}
+
+export class LedgerRunner {
+  readonly #d: LedgerRunnerDeps;
+  readonly #session: TradingSession;
+  /** Orders asked to be cancelled and not yet seen gone: not asked twice. */
+  readonly #cancelling = new Set<string>();
+  #running: Promise<void> | null = null;
+  #again = false;
+
+  constructor(deps: LedgerRunnerDeps, session: TradingSession) {
+    this.#d = deps;
+    this.#session = session;
+  }
+
+  /** Something the ledger counts changed: look again (now, or right after the look running now). */
+  look(): void {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#lookOnce()
+      .catch((error: unknown) =>
+        this.#d.logger.warn('risk.watch_failed', { message: error instanceof Error ? error.message : 'non-error' }),
+      )
+      .finally(() => {
+        this.#running = null;
+        if (this.#again && !this.#session.stopped) {
+          this.#again = false;
+          this.look();
+        }
+      });
+  }
+
+  /** Resolves when no look is running (tests). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async #lookOnce(): Promise<void> {
+    const session = this.#session;
+    const master = session.desk.selection.master;
+    const account = session.desk.account;
+    if (session.stopped || !master || !account?.balance) return;
+    const equity = sessionEquity(session);
+    if (equity === null) return;
+    const orders = this.#orders();
+    const open = new Set(orders.map((o) => o.id));
+    for (const id of this.#cancelling) if (!open.has(id)) this.#cancelling.delete(id);
+    let holds = false;
+    for (const p of account.positions.values()) if (p && (p.inventory !== 0n || p.margin !== 0n)) holds = true;
+    const { reservations, budget } = this.#d;
+    budget.observeFlat(
+      master,
+      equity,
+      !holds && orders.length === 0 && reservations.count(master) === 0,
+      reservations.taken(master),
+    );
+    if (orders.length === 0) return;
+    const limits = this.#d.limits();
+    const record = budget.peek(master);
+    const base = record ? record.startEquity + record.transfers : null;
+    const fairOf = (a: bigint, e: bigint): bigint | null => {
+      const f = session.board.fairValue(a, e);
+      return f.known ? f.price : null;
+    };
+    const cancels = plan(
+      {
+        orders,
+        inventory: (a, e) => account.inventory(a, e),
+        fair: fairOf,
+        band: limits.band,
+        budget:
+          base === null
+            ? null
+            : {
+                loss: base > equity ? base - equity : 0n,
+                limit: lossLimit(base, limits.dailyLossBps, limits.dailyLossFixed ?? null),
+              },
+        reserved: reservations.total(master),
+      },
+      this.#cancelling,
+    );
+    if (cancels.length === 0) return;
+    const limit = base === null ? null : { limit: lossLimit(base, limits.dailyLossBps, limits.dailyLossFixed ?? null) };
+    for (const c of cancels) this.#cancelling.add(c.order.id);
+    await Promise.all(cancels.map((c) => this.#cancel(c, limits.band, limit)));
+    await session.desk.refresh().catch(() => undefined);
+  }
+
+  #orders(): WatchedOrder[] {
+    const out: WatchedOrder[] = [];
+    const desk = this.#session.desk;
+    for (const book of desk.account?.orders.values() ?? []) {
+      for (const [list, sell] of [
+        [book.buys, false],
+        [book.sells, true],
+      ] as const) {
+        for (const o of list) {
+          out.push({
+            id: o.id,
+            assetId: book.assetId,
+            epoch: book.epoch,
+            sell,
+            price: o.price,
+            size: o.size,
+            placedAt: desk.placed(o.id)?.placedAt ?? null,
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  async #cancel(c: Cancel, band: bigint, budget: { limit: bigint } | null): Promise<void> {
+    const session = this.#session;
+    const o = c.order;
+    const market = this.#marketName(o.assetId, o.epoch);
+    let actor;
+    try {
+      actor = session.actor('master');
+    } catch {
+      try {
+        actor = session.actor('agent');
+      } catch {
+        // Watch-only here with no agent: nothing can cancel it from this machine. Said once per order.
+        this.#d.notify(
+          'warning',
+          `${cancelNotice(c, market, band, budget).replace(/cancelled/, 'would cancel')} No key on this machine can cancel it: cancel it where its key is.`,
+        );
+        return;
+      }
+    }
+    const input = { assetId: o.assetId, epoch: o.epoch, orderHash: o.id as Hex };
+    try {
+      const outcome = actor.master
+        ? await actor.client.cancelAgentOrder({ ...input, master: actor.master })
+        : await actor.client.cancelOrder(input);
+      const cancelled = outcome.delivery === 'duplicate' || outcome.response.status === 'CANCELLED';
+      if (!cancelled) {
+        this.#cancelling.delete(o.id);
+        return;
+      }
+      session.desk.ordersCancelled(
+        [o.id],
+        c.why === 'band' ? 'cancelled by quote protection' : 'cancelled by the daily loss limit',
+      );
+      this.#d.notify('warning', cancelNotice(c, market, band, budget));
+    } catch (error) {
+      // Asked again at the next look.
+      this.#cancelling.delete(o.id);
+      this.#d.logger.warn('risk.cancel_failed', { message: error instanceof Error ? error.message : 'non-error' });
+    }
+  }
+
+  #marketName(assetId: bigint, epoch: bigint): string {
+    const symbol = this.#session.markets.find((m) => m.assetId === assetId)?.symbol ?? assetId.toString();
+    return marketLabel(symbol, assetId, epoch);
+  }
+}
