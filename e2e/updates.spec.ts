@@ -48,7 +48,8 @@ test.describe('a signed update, ask first', () => {
     await panel.getByRole('button', { name: 'Download 0.2.0' }).click();
     await expect(badge).toHaveAttribute('data-state', 'ready');
     await expect(badge).toContainText('Update 0.2.0 ready');
-    await expect(panel.getByTestId('update-state')).toContainText('installs when you quit the app');
+    // Install-on-quit is off by default: only the restart dialog's yes installs.
+    await expect(panel.getByTestId('update-state')).toContainText('quitting the app does not install it');
     await shot(app, 'update-ready');
 
     // Restart to update: main's dialog, answered no by the person. Nothing is installed; the app runs on.

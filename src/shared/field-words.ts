@@ -30,6 +30,7 @@ const SETTING_LABELS: Readonly<Record<string, string>> = {
   autoLockMinutes: 'Auto-lock',
   autoClaim: 'Auto-claim',
   offlineMode: 'Offline mode',
+  installUpdatesOnQuit: 'Install updates when you quit',
   theme: 'The theme',
   hotkeys: 'The hotkeys',
   notifications: 'The notification switches',

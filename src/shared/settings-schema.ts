@@ -195,6 +195,12 @@ export const MaxSlippageSchema = z
   })
   .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
 
+/** A whole-cents dollar amount typed as text, more than $0 and below $1,000,000,000: "250", "12.5". */
+const DollarsSchema = z
+  .string()
+  .regex(/^(?:[1-9][0-9]{0,8}|0)(?:\.[0-9]{1,2})?$/, { message: 'must be an amount in dollars such as 250' })
+  .refine((v) => /[1-9]/.test(v), { message: 'must be more than $0' });
+
 /**
  * The risk guards main applies to every order (src/main/core/risk, docs/risk-guards.md). Stored as
  * typed: cents and dollars as decimal text, counts as numbers. Making one stricter is immediate;
@@ -205,10 +211,7 @@ export const RiskLimitsSchema = z.strictObject({
   /** A buy above fair + band, or a sell below fair − band, is refused (cents, 0.1–99.9). */
   priceBandCents: MaxSlippageSchema,
   /** The most one order may cost (collateral it locks plus nothing else), in dollars. */
-  maxOrderCost: z
-    .string()
-    .regex(/^(?:[1-9][0-9]{0,8}|0)(?:\.[0-9]{1,2})?$/, { message: 'must be an amount in dollars such as 250' })
-    .refine((v) => /[1-9]/.test(v), { message: 'must be more than $0' }),
+  maxOrderCost: DollarsSchema,
   /** The largest position, in contracts, on either side of one market's epoch. */
   maxPositionContracts: HumanSizeSchema,
   /** The most orders resting at once across all markets of the account. */
@@ -217,8 +220,25 @@ export const RiskLimitsSchema = z.strictObject({
   maxOrdersPerMinute: z.number().int().min(1).max(6000),
   /** Today's loss (UTC day, realised plus unrealised at fair value) at which risk-adding orders stop, in % of the day's starting equity. */
   dailyLossPercent: z.number().min(0.1).max(100),
+  /**
+   * The daily loss limit as a fixed amount in dollars, in place of the percentage; '' (the default)
+   * when the percentage applies. For an account funded after its day started (a day that started at
+   * $0 has a $0 percentage budget), or a trader who thinks in dollars.
+   */
+  dailyLossAmount: z.string().refine((v) => v === '' || DollarsSchema.safeParse(v).success, {
+    message: 'must be empty (the percentage applies) or an amount in dollars such as 250',
+  }),
 });
 export type RiskLimits = z.infer<typeof RiskLimitsSchema>;
+
+/**
+ * The limits as stored: a file written before dailyLossAmount existed gets '' (the percentage
+ * applies). Only here: a change of some limits (RiskLimitsSchema.partial) must leave it out when it
+ * leaves it out, not fill in ''.
+ */
+const StoredRiskLimitsSchema = RiskLimitsSchema.extend({
+  dailyLossAmount: RiskLimitsSchema.shape.dailyLossAmount.default(''),
+});
 
 export const DEFAULT_RISK_LIMITS: RiskLimits = {
   priceBandCents: '15',
@@ -227,6 +247,7 @@ export const DEFAULT_RISK_LIMITS: RiskLimits = {
   maxOpenOrders: 50,
   maxOrdersPerMinute: 120,
   dailyLossPercent: 10,
+  dailyLossAmount: '',
 };
 
 export const SettingsSchema = z
@@ -299,12 +320,19 @@ export const SettingsSchema = z
      */
     offlineMode: z.boolean().default(false),
     /** Pre-trade risk guards (older files get the defaults). */
-    riskLimits: RiskLimitsSchema.default(DEFAULT_RISK_LIMITS),
+    riskLimits: StoredRiskLimitsSchema.default(DEFAULT_RISK_LIMITS),
     /**
      * Download a signed release as soon as it is announced, or only when the person asks
-     * (src/main/updates). Installing always waits for quitting or main's restart dialog. Older files get automatic.
+     * (src/main/updates). Downloading installs nothing (see installUpdatesOnQuit). Older files get automatic.
      */
     updateDownloads: z.enum(['automatic', 'ask']).default('automatic'),
+    /**
+     * Install a downloaded, checked release when the person quits the app. Off (the default, and
+     * what older files get): quitting installs nothing, however the quit came about (the window
+     * closing itself included), and only a yes in main's restart dialog installs. Turning it on
+     * happens only after main's dialog (settings.setInstallUpdatesOnQuit); settings.update cannot touch it.
+     */
+    installUpdatesOnQuit: z.boolean().default(false),
   })
   .superRefine((s, ctx) => {
     const ids = new Set<string>();
@@ -372,5 +400,6 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     offlineMode: false,
     riskLimits: { ...DEFAULT_RISK_LIMITS },
     updateDownloads: 'automatic',
+    installUpdatesOnQuit: false,
   };
 }

@@ -5,7 +5,9 @@
 //   - no withdrawal or agent approval, and no signature under any domain but the pinned one, reaches
 //     the exchange (every request to it passes a recording proxy);
 //   - no transaction from any key of the vault (nonces, balances and allowances on the chain);
-//   - no change to deployments, pins, confirmations, auto-lock or the app password;
+//   - no change to deployments, pins, confirmations, auto-lock or the app password, and install-on-quit
+//     never turned on (with it off, quitting the app, which a window can bring about by closing
+//     itself, installs no downloaded update);
 //   - no request to any host main was not configured with (a loopback sink whose URLs the attacker
 //     passes everywhere it can);
 //   - every refusal is a code and a sentence.
@@ -184,6 +186,8 @@ const ERC20 = [
 interface Snapshot {
   /** Updates the engine was told to install: only main's restart dialog answered yes may do that. */
   installs: number;
+  /** Whether quitting the app would install the ready update: only main's dialog turns this on. */
+  installOnQuit: boolean;
   protections: string;
   ordersConfirmed: boolean;
   riskLimits: Settings['riskLimits'];
@@ -229,6 +233,7 @@ async function snapshot(): Promise<Snapshot> {
   const settings = t.settings.getSettings();
   return {
     installs: updates.installs(),
+    installOnQuit: settings.installUpdatesOnQuit,
     protections: protections(settings),
     ordersConfirmed: settings.confirmations.orders,
     riskLimits: settings.riskLimits,
@@ -288,6 +293,7 @@ function forbiddenAtExchange(records: readonly Recorded[]): string[] {
 async function expectNothingHappened(before: Snapshot, since: number, what: string): Promise<void> {
   const after = await snapshot();
   expect(after.installs, `${what}: an update was installed`).toBe(before.installs);
+  expect(!after.installOnQuit || before.installOnQuit, `${what}: install-on-quit turned on`).toBe(true);
   expect(after.protections, `${what}: protections changed`).toBe(before.protections);
   expect(!before.ordersConfirmed || after.ordersConfirmed, `${what}: order confirmation turned off`).toBe(true);
   expect(
@@ -327,6 +333,8 @@ async function userRestores(baseline?: Snapshot): Promise<void> {
       offlineMode: false,
       // The window may tighten risk limits (no dialog); the user puts them back.
       riskLimits: baseline.riskLimits,
+      // The window may turn install-on-quit off (stricter, no dialog); the user puts it back.
+      installUpdatesOnQuit: baseline.installOnQuit,
     });
   }
   const status = await ok<{ locked: boolean }>('lock.status');
@@ -551,6 +559,8 @@ describe('a hostile window, dialogs answering no', () => {
       ['orders.place', { ...market, side: 'buy', price: '1', size: '1', timeInForce: 'GTC', signAs: 'master' }],
       ['updates.restart'],
       ['updates.restart', { version: '9.9.9', url: sinkHttp }],
+      ['settings.update', { installUpdatesOnQuit: true }],
+      ['settings.setInstallUpdatesOnQuit', true],
       // Practice: entering it leaves the devnet (main's dialog); play money and starting over only in practice.
       ['practice.start'],
       ['practice.addFunds'],
@@ -592,6 +602,12 @@ describe('a hostile window, dialogs answering no', () => {
     const restart = confirms.find((c) => c.title === 'Restart to update');
     expect(restart?.detail).toContain(`Signed by release key: ${updates.key.key.fingerprint}`);
     expect(restart?.message).toBe('Install version 0.2.0 and restart the app?');
+    expect(updates.installs()).toBe(0);
+    // Install-on-quit asked main's dialog, which said no: the window then closing itself (the last
+    // window closing quits the app) installs nothing.
+    expect(confirms.some((c) => c.title === 'Install updates when you quit')).toBe(true);
+    expect(t.settings.getSettings().installUpdatesOnQuit).toBe(false);
+    expect(updates.quit()).toBe(false);
     expect(updates.installs()).toBe(0);
     // Practice asked before leaving the devnet, and was never started.
     expect(confirms.find((c) => c.title === 'Switch to Practice')?.detail).toContain('Deployment: “Local devnet”');
@@ -655,6 +671,7 @@ describe('a hostile window, dialogs never answered', () => {
         { password: 'attacker password', passwordAgain: 'attacker password', currentPassword: TEST_PASSWORD },
       ],
       ['updates.restart'],
+      ['settings.setInstallUpdatesOnQuit', true],
       ['practice.start'],
     ];
     try {

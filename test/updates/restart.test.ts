@@ -2,7 +2,9 @@
  * The updates.* bridge methods through the app core: status and events, the download in ask-first
  * mode, and main's restart dialog (version, release notes quoted and labelled as the release's words,
  * the signing key's fingerprint). Nothing installs without a yes there; after the yes, signing stops
- * and the restart installs exactly the release the dialog showed.
+ * and the restart installs exactly the release the dialog showed. Quitting the app (the window closing
+ * itself included) installs only with the setting "install when I quit" on, which only main's dialog
+ * turns on.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../src/shared/bridge';
@@ -148,6 +150,58 @@ describe('updates through the bridge', () => {
     });
     // Reading goes on.
     expect((await core.core.invoke('settings.get', [])).ok).toBe(true);
+  });
+
+  it('with a release ready and the setting off (the default), the window closing itself quits the app and installs nothing', async () => {
+    const core = await coreWithUpdate();
+    await vi.waitFor(async () => expect((await call<UpdateStatus>(core, 'updates.status')).state).toBe('ready'), wait);
+    expect(core.settings.getSettings().installUpdatesOnQuit).toBe(false);
+    expect((await call<UpdateStatus>(core, 'updates.status')).installOnQuit).toBe(false);
+    // window.close() in the page closes the last window; main's window-all-closed quits the app.
+    expect(fixture!.quit()).toBe(false);
+    expect(fixture!.installs()).toBe(0);
+    expect(core.dialogs.shown).toEqual([]);
+  });
+
+  it('turns install-on-quit on only after main’s dialog, never through settings.update; off at once', async () => {
+    const core = await coreWithUpdate();
+    await vi.waitFor(async () => expect((await call<UpdateStatus>(core, 'updates.status')).state).toBe('ready'), wait);
+    expect(await core.core.invoke('settings.update', [{ installUpdatesOnQuit: true }])).toMatchObject({
+      ok: false,
+      error: { code: 'settings.protected' },
+    });
+    // No in main's dialog: still off, and quitting installs nothing.
+    core.dialogs.answer({ kind: 'confirm', yes: false });
+    expect(await call(core, 'settings.setInstallUpdatesOnQuit', true)).toEqual({ confirmed: false });
+    const asked = core.dialogs.shown.at(-1);
+    expect(asked?.kind === 'confirm' && asked.request.title).toBe('Install updates when you quit');
+    expect(asked?.kind === 'confirm' && asked.request.detail).toContain(
+      'Now: only after your yes in the app’s Restart to update dialog',
+    );
+    expect(core.settings.getSettings().installUpdatesOnQuit).toBe(false);
+    expect(fixture!.quit()).toBe(false);
+    // Yes: on, the status says so, and a quit installs the ready release.
+    const events: UpdateStatus[] = [];
+    core.core.on('updates', (s) => events.push(s));
+    core.dialogs.answer({ kind: 'confirm', yes: true });
+    expect(await call(core, 'settings.setInstallUpdatesOnQuit', true)).toMatchObject({
+      confirmed: true,
+      value: { installUpdatesOnQuit: true },
+    });
+    expect(events.at(-1)).toMatchObject({ state: 'ready', installOnQuit: true });
+    // Off is stricter: at once, without a dialog.
+    const shown = core.dialogs.shown.length;
+    expect(await call(core, 'settings.setInstallUpdatesOnQuit', false)).toMatchObject({
+      confirmed: true,
+      value: { installUpdatesOnQuit: false },
+    });
+    expect(core.dialogs.shown).toHaveLength(shown);
+    expect(fixture!.quit()).toBe(false);
+    expect(fixture!.installs()).toBe(0);
+    core.dialogs.answer({ kind: 'confirm', yes: true });
+    await call(core, 'settings.setInstallUpdatesOnQuit', true);
+    expect(fixture!.quit()).toBe(true);
+    expect(fixture!.installs()).toBe(1);
   });
 
   it('refuses downloading in offline mode before the service is asked, and checks nothing while offline', async () => {

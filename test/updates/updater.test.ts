@@ -2,7 +2,8 @@
  * The updater end to end against a local update server (loopback, started here): the update service
  * with the real electron-updater (its AppImage installer) under the Electron double, downloading
  * through the pinned executor into a real update cache. A signed newer release downloads and is
- * reported ready, installs on quit or on restart; each of a tampered installer, a tampered manifest,
+ * reported ready, installs on restart, and on quit only when the person's setting says so (a quit the
+ * window brought about by closing the last window installs nothing with it off); each of a tampered installer, a tampered manifest,
  * an unsigned manifest, another key, an older version, an oversized manifest or installer and a
  * redirect to another host is refused with a code and a sentence, and afterwards nothing is where an
  * installer would run it: no file in the pending cache, no release ready, and quitting installs
@@ -18,6 +19,7 @@ import {
   createUpdateService,
   electronUpdaterEngine,
   updateCacheDir,
+  UpdateOrigin,
   type UpdaterApp,
   type UpdateService,
 } from '../../src/main/updates';
@@ -45,6 +47,8 @@ let installed: string;
 let marker: string;
 let quitHandlers: ((code: number) => void)[];
 let quits: number;
+/** The person's setting "install a downloaded update when I quit" (off by default, as in the app). */
+let installOnQuit: boolean;
 let service: UpdateService | null;
 let seen: UpdateStatus[];
 const releases: ReleaseFolder[] = [];
@@ -71,6 +75,7 @@ beforeEach(() => {
   process.env['APPIMAGE'] = installed;
   quitHandlers = [];
   quits = 0;
+  installOnQuit = false;
   seen = [];
   server.requests.length = 0;
   elsewhere.requests.length = 0;
@@ -115,13 +120,14 @@ function startService(downloads: 'automatic' | 'ask' = 'automatic'): UpdateServi
     trustedKeys: [ours.key],
     currentVersion: RUNNING,
     manifestName: MANIFEST,
-    engine: (origin) => electronUpdaterEngine({ app: app(), kind: 'appimage', origin, logger: silentLogger }),
+    engine: (origin, onQuit) =>
+      electronUpdaterEngine({ app: app(), kind: 'appimage', origin, logger: silentLogger, installOnQuit: onQuit }),
     logger: silentLogger,
     // The test decides when to check.
     firstCheckMs: 3_600_000,
   });
   service.onChange((s) => seen.push(s));
-  service.start({ offline: () => false, downloads: () => downloads });
+  service.start({ offline: () => false, downloads: () => downloads, installOnQuit: () => installOnQuit });
   return service;
 }
 
@@ -138,11 +144,12 @@ async function settled(s: UpdateService): Promise<UpdateStatus> {
   return s.status();
 }
 
-/** Nothing an installer would run: no release ready, nothing pending, and quitting installs nothing. */
+/** Nothing an installer would run: no release ready, nothing pending, and quitting installs nothing (setting on). */
 function expectNothingToInstall(s: UpdateService): void {
   expect(s.ready()).toBeNull();
   expect(pendingFiles().filter((f) => /AppImage/i.test(f))).toEqual([]);
   expect(s.install()).toBe(false);
+  installOnQuit = true;
   for (const handler of quitHandlers) handler(0);
   expect(readFileSync(installed, 'utf8')).toBe('the running version');
   expect(existsSync(marker)).toBe(false);
@@ -204,17 +211,69 @@ describe('a signed newer release', () => {
     electron.autoUpdater.off('before-quit-for-update', announced);
   });
 
-  it('installs when the person quits the app, and not when it exits with an error', async () => {
+  it('with the setting off (the default), a quit the window brought about installs nothing; the restart’s yes still does', async () => {
     server.serve(release('1.1.0'));
     const s = startService();
     await s.check();
     expect((await settled(s)).state).toBe('ready');
+    expect(s.status().installOnQuit).toBe(false);
+    // The window runs window.close(): the last window closes, window-all-closed quits the app
+    // (src/main/index.ts), and electron's quit event comes with exit code 0, as for any quit.
+    expect(quitHandlers).toHaveLength(1);
+    quitHandlers[0]!(0);
+    expect(readFileSync(installed, 'utf8')).toBe('the running version');
+    expect(existsSync(join(work, 'apps', 'Exchange-Terminal-1.1.0.AppImage'))).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(quits).toBe(0);
+    // electron-updater's own install on quit is off: it registered no quit handler of its own.
+    expect(quitHandlers).toHaveLength(1);
+    // The release stays downloaded, and the person's yes in main's restart dialog installs it.
+    expect(s.ready()?.version.text).toBe('1.1.0');
+    expect(s.install()).toBe(true);
+    await vi.waitFor(() => expect(quits).toBe(1), wait);
+    await vi.waitFor(() => expect(readFileSync(marker, 'utf8').trim()).toBe('ran 1.1.0'), wait);
+    // The quit that restart makes does not install a second time.
+    quitHandlers[0]!(0);
+    expect(readFileSync(marker, 'utf8').trim()).toBe('ran 1.1.0');
+  });
+
+  it('installs on quit once the setting is on (read as the app quits), not when the app exits with an error', async () => {
+    server.serve(release('1.1.0'));
+    const s = startService();
+    await s.check();
+    expect((await settled(s)).state).toBe('ready');
+    // Turned on after the download (in the app: only after main's dialog), it counts at the quit.
+    installOnQuit = true;
+    expect(s.status().installOnQuit).toBe(true);
     expect(quitHandlers).toHaveLength(1);
     quitHandlers[0]!(1);
     expect(readFileSync(installed, 'utf8')).toBe('the running version');
     quitHandlers[0]!(0);
     expect(readFileSync(marker, 'utf8').trim()).toBe('ran 1.1.0');
     expect(readFileSync(join(work, 'apps', 'Exchange-Terminal-1.1.0.AppImage'), 'utf8')).toContain('ran 1.1.0');
+    // Installing on quit does not start the new version: the person quit.
+    expect(quits).toBe(0);
+  });
+
+  it('on macOS never installs on quit: Squirrel.Mac is handed a release only after the restart’s yes', () => {
+    const mac = electronUpdaterEngine({
+      app: app(),
+      kind: 'mac',
+      origin: UpdateOrigin.parse(server.url)!,
+      logger: silentLogger,
+      installOnQuit: () => true,
+    });
+    expect(mac.canInstallOnQuit).toBe(false);
+    expect(mac.installAndRestart()).toBe(false);
+    expect(
+      electronUpdaterEngine({
+        app: app(),
+        kind: 'appimage',
+        origin: UpdateOrigin.parse(server.url)!,
+        logger: silentLogger,
+        installOnQuit: () => true,
+      }).canInstallOnQuit,
+    ).toBe(true);
   });
 
   it('waits for the person in ask-first mode: nothing is downloaded until updates.download', async () => {
@@ -367,12 +426,13 @@ describe('a server that cannot be reached', () => {
       trustedKeys: [ours.key],
       currentVersion: RUNNING,
       manifestName: MANIFEST,
-      engine: (origin) => electronUpdaterEngine({ app: app(), kind: 'appimage', origin, logger: silentLogger }),
+      engine: (origin, onQuit) =>
+        electronUpdaterEngine({ app: app(), kind: 'appimage', origin, logger: silentLogger, installOnQuit: onQuit }),
       logger: silentLogger,
       firstCheckMs: 3_600_000,
     });
     service = s;
-    s.start({ offline: () => false, downloads: () => 'automatic' });
+    s.start({ offline: () => false, downloads: () => 'automatic', installOnQuit: () => installOnQuit });
     const status = await s.check();
     expect(status.state).toBe('failed');
     expect(status.problem?.code).toBe('update.server');

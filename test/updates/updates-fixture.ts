@@ -3,8 +3,8 @@
  * local update server (loopback) serving a release signed by a key made here, checked by the real
  * update service over real sockets. By default a recording engine downloads the installer through
  * the real pinned executor (checked against the signed SHA-512) into a temp folder and counts the
- * installs it is asked for, installing nothing; `engine: 'electron-updater'` uses the real
- * electron-updater (AppImage) there instead.
+ * installs it is asked for (by the restart, or as the app quits: `quit()`), installing nothing;
+ * `engine: 'electron-updater'` uses the real electron-updater (AppImage) there instead.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,8 +49,14 @@ export interface UpdatesFixture {
   readonly server: UpdateServer;
   readonly key: TestKey;
   readonly release: ReleaseFolder | null;
-  /** How many times the engine was asked to install and restart. */
+  /** How many times the engine was asked to install: to install and restart, or as the app quit. */
   installs(): number;
+  /**
+   * The app quits normally (electron's quit event, exit code 0), however that came about: the last
+   * window closing (a window can close itself) or the person quitting. The recording engine installs
+   * then exactly when the service says so; true when it did (always false with electron-updater).
+   */
+  quit(): boolean;
   close(): Promise<void>;
 }
 
@@ -69,10 +75,16 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
       server.answer(release.installerName, { kind: 'body', body: Buffer.alloc(release.installer.length, 0x21) });
   }
   let installs = 0;
+  let onQuit: () => boolean = () => false;
   const dir = mkdtempSync(join(tmpdir(), 'updates-fixture-'));
-  const recording = (origin: UpdateOrigin): UpdateEngine => {
+  const recording = (origin: UpdateOrigin, installOnQuit: () => boolean): UpdateEngine => {
     let files: readonly ReleaseFile[] = [];
     const executor = new PinnedDownloadExecutor(origin, () => files);
+    onQuit = () => {
+      if (!installOnQuit()) return false;
+      installs++;
+      return true;
+    };
     return {
       download: async (release, onPercent) => {
         files = release.files;
@@ -86,6 +98,7 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
         installs++;
         return true;
       },
+      canInstallOnQuit: true,
       abort: () => executor.abortAll(),
     };
   };
@@ -98,7 +111,7 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
     manifestName: MANIFEST,
     engine:
       options.engine === 'electron-updater'
-        ? (origin) => {
+        ? (origin, installOnQuit) => {
             const installed = join(dir, 'apps', `Exchange-Terminal-${running}.AppImage`);
             mkdirSync(join(dir, 'apps'), { recursive: true });
             writeFileSync(installed, 'the running version', { mode: 0o755 });
@@ -119,9 +132,10 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
               kind: 'appimage',
               origin,
               logger,
+              installOnQuit,
             });
           }
-        : (origin) => recording(origin),
+        : (origin, installOnQuit) => recording(origin, installOnQuit),
     logger,
     firstCheckMs: options.firstCheckMs ?? 0,
   });
@@ -131,6 +145,7 @@ export async function startUpdatesFixture(options: UpdatesFixtureOptions = {}): 
     key,
     release,
     installs: () => installs,
+    quit: () => onQuit(),
     close: async () => {
       service.dispose();
       await server.close();

@@ -146,6 +146,7 @@ export const networkUse = {
   // Downloading reaches the update server; the restart installs what is already on disk.
   'updates.status': 'local',
   'updates.download': 'network',
+  'settings.setInstallUpdatesOnQuit': 'local',
   'practice.status': 'local',
   // Practice talks to its own exchange over loopback: still a connection, which offline mode opens none of.
   'practice.start': 'network',

@@ -2,7 +2,7 @@
  * Main's restart-to-update dialog, from the verified release: the version now and after, the release
  * date, the fingerprint of the release key that signed the manifest, and the release notes quoted
  * line by line and labelled as the release's own words (cleaned of control and direction characters,
- * bounded), never as the app's.
+ * bounded), never as the app's. And main's dialog before quitting may install updates at all.
  */
 import type { ConfirmRequest } from './dialogs';
 import { confirmRequest } from './confirm-text';
@@ -56,6 +56,25 @@ export function updateRestartRequest(facts: UpdateDialogFacts): ConfirmRequest {
       ...quotedReleaseNotes(facts.notes),
       '',
       'Orders and other signatures stop now; the app waits for any in progress, then quits, installs and starts again.',
+    ],
+  });
+}
+
+/** Turning on "install a downloaded update when I quit": from then on any quit installs, unasked. */
+export function installOnQuitRequest(): ConfirmRequest {
+  return confirmRequest({
+    capability: 'changes-trust',
+    title: 'Install updates when you quit',
+    action: 'Install a downloaded update whenever the app quits, without asking',
+    confirmLabel: 'Install when I quit',
+    change: {
+      setting: 'Installing a downloaded update',
+      from: 'only after your yes in the app’s Restart to update dialog',
+      to: 'also whenever the app quits, however it is closed, without showing the version or notes first',
+    },
+    notes: [
+      'Only releases signed by a release key built into this app are ever downloaded.',
+      'On macOS updates install through Restart to update only, whatever this says.',
     ],
   });
 }

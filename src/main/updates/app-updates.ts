@@ -61,8 +61,15 @@ export function appUpdateService(options: AppUpdatesOptions): UpdateService {
     currentVersion: app.getVersion(),
     manifestName: manifestNameFor(platform, options.arch),
     engine: kind
-      ? (origin) =>
-          electronUpdaterEngine({ app: updaterApp, kind, origin, logger, windowsPublishers: BAKED_WINDOWS_PUBLISHERS })
+      ? (origin, installOnQuit) =>
+          electronUpdaterEngine({
+            app: updaterApp,
+            kind,
+            origin,
+            logger,
+            windowsPublishers: BAKED_WINDOWS_PUBLISHERS,
+            installOnQuit,
+          })
       : null,
     logger,
   });

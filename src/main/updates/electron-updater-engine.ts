@@ -1,15 +1,15 @@
 /**
  * electron-updater, the ecosystem's updater, doing what it is good at: the platform's installer kind
  * (NSIS on Windows, Squirrel.Mac, AppImage or deb/rpm/pacman on Linux), the update cache, the SHA-512
- * check, install on quit and quitAndInstall, the Authenticode publisher check on Windows and the code
- * signature check of Squirrel.Mac. It is handed only releases whose manifest a trusted release key
+ * check, quitAndInstall and the silent install as the app quits (only when the person's setting says
+ * so), the Authenticode publisher check on Windows and the code signature check of Squirrel.Mac. It is handed only releases whose manifest a trusted release key
  * signed (signed-manifest.ts), through a provider that serves that verified manifest and resolves its
  * files under the baked update address, and it downloads through the pinned executor
  * (pinned-download.ts). electron-updater loads electron only lazily, so this runs under plain node
  * with an app adapter (tests pass their own); it is imported the first time something is downloaded.
  */
 import type * as ElectronUpdater from 'electron-updater';
-import type { AppUpdater, UpdateInfo } from 'electron-updater';
+import type { AppUpdater, BaseUpdater, UpdateInfo } from 'electron-updater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter';
 import type { ProviderRuntimeOptions } from 'electron-updater/out/providers/Provider';
 import { join } from 'node:path';
@@ -40,10 +40,16 @@ export type InstallerKind = 'nsis' | 'mac' | 'appimage' | 'deb' | 'rpm' | 'pacma
 export const UPDATE_CACHE_DIR = 'exchange-terminal-updater';
 
 export interface UpdateEngine {
-  /** Download the release's installer and check it; resolves once it would be installed on quit. */
+  /** Download the release's installer and check it; resolves once it is ready to install. */
   download(release: VerifiedRelease, onPercent: (percent: number) => void): Promise<void>;
   /** Quit, install the downloaded release and start the new version. False when nothing can be installed. */
   installAndRestart(): boolean;
+  /**
+   * Whether quitting the app can install a downloaded release here (when the person's setting says so).
+   * Not on macOS: Squirrel.Mac installs whatever it was handed on any quit, so it is handed a release
+   * only after the person's yes in main's restart dialog.
+   */
+  readonly canInstallOnQuit: boolean;
   /** Stop a download in progress. */
   abort(): void;
 }
@@ -55,6 +61,12 @@ export interface ElectronUpdaterEngineOptions {
   readonly logger: Logger;
   /** Windows: the Authenticode publisher names a downloaded installer must be signed by (none: not checked). */
   readonly windowsPublishers?: readonly string[];
+  /**
+   * Asked as the app quits normally with a release downloaded: install it now? The update service
+   * answers from the person's setting (off unless they turned it on in main's dialog), never from who
+   * or what made the app quit: the window closing the last window is a quit like any other.
+   */
+  readonly installOnQuit: () => boolean;
 }
 
 type ElectronUpdaterModule = typeof ElectronUpdater;
@@ -89,7 +101,10 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
   let current: VerifiedRelease | null = null;
   const executor = new PinnedDownloadExecutor(origin, () => current?.files ?? []);
   let updater: AppUpdater | null = null;
-  let downloaded: string | null = null;
+  /** A release downloaded and checked: the installer's path (Squirrel.Mac keeps its own, so there only true). */
+  let downloaded = false;
+  /** installAndRestart was called: the quit that follows is that install's, not another. */
+  let restarting = false;
 
   async function create(): Promise<AppUpdater> {
     const mod: ElectronUpdaterModule = await import('electron-updater');
@@ -121,8 +136,10 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
                 : new mod.AppImageUpdater(undefined, adapter);
     made.logger = logAdapter(logger);
     made.autoDownload = false;
-    // A downloaded, checked release installs when the person quits (and otherwise on their yes in main's dialog).
-    made.autoInstallOnAppQuit = true;
+    // Never electron-updater's own install on quit (nor, on macOS, a release handed to Squirrel.Mac
+    // before the person's yes, which it would install on any quit): whether a quit installs is
+    // decided below, from the person's setting only.
+    made.autoInstallOnAppQuit = false;
     made.allowDowngrade = false;
     made.allowPrerelease = false;
     // Block maps are not signed: every byte comes in one download checked against the signed SHA-512.
@@ -145,7 +162,21 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
     made.setFeedURL({ provider: 'custom', updateProvider: VerifiedReleaseProvider } as never);
     // Errors are reported through the promises below; the event only feeds the log.
     made.on('error', (error) => logger.warn('updates.engine_error', { message: error.message.slice(0, 300) }));
+    app.onQuit((exitCode) => quitting(made, exitCode));
     return made;
+  }
+
+  /** The app quits: install the downloaded release silently (no restart) only if the person's setting says so. */
+  function quitting(made: AppUpdater, exitCode: number): void {
+    if (!downloaded || restarting) return;
+    const why =
+      exitCode !== 0 ? 'exit_code' : kind === 'mac' ? 'platform' : !options.installOnQuit() ? 'setting_off' : null;
+    if (why) {
+      logger.info('updates.not_installed_on_quit', { why });
+      return;
+    }
+    logger.info('updates.install_on_quit');
+    (made as BaseUpdater).install(true, false);
   }
 
   function problemOf(error: unknown): UpdateProblem {
@@ -166,7 +197,7 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
   return {
     async download(release, onPercent) {
       current = release;
-      downloaded = null;
+      downloaded = false;
       try {
         updater ??= await create();
         const onProgress = (p: { percent: number }): void => onPercent(Math.max(0, Math.min(100, p.percent)));
@@ -180,7 +211,8 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
             );
           }
           const [file] = await updater.downloadUpdate();
-          downloaded = file ?? null;
+          // Squirrel.Mac is handed the file only on installAndRestart, so electron-updater names none there.
+          downloaded = file !== undefined || kind === 'mac';
         } finally {
           updater.off('download-progress', onProgress);
         }
@@ -190,10 +222,12 @@ export function electronUpdaterEngine(options: ElectronUpdaterEngineOptions): Up
     },
     installAndRestart() {
       if (!updater || !downloaded) return false;
+      restarting = true;
       // Silent where the platform asks (Windows), then start the new version.
       updater.quitAndInstall(true, true);
       return true;
     },
+    canInstallOnQuit: kind !== 'mac',
     abort() {
       executor.abortAll();
     },

@@ -3,9 +3,10 @@
  * manifest and its signature from the update address baked into the build, refuse anything a trusted
  * release key did not sign or that is not newer (signed-manifest.ts), then download it at once or when
  * the person asks (their setting), through electron-updater (electron-updater-engine.ts). A downloaded
- * release installs when the person quits, or when they say yes in main's restart dialog (the core's
- * updates handler). In offline mode nothing is checked and no socket is opened. Every change of state
- * is reported to the listeners (the `updates` bridge event).
+ * release installs when the person says yes in main's restart dialog (the core's updates handler), or
+ * as the app quits when their setting "install when I quit" is on (only main's dialog turns it on):
+ * the setting alone decides, never who made the app quit. In offline mode nothing is checked and no
+ * socket is opened. Every change of state is reported to the listeners (the `updates` bridge event).
  */
 import type { UpdateDownloads, UpdateRelease, UpdateStatus } from '../../shared/bridge';
 import type { Logger } from '../log';
@@ -34,8 +35,11 @@ export interface UpdateServiceOptions {
   readonly currentVersion: string;
   /** The manifest of this platform, e.g. latest-linux.yml (release-channel.ts). */
   readonly manifestName: string;
-  /** How to download and install; null when this copy cannot be replaced (not an installed copy). */
-  readonly engine: ((origin: UpdateOrigin) => UpdateEngine) | null;
+  /**
+   * How to download and install; null when this copy cannot be replaced (not an installed copy).
+   * `installOnQuit` is the engine's question as the app quits with a release downloaded.
+   */
+  readonly engine: ((origin: UpdateOrigin, installOnQuit: () => boolean) => UpdateEngine) | null;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly firstCheckMs?: number;
@@ -47,6 +51,8 @@ export interface UpdateEnvironment {
   /** Offline mode is on: nothing may open a connection. */
   readonly offline: () => boolean;
   readonly downloads: () => UpdateDownloads;
+  /** The person's setting: install a downloaded release when they quit (off unless main's dialog turned it on). */
+  readonly installOnQuit: () => boolean;
 }
 
 export interface UpdateService {
@@ -54,7 +60,7 @@ export interface UpdateService {
   onChange(listener: (status: UpdateStatus) => void): () => void;
   /** Begin checking (at start and every few hours) under the app's offline mode and download setting. */
   start(environment: UpdateEnvironment): void;
-  /** Offline mode or the download setting changed. */
+  /** Offline mode, the download setting or the install-on-quit setting changed. */
   settingsChanged(): void;
   /** Check now (the schedule calls this; tests too). Resolves with the status it ends in. */
   check(): Promise<UpdateStatus>;
@@ -104,7 +110,8 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
       );
     return null;
   })();
-  const engine = origin && options.engine ? options.engine(origin) : null;
+  // Before start (no environment yet) quitting installs nothing.
+  const engine = origin && options.engine ? options.engine(origin, () => installOnQuitNow()) : null;
 
   let environment: UpdateEnvironment | null = null;
   let state: UpdateStatus['state'] = offReason ? 'off' : 'idle';
@@ -123,12 +130,22 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
 
   const isOffline = (): boolean => environment?.offline() ?? false;
   const downloads = (): UpdateDownloads => environment?.downloads() ?? 'automatic';
+  const installOnQuitSetting = (): boolean => environment?.installOnQuit() === true;
+
+  /**
+   * As the app quits: a release is ready and the person's setting is on. Nothing else counts (asked
+   * after the core was disposed too: main disposes it on will-quit, before electron's quit event).
+   */
+  function installOnQuitNow(): boolean {
+    return state === 'ready' && readyRelease !== null && installOnQuitSetting();
+  }
 
   function status(): UpdateStatus {
     const shown = state === 'ready' ? readyRelease : announced;
     return {
       state,
       downloads: downloads(),
+      installOnQuit: installOnQuitSetting() && (engine?.canInstallOnQuit ?? false),
       currentVersion: options.currentVersion,
       release: shown ? releaseView(shown) : null,
       percent: state === 'downloading' ? percent : null,

@@ -7,6 +7,7 @@ function status(state: UpdateStatus['state'], extra: Partial<UpdateStatus> = {})
   return {
     state,
     downloads: 'automatic',
+    installOnQuit: false,
     currentVersion: '0.1.0',
     release: null,
     percent: null,
@@ -29,6 +30,9 @@ describe('the window’s words on updates', () => {
     });
     expect(updateNotice(refused, refused)).toBeNull();
     expect(updateNotice(null, status('ready', { release }))?.message).toBe(
+      'Version 0.2.0 is ready: it installs after your yes in Restart to update.',
+    );
+    expect(updateNotice(null, status('ready', { release, installOnQuit: true }))?.message).toBe(
       'Version 0.2.0 is ready: it installs when you quit, or now with Restart to update.',
     );
     expect(updateNotice(null, status('available', { release }))?.message).toContain('Settings → Updates');
@@ -55,6 +59,11 @@ describe('the window’s words on updates', () => {
         status('off', { problem: { code: 'update.off', message: 'This build does not update itself.' } }),
       ),
     ).toBe('This build does not update itself.');
-    expect(updateStateSentence(status('ready', { release }))).toMatch(/^Version 0\.2\.0 is downloaded and checked\./);
+    expect(updateStateSentence(status('ready', { release }))).toMatch(
+      /^Version 0\.2\.0 is downloaded and checked\. .*quitting the app does not install it\.$/,
+    );
+    expect(updateStateSentence(status('ready', { release, installOnQuit: true }))).toContain(
+      'It installs when you quit the app',
+    );
   });
 });

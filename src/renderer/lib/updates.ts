@@ -50,7 +50,9 @@ export function updateStateSentence(status: UpdateStatus): string {
     case 'downloading':
       return `Downloading version ${version}${status.percent === null ? '' : ` (${Math.floor(status.percent)}%)`}; it is checked against its signed manifest.`;
     case 'ready':
-      return `Version ${version} is downloaded and checked. It installs when you quit the app, or now with Restart to update.`;
+      return status.installOnQuit
+        ? `Version ${version} is downloaded and checked. It installs when you quit the app, or now with Restart to update.`
+        : `Version ${version} is downloaded and checked. It installs when you say yes in Restart to update; quitting the app does not install it.`;
   }
 }
 
@@ -69,7 +71,9 @@ export function updateNotice(
     case 'ready':
       return {
         level: 'info',
-        message: `Version ${version} is ready: it installs when you quit, or now with Restart to update.`,
+        message: next.installOnQuit
+          ? `Version ${version} is ready: it installs when you quit, or now with Restart to update.`
+          : `Version ${version} is ready: it installs after your yes in Restart to update.`,
       };
     default:
       return null;

@@ -151,6 +151,9 @@ export const methodCapabilities = {
   'updates.status': 'read',
   'updates.download': 'read',
   'updates.restart': 'changes-trust',
+  // On makes quitting the app (however it comes about, a window closing itself included) install a
+  // downloaded update: main's dialog first (off is immediate).
+  'settings.setInstallUpdatesOnQuit': 'changes-trust',
   // Practice (docs/practice-mode.md): a local exchange with play money that main itself starts.
   'practice.status': 'read',
   // Changes the deployment main trades on and the keys it offers. From nothing selected (or practice

@@ -2,10 +2,12 @@
  * Updates on the bridge (src/main/updates): the window sees where the app's own update stands and may
  * ask main to download an announced release (ask-first mode) or to show its restart dialog. It can
  * name no URL, no file and no key: where updates come from and which key must sign them are baked
- * into the build, and installing happens only after the person's yes in main's dialog (or when they
- * quit the app, with a release already downloaded and checked).
+ * into the build, and installing happens only after the person's yes in main's restart dialog, or when
+ * they quit the app with a release downloaded and the setting "install when I quit" on, which only
+ * main's dialog turns on (settings.setInstallUpdatesOnQuit).
  */
 import { z } from 'zod';
+import { SettingsSchema } from '../settings-schema';
 import { confirmed } from './keys';
 import { unixMs } from './primitives';
 
@@ -25,7 +27,7 @@ export const updateState = z.enum([
   /** A newer release is signed and announced; in ask-first mode it waits for the person. */
   'available',
   'downloading',
-  /** Downloaded and checked against the signed manifest: installs on quit or on "Restart to update". */
+  /** Downloaded and checked against the signed manifest: installs on "Restart to update" (or on quit, see installOnQuit). */
   'ready',
   /** The update server answered something this app will not install (see `problem`). */
   'refused',
@@ -47,6 +49,8 @@ export type UpdateRelease = z.infer<typeof updateRelease>;
 export const updateStatus = z.object({
   state: updateState,
   downloads: updateDownloads,
+  /** Quitting the app installs a ready release: the person's setting is on and this platform can. */
+  installOnQuit: z.boolean(),
   currentVersion: z.string().max(64),
   release: updateRelease.nullable(),
   /** 0..100 while downloading. */
@@ -75,5 +79,11 @@ export const updateMethods = {
     result: confirmed(updateStatus),
     summary:
       'Ask main to show its restart dialog (version, release notes, signing key); the app installs and restarts only after the person’s yes.',
+  },
+  'settings.setInstallUpdatesOnQuit': {
+    args: z.tuple([z.boolean()]),
+    result: confirmed(SettingsSchema),
+    summary:
+      'Turn off at once, or on (quitting the app then installs a downloaded update) after the person agrees in a dialog owned by main.',
   },
 } as const;

@@ -25,6 +25,8 @@ const PROTECTED: Readonly<Record<string, string>> = {
     'risk limits are changed in Settings, Risk limits, and the app asks you in its own dialog before making any looser',
   offlineMode:
     'offline mode is turned on or off on the Settings screen, and the app asks you in its own dialog before it connects again',
+  installUpdatesOnQuit:
+    'installing updates when you quit is turned on or off in Settings, Updates, and the app asks you in its own dialog before turning it on',
 };
 
 /** The patch unchanged when it touches nothing protected; otherwise a refusal naming the first such key. */

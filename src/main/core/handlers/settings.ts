@@ -4,6 +4,7 @@ import type { CoreContext } from '../context';
 import { offlineModeHandler } from './offline-mode';
 import { protectionHandlers, windowPatch } from './protections';
 import { riskLimitsHandler } from './risk';
+import { installOnQuitHandler } from './updates';
 
 export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
   const { settings } = ctx;
@@ -13,5 +14,6 @@ export function settingsHandlers(ctx: CoreContext): AreaHandlers<'settings'> {
     ...protectionHandlers(ctx),
     ...offlineModeHandler(ctx),
     ...riskLimitsHandler(ctx),
+    ...installOnQuitHandler(ctx),
   };
 }

@@ -1,14 +1,16 @@
 /**
  * updates.*: the window reads where the app's own update stands, may start the download of a signed
  * release (ask-first mode), and may ask for main's restart dialog: nothing is installed unless the
- * person says yes there (or quits the app with a release downloaded). After the yes, signing stops,
- * the restart waits for signatures in progress, and only the release the dialog showed is installed.
+ * person says yes there, or quits the app with a release downloaded and their setting "install when I
+ * quit" on. After the yes, signing stops, the restart waits for signatures in progress, and only the
+ * release the dialog showed is installed. settings.setInstallUpdatesOnQuit: off at once, on only after
+ * main's dialog, so a window that closes itself (the last window closing quits the app) installs nothing.
  */
 import { UpdateProblem, type UpdateService } from '../../updates';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { SignatureGate } from '../signature-gate';
-import { updateRestartRequest } from '../update-dialog';
+import { installOnQuitRequest, updateRestartRequest } from '../update-dialog';
 
 function asFailure(error: unknown): unknown {
   return error instanceof UpdateProblem ? new BridgeFailure(error.code, error.message) : error;
@@ -66,6 +68,20 @@ export function updatesHandlers(
       }
       ctx.logger.info('updates.restarting', { version: release.version.text });
       return { confirmed: true, value: updates.status() };
+    },
+  };
+}
+
+export function installOnQuitHandler(
+  ctx: CoreContext,
+): Pick<AreaHandlers<'settings'>, 'settings.setInstallUpdatesOnQuit'> {
+  const { settings, dialogs } = ctx;
+  return {
+    'settings.setInstallUpdatesOnQuit': async (on) => {
+      const current = settings.getSettings();
+      if (current.installUpdatesOnQuit === on) return { confirmed: true, value: current };
+      if (on && !(await dialogs.confirm(installOnQuitRequest()))) return { confirmed: false };
+      return { confirmed: true, value: settings.updateSettings({ installUpdatesOnQuit: on }) };
     },
   };
 }
