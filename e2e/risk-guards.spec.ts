@@ -117,15 +117,17 @@ test('the limits panel: each limit with its unit and why; stricter at once, loos
   await panel.scrollIntoViewIfNeeded();
 
   await test.step('every limit is shown with its value, unit and why, and today’s budget with a bar', async () => {
-    await expect(panel.locator('li')).toHaveCount(6);
+    await expect(panel.locator('li')).toHaveCount(7);
     await expect(panel.getByLabel('Price band around fair value')).toHaveValue('15');
     await expect(panel.getByTestId('risk-limit-priceBandCents')).toContainText('¢ either side');
     await expect(panel.getByLabel('Largest order cost')).toHaveValue('500');
     await expect(panel.getByLabel('Largest position per market')).toHaveValue('2000');
     await expect(panel.getByLabel('Most open orders')).toHaveValue('50');
     await expect(panel.getByLabel('Most orders per minute')).toHaveValue('120');
-    await expect(panel.getByLabel('Daily loss limit')).toHaveValue('10');
+    await expect(panel.getByLabel('Daily loss limit', { exact: true })).toHaveValue('10');
     await expect(panel.getByTestId('risk-limit-dailyLossPercent')).toContainText('% of the day’s starting equity');
+    await expect(panel.getByLabel('Daily loss limit, fixed amount')).toHaveValue('');
+    await expect(panel.getByTestId('risk-limit-dailyLossAmount')).toContainText('empty: the percentage above applies');
     await expect(panel.getByTestId('loss-budget-full')).toContainText('$0.00 of $100.00 used today');
     await expect(panel.getByRole('meter', { name: 'Today’s loss budget used' })).toHaveAttribute('aria-valuenow', '0');
   });
@@ -295,7 +297,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
 
     await open(app, 'Settings', 'Settings');
     const panel = app.getByTestId('risk-limits');
-    const daily = panel.getByLabel('Daily loss limit');
+    const daily = panel.getByLabel('Daily loss limit', { exact: true });
     await daily.fill('0.1');
     await daily.press('Enter');
     await expect(panel.getByTestId('risk-limit-dailyLossPercent').getByRole('status')).toHaveText(

@@ -147,6 +147,21 @@ describe('SettingsService', () => {
     const newer = new SettingsService({ store: createMemoryStore({ settings: { version: 99 } }) });
     expect(newer.loadIssue?.message).toMatch(/newer version/);
   });
+
+  it('loads risk limits saved before the fixed daily loss amount existed: the percentage applies', () => {
+    const { dailyLossAmount: _absent, ...older } = defaultSettings().riskLimits;
+    const stored = { ...defaultSettings(), riskLimits: { ...older, dailyLossPercent: 2.5 } };
+    const service = new SettingsService({ store: createMemoryStore({ settings: stored }) });
+    expect(service.loadIssue).toBeNull();
+    expect(service.getSettings().riskLimits).toEqual({ ...older, dailyLossPercent: 2.5, dailyLossAmount: '' });
+    // A stored amount is kept; one that is not an amount is not a limit.
+    const fixed = { ...stored, riskLimits: { ...stored.riskLimits, dailyLossAmount: '250' } };
+    expect(SettingsSchema.parse(fixed).riskLimits.dailyLossAmount).toBe('250');
+    for (const bad of ['0', '-5', '$250', '1.005', ' 250'])
+      expect(SettingsSchema.safeParse({ ...stored, riskLimits: { ...older, dailyLossAmount: bad } }).success).toBe(
+        false,
+      );
+  });
 });
 
 describe('size bounds', () => {

@@ -7,6 +7,7 @@ import {
   fieldText,
   inForceText,
   LIMIT_ROWS,
+  notInForce,
   parseLimitInput,
   throttle,
   type LimitKey,
@@ -36,6 +37,11 @@ describe('typed limits', () => {
     expect(accepted('maxOrdersPerMinute', '60')).toEqual({ maxOrdersPerMinute: 60 });
     expect(accepted('dailyLossPercent', '0.1%')).toEqual({ dailyLossPercent: 0.1 });
     expect(accepted('dailyLossPercent', '2.50')).toEqual({ dailyLossPercent: 2.5 });
+    expect(accepted('dailyLossAmount', '250')).toEqual({ dailyLossAmount: '250' });
+    expect(accepted('dailyLossAmount', ' $1,250.50 a day ')).toEqual({ dailyLossAmount: '1250.5' });
+    // An empty field: no fixed amount, the percentage applies.
+    expect(accepted('dailyLossAmount', '')).toEqual({ dailyLossAmount: '' });
+    expect(accepted('dailyLossAmount', '   ')).toEqual({ dailyLossAmount: '' });
   });
 
   it('sends only what main’s schema accepts', () => {
@@ -48,6 +54,9 @@ describe('typed limits', () => {
       ['maxOpenOrders', '1000'],
       ['maxOrdersPerMinute', '6000'],
       ['dailyLossPercent', '100'],
+      ['dailyLossAmount', '0.01'],
+      ['dailyLossAmount', '$999,999,999.99'],
+      ['dailyLossAmount', ''],
     ];
     for (const [key, typed] of samples) {
       expect(RiskLimitsSchema.safeParse({ ...limits, ...accepted(key, typed) }).success, `${key} ${typed}`).toBe(true);
@@ -73,6 +82,12 @@ describe('typed limits', () => {
       refused('dailyLossPercent', '0.09'),
       refused('dailyLossPercent', '101'),
       refused('dailyLossPercent', ''),
+      refused('dailyLossAmount', '0'),
+      refused('dailyLossAmount', '$0.00'),
+      refused('dailyLossAmount', '1.005'),
+      refused('dailyLossAmount', '-5'),
+      refused('dailyLossAmount', '10%'),
+      refused('dailyLossAmount', '1000000000'),
     ];
     for (const m of messages) {
       expect(m).toMatch(/^[A-Z].*\.$/);
@@ -81,6 +96,9 @@ describe('typed limits', () => {
     expect(refused('priceBandCents', '100')).toBe('The band must be between 0.1¢ and 99.9¢.');
     expect(refused('maxOpenOrders', '1001')).toBe('Type a whole number from 1 to 1,000.');
     expect(refused('dailyLossPercent', '0.09')).toBe('The daily loss limit must be between 0.1% and 100%.');
+    expect(refused('dailyLossAmount', '0')).toBe(
+      'A fixed daily loss limit must be more than $0; leave the field empty to use the percentage.',
+    );
   });
 
   it('tells a stricter change (saved at once) from a looser one (main’s dialog) in exact units', () => {
@@ -94,6 +112,22 @@ describe('typed limits', () => {
     expect(changeKind('dailyLossPercent', limits, { dailyLossPercent: 0.1 })).toBe('stricter');
   });
 
+  it('treats a fixed daily loss amount set in place of the percentage, grown or cleared as looser; shrunk as stricter', () => {
+    const fixed: RiskLimits = { ...limits, dailyLossAmount: '250' };
+    expect(changeKind('dailyLossAmount', limits, { dailyLossAmount: '5' })).toBe('looser');
+    expect(changeKind('dailyLossAmount', limits, { dailyLossAmount: '' })).toBe('same');
+    expect(changeKind('dailyLossAmount', fixed, { dailyLossAmount: '250.01' })).toBe('looser');
+    expect(changeKind('dailyLossAmount', fixed, { dailyLossAmount: '' })).toBe('looser');
+    expect(changeKind('dailyLossAmount', fixed, { dailyLossAmount: '249.99' })).toBe('stricter');
+    expect(changeKind('dailyLossAmount', fixed, { dailyLossAmount: '250.00' })).toBe('same');
+    expect(fieldText('dailyLossAmount', limits)).toBe('');
+    expect(fieldText('dailyLossAmount', fixed)).toBe('250');
+    expect(inForceText('dailyLossAmount', fixed)).toBe('$250.00 a day');
+    expect(notInForce('dailyLossPercent', fixed)).toBe('Not in force now: the fixed amount of $250.00 a day applies.');
+    expect(notInForce('dailyLossPercent', limits)).toBeNull();
+    expect(notInForce('dailyLossAmount', fixed)).toBeNull();
+  });
+
   it('names every limit once, with the value in force in words', () => {
     expect(LIMIT_ROWS.map((r) => r.key).sort()).toEqual(Object.keys(DEFAULT_RISK_LIMITS).sort());
     expect(LIMIT_ROWS.map((r) => inForceText(r.key, limits))).toEqual([
@@ -103,6 +137,7 @@ describe('typed limits', () => {
       '50 orders',
       '120 orders a minute',
       '10%',
+      'the percentage (no fixed amount)',
     ]);
     expect(fieldText('dailyLossPercent', { ...limits, dailyLossPercent: 0.1 })).toBe('0.1');
   });

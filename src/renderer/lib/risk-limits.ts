@@ -64,7 +64,14 @@ export const LIMIT_ROWS: readonly LimitRow[] = [
     name: 'Daily loss limit',
     prefix: null,
     unit: '% of the day’s starting equity',
-    why: 'Realised plus unrealised loss at fair value since 00:00 UTC; at the limit only orders that reduce a position go.',
+    why: 'Realised plus unrealised loss at fair value since 00:00 UTC; at the limit only orders that reduce a position go. Applies when no fixed amount is set below.',
+  },
+  {
+    key: 'dailyLossAmount',
+    name: 'Daily loss limit, fixed amount',
+    prefix: '$',
+    unit: 'a day · empty: the percentage above applies',
+    why: 'The same limit in dollars, in place of the percentage: for an account funded after its day started, or if you think in dollars.',
   },
 ];
 
@@ -97,6 +104,18 @@ function parseDollars(typed: string): LimitInput {
   if (joined(p) === '0') return fail('The largest order cost must be more than $0.');
   if (p.whole.length > 9) return fail('The largest order cost can be at most $999,999,999.99.');
   return { ok: true, change: { maxOrderCost: joined(p) } };
+}
+
+/** A fixed daily loss amount ("250", "$250", "250 a day"), or an empty field: the percentage applies. */
+function parseDailyAmount(typed: string): LimitInput {
+  if (typed.trim() === '') return { ok: true, change: { dailyLossAmount: '' } };
+  const p = decimalParts(typed, /^\s*\$|\s*(a|per)\s+day\s*$/gi);
+  if (!p) return fail('Type an amount in dollars, such as 250, or leave the field empty to use the percentage.');
+  if (p.fraction.length > 2) return fail('Use at most two decimal places (whole cents).');
+  if (joined(p) === '0')
+    return fail('A fixed daily loss limit must be more than $0; leave the field empty to use the percentage.');
+  if (p.whole.length > 9) return fail('A fixed daily loss limit can be at most $999,999,999.99.');
+  return { ok: true, change: { dailyLossAmount: joined(p) } };
 }
 
 function parseContracts(typed: string): LimitInput {
@@ -149,11 +168,18 @@ export function parseLimitInput(key: LimitKey, typed: string): LimitInput {
       return parseCount(key, typed, 6000, 120);
     case 'dailyLossPercent':
       return parsePercent(typed);
+    case 'dailyLossAmount':
+      return parseDailyAmount(typed);
   }
 }
 
+/** The fixed daily loss amount in amount units, or null when the percentage applies. */
+function dailyFixed(l: Pick<RiskLimits, 'dailyLossAmount'>): bigint | null {
+  return l.dailyLossAmount === '' ? null : parseAmount(l.dailyLossAmount);
+}
+
 /** One limit in comparable units (price, amount or size units; counts; basis points). */
-function magnitude(key: LimitKey, l: Pick<RiskLimits, LimitKey>): bigint {
+function magnitude(key: Exclude<LimitKey, 'dailyLossAmount'>, l: Pick<RiskLimits, LimitKey>): bigint {
   switch (key) {
     case 'priceBandCents':
       return parsePrice(l.priceBandCents);
@@ -170,12 +196,22 @@ function magnitude(key: LimitKey, l: Pick<RiskLimits, LimitKey>): bigint {
   }
 }
 
-/** How a change compares with the limits in force: every limit is "at most", so larger is looser. */
+/**
+ * How a change compares with the limits in force: every limit is "at most", so larger is looser.
+ * Setting a fixed daily loss amount where the percentage applied, or clearing it, is looser too
+ * (main asks, as it does).
+ */
 export function changeKind(
   key: LimitKey,
   inForce: RiskLimits,
   change: Partial<RiskLimits>,
 ): 'same' | 'stricter' | 'looser' {
+  if (key === 'dailyLossAmount') {
+    const was = dailyFixed(inForce);
+    const next = dailyFixed({ ...inForce, ...change });
+    if (was === next) return 'same';
+    return was !== null && next !== null && next < was ? 'stricter' : 'looser';
+  }
   const from = magnitude(key, inForce);
   const to = magnitude(key, { ...inForce, ...change });
   return to === from ? 'same' : to < from ? 'stricter' : 'looser';
@@ -186,7 +222,7 @@ export function fieldText(key: LimitKey, l: RiskLimits): string {
   return String(l[key]);
 }
 
-/** The value in force in a sentence: "15¢", "$500.00", "2,000 contracts", "10%". */
+/** The value in force in a sentence: "15¢", "$500.00", "2,000 contracts", "10%", "$250.00 a day". */
 export function inForceText(key: LimitKey, l: RiskLimits): string {
   switch (key) {
     case 'priceBandCents':
@@ -201,7 +237,18 @@ export function inForceText(key: LimitKey, l: RiskLimits): string {
       return `${l.maxOrdersPerMinute} orders a minute`;
     case 'dailyLossPercent':
       return `${l.dailyLossPercent}%`;
+    case 'dailyLossAmount': {
+      const fixed = dailyFixed(l);
+      return fixed === null ? 'the percentage (no fixed amount)' : `${displayUsd(fixed)} a day`;
+    }
   }
+}
+
+/** A line under a limit that is not in force now, or null: the percentage while a fixed amount is set. */
+export function notInForce(key: LimitKey, l: RiskLimits): string | null {
+  return key === 'dailyLossPercent' && l.dailyLossAmount !== ''
+    ? `Not in force now: the fixed amount of ${inForceText('dailyLossAmount', l)} applies.`
+    : null;
 }
 
 export interface BudgetView {

@@ -32,7 +32,8 @@ function statusOf(ctx: CoreContext, session: TradingSession | null): RiskStatus 
   const ordersLastMinute = ctx.orderGate.sentInLastMinute(master);
   if (equity === null)
     return { ...base, account: master, ordersLastMinute, note: 'The account’s balance has not been read yet.' };
-  const s = ctx.lossBudget.status(master, equity, parseLimits(limits).dailyLossBps);
+  const parsed = parseLimits(limits);
+  const s = ctx.lossBudget.status(master, equity, parsed.dailyLossBps, parsed.dailyLossFixed);
   return {
     limits,
     account: master,

@@ -163,6 +163,7 @@ describe('the one-pass check', () => {
       maxOpenOrders: fc.integer({ min: 1, max: 60 }),
       maxOrdersPerMinute: fc.integer({ min: 1, max: 130 }),
       dailyLossBps: fc.constant(1000n),
+      dailyLossFixed: fc.constant(null),
     }),
     account: fc.option(
       fc.record({

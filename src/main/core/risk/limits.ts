@@ -15,8 +15,10 @@ export interface ParsedLimits {
   maxPosition: bigint;
   maxOpenOrders: number;
   maxOrdersPerMinute: number;
-  /** Basis points of the day's starting equity (10% = 1000). */
+  /** Basis points of the day's starting equity (10% = 1000): the limit when no fixed amount is set. */
   dailyLossBps: bigint;
+  /** Amount units (10^6 = $1): the daily loss limit in place of the percentage; null when none is set. */
+  dailyLossFixed: bigint | null;
 }
 
 export function parseLimits(l: RiskLimits): ParsedLimits {
@@ -27,10 +29,22 @@ export function parseLimits(l: RiskLimits): ParsedLimits {
     maxOpenOrders: l.maxOpenOrders,
     maxOrdersPerMinute: l.maxOrdersPerMinute,
     dailyLossBps: BigInt(Math.round(l.dailyLossPercent * 100)),
+    dailyLossFixed: l.dailyLossAmount === '' ? null : parseAmount(l.dailyLossAmount),
   };
 }
 
 type LimitKey = keyof RiskLimits;
+
+/**
+ * A fixed daily loss amount is looser when one is set where the percentage applied (the person swaps
+ * a budget that moves with equity for a number: main's dialog asks, whatever the two come to today),
+ * when it grows, and when it is cleared (the percentage applies again); stricter only when it shrinks.
+ */
+function fixedLooser(from: bigint | null, to: bigint | null): boolean {
+  if (from === to) return false;
+  if (from === null || to === null) return true;
+  return to > from;
+}
 
 /** Every limit is "at most": a larger number is looser. */
 const LOOSER: Readonly<Record<LimitKey, (from: ParsedLimits, to: ParsedLimits) => boolean>> = {
@@ -40,6 +54,7 @@ const LOOSER: Readonly<Record<LimitKey, (from: ParsedLimits, to: ParsedLimits) =
   maxOpenOrders: (a, b) => b.maxOpenOrders > a.maxOpenOrders,
   maxOrdersPerMinute: (a, b) => b.maxOrdersPerMinute > a.maxOrdersPerMinute,
   dailyLossPercent: (a, b) => b.dailyLossBps > a.dailyLossBps,
+  dailyLossAmount: (a, b) => fixedLooser(a.dailyLossFixed, b.dailyLossFixed),
 };
 
 /** Our words for each limit, for dialogs and refusals. */
@@ -50,6 +65,7 @@ export const LIMIT_NAMES: Readonly<Record<LimitKey, string>> = {
   maxOpenOrders: 'Most open orders',
   maxOrdersPerMinute: 'Most orders a minute',
   dailyLossPercent: 'Daily loss limit',
+  dailyLossAmount: 'Daily loss limit (fixed amount)',
 };
 
 export function limitText(key: LimitKey, l: RiskLimits): string {
@@ -66,7 +82,9 @@ export function limitText(key: LimitKey, l: RiskLimits): string {
     case 'maxOrdersPerMinute':
       return `${l.maxOrdersPerMinute} a minute`;
     case 'dailyLossPercent':
-      return `${l.dailyLossPercent}% of the day's starting equity`;
+      return `${l.dailyLossPercent}% of the day's starting equity (when no fixed amount is set)`;
+    case 'dailyLossAmount':
+      return p.dailyLossFixed === null ? 'none: the percentage applies' : `${formatDollars(p.dailyLossFixed)} a day`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Address } from '../../../shared/protocol';
+import type { RiskLimits } from '../../../shared/settings-schema';
 import { silentLogger } from '../../log';
 import { SettingsService } from '../../settings';
 import { createMemoryStore } from '../../store/key-value-store';
@@ -17,12 +18,19 @@ const MASTER = ('0x' + '11'.repeat(20)) as Address;
 const AGENT = ('0x' + '22'.repeat(20)) as Address;
 
 function setup(
-  opts: { confirm?: boolean; answer?: boolean; snapshot?: AccountSnapshot | null; now?: () => number } = {},
+  opts: {
+    confirm?: boolean;
+    answer?: boolean;
+    snapshot?: AccountSnapshot | null;
+    now?: () => number;
+    limits?: Partial<RiskLimits>;
+  } = {},
 ) {
   const settings = new SettingsService({ store: createMemoryStore() });
   settings.updateSettings({
     confirmations: { ...settings.getSettings().confirmations, orders: opts.confirm ?? false },
   });
+  if (opts.limits) settings.updateSettings({ riskLimits: { ...settings.getSettings().riskLimits, ...opts.limits } });
   const asked: ConfirmRequest[] = [];
   let identity = 'A';
   const clearances = new Clearances();
@@ -143,6 +151,18 @@ describe('OrderGate', () => {
     expect(asked[0]!.confirmLabel).toBe('Buy anyway');
     const yes = setup({ answer: true });
     await expect(yes.gate.pass(yes.order({ price: 99n * C }), yes.view)).resolves.toBeDefined();
+  });
+
+  it('refuses at a fixed daily loss amount, whatever the percentage of the day’s equity allows', async () => {
+    // Buy 100 at 56¢ against fair 50¢: $6 given away, within 10% of $1,000 but over a fixed $5.
+    const over = { price: 56n * C, size: 100n * N };
+    const percent = setup();
+    await expect(percent.gate.pass(percent.order(over), percent.view)).resolves.toBeDefined();
+    const { gate, view, order } = setup({ limits: { dailyLossAmount: '5' } });
+    const refusal = await gate.pass(order(over), view).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'risk.daily_loss' });
+    expect((refusal as Error).message).toContain('over your daily limit of $5.00');
+    await expect(gate.pass(order({ price: 54n * C, size: 100n * N }), view)).resolves.toBeDefined();
   });
 
   it('asks when the account cannot be read here, and says which limits were not applied', async () => {

@@ -312,7 +312,7 @@ export class OrderGate {
       const f = view?.fair(order.assetId, order.epoch);
       return { risk: null, fair: f?.known ? f.price : null };
     }
-    const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps);
+    const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps, limits.dailyLossFixed);
     return {
       risk: {
         inventory: snap.inventory,
