@@ -49,12 +49,14 @@ export function createOracleFeed(opts: OracleFeedServerOptions) {
     label: 'SymbolId',
     isAvailable: (k) => opts.oracle.has(BigInt(k)),
     pingIntervalMs: opts.pingIntervalMs,
-    onSubscribed: (ws: WebSocket, key: string) => feed.send(ws, message(key)),
+    onSubscribed: (ws: WebSocket, key: string) => {
+      if (!opts.oracle.silent(BigInt(key))) feed.send(ws, message(key));
+    },
   });
   let timer: ReturnType<typeof setInterval> | undefined;
   if (opts.publishIntervalMs > 0) {
     timer = setInterval(() => {
-      for (const key of feed.activeKeys()) feed.sendToKey(key, message(key));
+      for (const key of feed.activeKeys()) if (!opts.oracle.silent(BigInt(key))) feed.sendToKey(key, message(key));
     }, opts.publishIntervalMs);
     timer.unref();
   }

@@ -11,8 +11,15 @@ export interface OracleConfig {
   originMs: number;
 }
 
+/** How a test moves the live feed (devnet only): an offset on the path's price, or no prices at all. */
+export interface OracleSteer {
+  offset?: bigint;
+  silent?: boolean;
+}
+
 export class OraclePriceLog {
   private readonly paths = new Map<bigint, { process: PriceProcess; lastMs: number }>();
+  private readonly steers = new Map<bigint, Required<OracleSteer>>();
 
   constructor(
     private readonly symbols: ReadonlyMap<bigint, OracleSymbol>,
@@ -21,6 +28,19 @@ export class OraclePriceLog {
 
   has(symbolId: bigint): boolean {
     return this.symbols.has(symbolId);
+  }
+
+  /**
+   * Tests only (never over HTTP): moves this log's prices by an offset, or silences the symbol (a
+   * stale spell). Set on the live feed's log only; resolutions read their own, unsteered path.
+   */
+  steer(symbolId: bigint, steer: OracleSteer): void {
+    const now = this.steers.get(symbolId) ?? { offset: 0n, silent: false };
+    this.steers.set(symbolId, { offset: steer.offset ?? now.offset, silent: steer.silent ?? now.silent });
+  }
+
+  silent(symbolId: bigint): boolean {
+    return this.steers.get(symbolId)?.silent ?? false;
   }
 
   /** Oracle price (USD × 10^6) in force at `timeMs`. */
@@ -43,6 +63,7 @@ export class OraclePriceLog {
       this.paths.set(symbolId, p);
     }
     p.lastMs = timeMs;
-    return p.process.priceAt(timeMs);
+    const price = p.process.priceAt(timeMs) + (this.steers.get(symbolId)?.offset ?? 0n);
+    return price > 10_000n ? price : 10_000n;
   }
 }

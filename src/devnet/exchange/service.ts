@@ -24,7 +24,7 @@ import { createMarketFeed, createOracleFeed } from './feeds';
 import { createJsonServer } from './http-server';
 import { Journal } from './journal';
 import { Ledger } from './ledger';
-import { OraclePriceLog } from './oracle';
+import { OraclePriceLog, type OracleSteer } from './oracle';
 import { RateLimiter, type RateLimit } from './rate-limit';
 import { readRoutes } from './read-routes';
 import type { SignatureVerifierOptions } from './signature-verifier';
@@ -124,6 +124,11 @@ export interface ExchangeServiceHandle {
   catalog: MarketCatalog;
   /** Devnet/test only, never over HTTP: credits `amount` units through a journaled typ-7 entry. */
   credit(account: string, amount: bigint): Promise<void>;
+  /**
+   * Devnet/test only, never over HTTP: moves the live oracle feed of a symbol by an offset (oracle
+   * scale) or silences it; resolutions keep reading the unsteered path.
+   */
+  steerOracle(symbolId: bigint, steer: OracleSteer): void;
   /** Runs the epoch scheduler now and waits until its records are durable. */
   runScheduler(): Promise<void>;
   /** Chain mode: scan deposits, sweep and pay now. */
@@ -373,6 +378,7 @@ export async function startExchangeService(options: ExchangeServiceOptions = {})
     domain,
     chainId,
     catalog,
+    steerOracle: (symbolId, steer) => liveOracle.steer(symbolId, steer),
     async credit(account, amount) {
       const owner = address(account, 'account').toLowerCase();
       const index = (DEVNET_CREDIT_INDEX_BASE + ledger.state.devnetCredits + 1n).toString();
