@@ -17,6 +17,9 @@ const WORDS = 8;
 const FIRST_CHUNK = 16;
 const LARGEST_CHUNK = 4_096;
 const FIRST_INDEX = 32;
+/** Chunks before they reach LARGEST_CHUNK, and the digests those hold. */
+const DOUBLING_CHUNKS = Math.log2(LARGEST_CHUNK / FIRST_CHUNK);
+const DOUBLING_END = FIRST_CHUNK * (2 ** DOUBLING_CHUNKS - 1);
 
 /** The value of a lowercase hex digit's char code, or -1. */
 const HEX = new Int8Array(128).fill(-1);
@@ -78,18 +81,52 @@ export class DigestSet implements Iterable<string> {
     if (this.#other) yield* this.#other;
   }
 
-  #hash(words: Uint32Array): number {
-    let h = Math.imul(words[0]! ^ this.#seedA, 0x85eb_ca6b) ^ Math.imul(words[5]! ^ this.#seedB, 0xc2b2_ae35);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b_3c6d);
-    return (h ^ (h >>> 13)) >>> 0;
+  /**
+   * Every word counts: ids that differ only in a few bytes of any word (counters at the end, tags at the
+   * front) must spread over the index, or linear probing turns into a scan of every earlier digest. Each
+   * word goes through a multiply and xorshift on top of the running state, which starts at this set's
+   * random key, so how two digests' differences cancel depends on the key: a collision found for one set
+   * (or offline) is no collision in another. murmur3's finaliser then spreads the last word's low bits.
+   * `words` from `at` on: a lookup's scratch, or a held entry in its chunk.
+   */
+  #hash(words: Uint32Array, at: number): number {
+    let h = this.#seedA;
+    for (let w = 0; w < WORDS; w++) {
+      h = Math.imul(h ^ words[at + w]!, 0x85eb_ca6b);
+      h ^= h >>> 13;
+    }
+    h ^= this.#seedB;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85eb_ca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2_ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+  }
+
+  /**
+   * Slots visited to find each held digest, over all of them (a diagnostic for tests: a good hash keeps
+   * the average under 2 at this load). Read off the index, so lookups pay nothing for it.
+   */
+  probeStats(): { average: number; longest: number } {
+    const index = this.#index;
+    const mask = index.length - 1;
+    let total = 0;
+    let longest = 0;
+    for (let slot = 0; slot < index.length; slot++) {
+      const entry = index[slot]!;
+      if (entry === 0) continue;
+      const probes = ((slot - this.#hashOf(entry - 1)) & mask) + 1;
+      total += probes;
+      longest = Math.max(longest, probes);
+    }
+    return { average: this.#count === 0 ? 0 : total / this.#count, longest };
   }
 
   /** The slot holding `words`, or ~slot of the empty one where it would go. */
   #find(words: Uint32Array): number {
     const index = this.#index;
     const mask = index.length - 1;
-    for (let slot = this.#hash(words) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = this.#hash(words, 0) & mask; ; slot = (slot + 1) & mask) {
       const entry = index[slot]!;
       if (entry === 0) return ~slot;
       if (this.#equals(entry - 1, words)) return slot;
@@ -97,25 +134,17 @@ export class DigestSet implements Iterable<string> {
   }
 
   #equals(n: number, words: Uint32Array): boolean {
-    const [chunk, at] = this.#locate(n);
+    const c = chunkOf(n);
+    const chunk = this.#chunks[c]!;
+    const at = (n - chunkStart(c)) * WORDS;
     for (let w = 0; w < WORDS; w++) if (chunk[at + w] !== words[w]) return false;
     return true;
   }
 
-  /** Chunk sizes double from FIRST_CHUNK up to LARGEST_CHUNK digests. */
-  #locate(n: number): [Uint32Array, number] {
-    let c = 0;
-    let size = FIRST_CHUNK;
-    while (size < LARGEST_CHUNK && n >= size) {
-      n -= size;
-      c++;
-      size *= 2;
-    }
-    if (size === LARGEST_CHUNK) {
-      c += Math.floor(n / LARGEST_CHUNK);
-      n %= LARGEST_CHUNK;
-    }
-    return [this.#chunks[c]!, n * WORDS];
+  /** The hash of entry number `n`, read where it is held (growing rehashes every entry). */
+  #hashOf(n: number): number {
+    const c = chunkOf(n);
+    return this.#hash(this.#chunks[c]!, (n - chunkStart(c)) * WORDS);
   }
 
   /** Writes `words` as entry number #count and counts it. */
@@ -126,19 +155,16 @@ export class DigestSet implements Iterable<string> {
       this.#chunks.push(new Uint32Array(size * WORDS));
       this.#room += size;
     }
-    const [chunk, at] = this.#locate(n);
-    chunk.set(words, at);
+    const c = chunkOf(n);
+    this.#chunks[c]!.set(words, (n - chunkStart(c)) * WORDS);
     this.#count = n + 1;
   }
 
   #grow(): void {
     const index = new Uint32Array(this.#index.length * 2);
     const mask = index.length - 1;
-    const words = new Uint32Array(WORDS);
     for (let n = 0; n < this.#count; n++) {
-      const [chunk, at] = this.#locate(n);
-      for (let w = 0; w < WORDS; w++) words[w] = chunk[at + w]!;
-      let slot = this.#hash(words) & mask;
+      let slot = this.#hashOf(n) & mask;
       while (index[slot] !== 0) slot = (slot + 1) & mask;
       index[slot] = n + 1;
     }
@@ -146,14 +172,36 @@ export class DigestSet implements Iterable<string> {
   }
 }
 
+/**
+ * Chunk sizes double from FIRST_CHUNK up to LARGEST_CHUNK digests; entry number `n` is in chunk
+ * chunkOf(n), which starts at entry chunkStart(c). Arithmetic, not a walk: every probe's compare asks.
+ */
+function chunkOf(n: number): number {
+  return n < DOUBLING_END
+    ? 31 - Math.clz32(Math.floor(n / FIRST_CHUNK) + 1)
+    : DOUBLING_CHUNKS + Math.floor((n - DOUBLING_END) / LARGEST_CHUNK);
+}
+
+function chunkStart(c: number): number {
+  return c < DOUBLING_CHUNKS ? FIRST_CHUNK * (2 ** c - 1) : DOUBLING_END + (c - DOUBLING_CHUNKS) * LARGEST_CHUNK;
+}
+
 /** Scratch for the digest being looked up (one thread, nothing awaited while it is used). */
 const SCRATCH = new Uint32Array(WORDS);
+/**
+ * The string SCRATCH holds the words of, or null. The engine asks has() of a digest and then add()s it
+ * (engine.ts: used(), then consume()); parsing 64 hex digits is most of a lookup, so it is done once.
+ */
+let scratchOf: string | null = null;
 
 /**
- * A canonical digest's words, in a scratch array good until the next call; null for any other string.
- * Hex digits are read by char code: no substring per word.
+ * A canonical digest's words, in a scratch array good until the next call (read it, never write it: a
+ * repeat call with the same string returns it unparsed); null for any other string. Hex digits are read
+ * by char code: no substring per word.
  */
 export function packDigest(digest: string): Uint32Array | null {
+  if (digest === scratchOf) return SCRATCH;
+  scratchOf = null;
   if (digest.length !== 66 || digest.charCodeAt(0) !== 48 || digest.charCodeAt(1) !== 120) return null;
   for (let w = 0, i = 2; w < WORDS; w++) {
     let word = 0;
@@ -165,6 +213,7 @@ export function packDigest(digest: string): Uint32Array | null {
     }
     SCRATCH[w] = word >>> 0;
   }
+  scratchOf = digest;
   return SCRATCH;
 }
 
