@@ -22,6 +22,7 @@ const bench: Benchmark = {
         const line = `seed ${seed}: ${r.steps} steps, ${r.orders} orders (${r.refused} refused, ${r.fills} filled at once), main cancelled ${r.cancelledByMain}; worst loss ${usd(r.worstLoss)} of ${usd(r.limit)} (${((Number(r.worstLoss) / Number(r.limit || 1n)) * 100).toFixed(1)} %) in ${((Date.now() - started) / 1000).toFixed(0)} s`;
         console.log(`  ${line}`);
         console.log(`    steps by kind: ${JSON.stringify(r.kinds)}`);
+        console.log(`    refusals by code: ${JSON.stringify(r.refusedBy)}`);
         report.notes.push(line);
         report.ratios.push({
           label: `seed ${seed}: worst loss / limit`,

@@ -46,6 +46,8 @@ export interface FuzzReport {
   /** The first step at which the loss passed the limit, with the steps so far, or null. */
   violation: string | null;
   kinds: Record<string, number>;
+  /** Refusals by code. */
+  refusedBy: Record<string, number>;
 }
 
 export interface Market {
@@ -216,6 +218,7 @@ export async function runLossFuzz(
     limit: 0n,
     violation: null,
     kinds: {},
+    refusedBy: {},
   };
   const status = await invoke('risk.status');
   const limit = status.ok ? BigInt((status.value as { lossLimit: string | null }).lossLimit ?? '0') : 0n;
@@ -271,9 +274,13 @@ export async function runLossFuzz(
     const q = (p / tick) * tick;
     return q < 10_000n ? 10_000n : q > 990_000n ? 990_000n : q;
   };
-  const placed = (o: { ok: boolean; value?: unknown }): void => {
+  const placed = (o: { ok: boolean; value?: unknown; error?: { code: string } }): void => {
     report.orders++;
-    if (!o.ok) report.refused++;
+    if (!o.ok) {
+      report.refused++;
+      const code = o.error?.code ?? 'unknown';
+      report.refusedBy[code] = (report.refusedBy[code] ?? 0) + 1;
+    }
     else if (BigInt((o.value as { filled?: string }).filled ?? '0') > 0n) report.fills++;
   };
 
@@ -374,13 +381,15 @@ export async function runLossFuzz(
         const side = r() < 0.5 ? 'buy' : 'sell';
         const signed = await invoke('offline.sign', {
           signer: alice,
-          action: { kind: 'order', ...order(m, side, priceNear(m, side), BigInt(1 + Math.floor(r() * 100)), 'IOC') },
+          action: (({ signAs: _, ...o }) => ({ kind: 'order', ...o }))(
+            order(m, side, priceNear(m, side), BigInt(1 + Math.floor(r() * 100)), 'IOC'),
+          ),
         });
-        report.orders++;
         if (!signed.ok) {
-          report.refused++;
+          placed(signed);
           return;
         }
+        report.orders++;
         placed(await invoke('offline.submit', (signed.value as { value: SignedPayload }).value));
       },
     ],
@@ -418,7 +427,7 @@ export async function runLossFuzz(
       1,
       async () => {
         await invoke('lock.lock');
-        await invoke('lock.unlock', { password: TEST_PASSWORD });
+        await invoke('lock.unlock', TEST_PASSWORD);
         await invoke('account.select', { master: alice, agent: null, tradeAs: 'master' });
       },
     ],

@@ -20,8 +20,19 @@ export const orderTicket = z
     size: typedField,
     timeInForce: timeInForceName,
     signAs,
+    /**
+     * A hotkey's marketable order (its best price moved by the slippage): main may tighten its limit to
+     * the worst price the band and the daily loss budget allow, and says so in the result.
+     */
+    marketable: z.boolean().optional(),
   })
   .strict();
+
+/** Set when main tightened an order's limit to stay inside a guard: the limit it was sent with, and which guard. */
+const tightenedFacts = {
+  tightenedFrom: decimalString.optional(),
+  tightenedBy: z.enum(['band', 'budget']).optional(),
+};
 
 /** What became of an order, as facts: the window words the notice ("Bought 10 at 62.5¢", src/renderer/lib/notice-text.ts). */
 export const orderResult = z.object({
@@ -39,6 +50,7 @@ export const orderResult = z.object({
   fillPrice: decimalString.nullable(),
   /** True when the exchange did not report a fill's price: `fillPrice` is then the limit, "at or better". */
   fillPriceIsLimit: z.boolean(),
+  ...tightenedFacts,
 });
 
 export const cancelArgs = z.object({ ...marketRef.shape, orderId: bytes32, signAs }).strict();
@@ -99,6 +111,7 @@ export const closeResult = z.object({
   reason: z.string(),
   /** NOTHING_TO_CLOSE because the position went flat or turned over between the plan and the send. */
   positionChanged: z.boolean(),
+  ...tightenedFacts,
 });
 
 /** What the ticket shows before sending: computed by main with the protocol's exact rules. */

@@ -76,7 +76,10 @@ export async function closePosition(
     epoch: e,
     ticket: { sell: plan.sell, price: plan.limit, size: plan.size },
     timeInForce: 'IOC',
+    // At the limit, a close past the band or the budget goes at the edge they allow if that reaches the best price.
+    tighten: { best: plan.best },
   });
+  const limit = passed.price;
   let sent;
   try {
     // Re-read the position after the gate (and its dialog): a resting order may have filled meanwhile.
@@ -89,7 +92,7 @@ export async function closePosition(
       ...(await send(session, {
         assetId: a,
         epoch: e,
-        ticket: { sell: plan.sell, price: plan.limit, size },
+        ticket: { sell: plan.sell, price: limit, size },
         timeInForce: 'IOC',
         signAs,
       })),
@@ -112,7 +115,8 @@ export async function closePosition(
     worstPrice: p?.worst.toString() ?? null,
     pricesAreLimits: p?.atOrBetter ?? false,
     bestPrice: plan.best.toString(),
-    limitPrice: plan.limit.toString(),
+    limitPrice: limit.toString(),
+    ...(passed.tightened ? { tightenedFrom: passed.tightened.from.toString(), tightenedBy: passed.tightened.by } : {}),
   };
   if (result.status === 'REJECTED') return { ...common, status: 'REJECTED', reason: result.reason };
   if (filled === 0n) return { ...common, status: 'NOT_FILLED' };

@@ -95,6 +95,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
 
   return {
     'kit.build': async (args) => {
+      await ctx.kits.ready();
       const key = ctx.vault.list().find((k) => k.address.toLowerCase() === args.signer.toLowerCase());
       if (!key) throw new BridgeFailure('keys.not_found', `No key for ${args.signer} is in this vault.`);
       const facts = signingNow();
@@ -144,12 +145,14 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
       return { confirmed: true, value: view(kit.id) };
     },
 
-    'kit.list': () => {
+    'kit.list': async () => {
+      await ctx.kits.ready();
       const { pin } = selected();
       return ctx.kits.list().map((k) => kitView(k, pin));
     },
 
     'kit.saveFile': async (id) => {
+      await ctx.kits.ready();
       const stored = ctx.kits.get(id);
       const path = await ctx.dialogs.saveFile({
         title: 'Save emergency kit',
@@ -166,14 +169,17 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
         throw new BridgeFailure('kit.invalid_file', 'That file is too large to be an emergency kit.');
       return {
         confirmed: true,
-        value: receiveKit(ctx, text, 'file', trading.facts()?.contracts.ledger ?? null),
+        value: await receiveKit(ctx, text, { source: 'file', knownLedger: trading.facts()?.contracts.ledger ?? null }),
       };
     },
 
-    // Text from the window (pasted or scanned): a few slots only (kit-store.ts).
-    'kit.importText': (text) => receiveKit(ctx, text, 'window', trading.facts()?.contracts.ledger ?? null),
+    // Text from the window (pasted or scanned): a few slots only (kit-store.ts), one check at a time
+    // (kit-checks.ts).
+    'kit.importText': (text) =>
+      receiveKit(ctx, text, { source: 'window', knownLedger: trading.facts()?.contracts.ledger ?? null }),
 
     'kit.remove': async (id) => {
+      await ctx.kits.ready();
       const stored = ctx.kits.get(id);
       const yes = await ctx.dialogs.confirm(
         confirmRequest({
@@ -201,6 +207,7 @@ export function kitHandlers(ctx: CoreContext, trading: TradingHost): AreaHandler
           'Panic needs your click or key press: press the Panic button or its hotkey. Nothing was sent.',
         );
       const session = await trading.connected();
+      await ctx.kits.ready();
       const { pin } = selected();
       const kits = ctx.kits
         .list()

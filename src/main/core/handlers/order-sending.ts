@@ -23,6 +23,8 @@ export interface GateSpec {
   ticket: ParsedTicket;
   timeInForce: TimeInForceName;
   replaces?: string;
+  /** A marketable order main may tighten to the guards' edge (order-gate.ts GateOrder.tighten). */
+  tighten?: { best: bigint | null };
 }
 
 /**
@@ -48,6 +50,7 @@ export function passGate(ctx: CoreContext, session: TradingSession, o: GateSpec)
       size: o.ticket.size,
       timeInForce: o.timeInForce,
       ...(o.replaces === undefined ? {} : { replaces: o.replaces }),
+      ...(o.tighten ? { tighten: o.tighten } : {}),
       signsHere: true,
     },
     sessionGateView(session),

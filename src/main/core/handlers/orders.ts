@@ -12,11 +12,23 @@ import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
 import { passGate, resultOf, send, type Placement } from './order-sending';
 
-/** The gate, then the signature and the send; a clearance the send did not use is withdrawn. */
-async function gateAndSend(ctx: CoreContext, session: TradingSession, p: Placement): Promise<OrderResult> {
-  const passed = await passGate(ctx, session, { path: 'place', ...p });
+/**
+ * The gate, then the signature and the send; a clearance the send did not use is withdrawn. A
+ * marketable order may pass at a tightened limit: it is sent at that price, and the result says so.
+ */
+async function gateAndSend(
+  ctx: CoreContext,
+  session: TradingSession,
+  p: Placement,
+  tighten?: { best: bigint | null },
+): Promise<OrderResult> {
+  const passed = await passGate(ctx, session, { path: 'place', ...p, ...(tighten ? { tighten } : {}) });
+  const sent: Placement = passed.price === p.ticket.price ? p : { ...p, ticket: { ...p.ticket, price: passed.price } };
   try {
-    return (await send(session, p)).result;
+    const { result } = await send(session, sent);
+    return passed.tightened
+      ? { ...result, tightenedFrom: passed.tightened.from.toString(), tightenedBy: passed.tightened.by }
+      : result;
   } finally {
     passed.release();
   }
@@ -95,13 +107,14 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
       // Who signs is known before anything is asked: a watch-only master is refused before a dialog.
       session.actor(ticket.signAs);
       await refuseUncovered(session, assetId, epoch, t);
-      return gateAndSend(ctx, session, {
-        assetId,
-        epoch,
-        ticket: t,
-        timeInForce: ticket.timeInForce,
-        signAs: ticket.signAs,
-      });
+      // A hotkey's marketable order may be tightened to the guards' edge, if that still reaches the book.
+      const top = ticket.marketable ? session.board.topOfBook(assetId, epoch) : null;
+      return gateAndSend(
+        ctx,
+        session,
+        { assetId, epoch, ticket: t, timeInForce: ticket.timeInForce, signAs: ticket.signAs },
+        top ? { best: t.sell ? top.bid : top.ask } : undefined,
+      );
     },
 
     'orders.cancel': async ({ assetId, epoch, orderId, signAs }) => {

@@ -242,3 +242,52 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
   const committed = a.lossToday + a.restingCost + a.reserved + own;
   return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }
+
+/** The exchange's price tick (0.1¢): a tightened limit is a price the exchange takes. */
+const TICK = 1_000n;
+
+/**
+ * The worst limit price the band and the daily loss budget allow an order of this size, or null
+ * when either allows none (docs/risk-guards.md#tightened-limits). For a hotkey's or a close's
+ * marketable order: its limit is its best price moved by the slippage, and when that crosses the band
+ * or the budget the order can still go at the edge they allow, instead of being refused for a few
+ * cents its fill may never have used. Rounded to the tick on the safe side.
+ */
+export function allowedLimit(
+  o: CheckedOrder,
+  fair: bigint | null,
+  a: AccountRisk | null,
+  l: ParsedLimits,
+): bigint | null {
+  if (o.size <= 0n) return null;
+  let edge: bigint | null = null;
+  if (fair !== null) edge = o.sell ? fair - l.band : fair + l.band;
+  if (a) {
+    const opening = openingSize(o, a.inventory) > 0n;
+    if (opening && a.lossToday >= a.lossLimit) return null;
+    const room = a.lossLimit - a.lossToday - a.restingCost - a.reserved;
+    if (room < 0n) {
+      // Nothing may be given away: only an order that costs nothing against fair still fits.
+      if (fair === null) return null;
+      edge = edge === null ? fair : o.sell ? (fair > edge ? fair : edge) : fair < edge ? fair : edge;
+    } else {
+      // What the order may give away, spread over its size: ⌈(p − fair) × size⌉ ≤ room.
+      const per = (room * PROTOCOL_SCALE) / o.size;
+      const budgetEdge = fair === null ? (o.sell ? PROTOCOL_SCALE - per : per) : o.sell ? fair - per : fair + per;
+      edge =
+        edge === null
+          ? budgetEdge
+          : o.sell
+            ? budgetEdge > edge
+              ? budgetEdge
+              : edge
+            : budgetEdge < edge
+              ? budgetEdge
+              : edge;
+    }
+  }
+  if (edge === null) return o.price;
+  const onTick = o.sell ? ((edge + TICK - 1n) / TICK) * TICK : (edge / TICK) * TICK;
+  const tight = o.sell ? (onTick > o.price ? onTick : o.price) : onTick < o.price ? onTick : o.price;
+  return tight >= TICK && tight <= PROTOCOL_SCALE - TICK ? tight : null;
+}

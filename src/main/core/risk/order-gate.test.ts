@@ -320,3 +320,57 @@ describe('OrderGate reservations (the risk ledger’s orders on their way)', () 
     expect(reservations.count(MASTER)).toBe(0);
   });
 });
+
+describe('OrderGate tightened limits (a marketable order at the guards’ edge)', () => {
+  it('buys at the band’s edge when the hotkey’s slippage went past it and the ask is inside it', async () => {
+    const { gate, view, order } = setup();
+    // Fair 50¢, band 15¢, best ask 62¢: the hotkey's limit 67¢ (ask + 5¢) is 17¢ above fair.
+    const passed = await gate.pass(order({ price: 67n * C, timeInForce: 'IOC', tighten: { best: 62n * C } }), view);
+    expect(passed.price).toBe(65n * C);
+    expect(passed.tightened).toEqual({ from: 67n * C, by: 'band' });
+    expect(passed.terms?.price).toBe(65n * C);
+  });
+
+  it('is refused as before when no price inside the guards can reach the book', async () => {
+    const { gate, view, order } = setup();
+    await expect(
+      gate.pass(order({ price: 71n * C, timeInForce: 'IOC', tighten: { best: 66n * C } }), view),
+    ).rejects.toMatchObject({ code: 'risk.price_band' });
+    // Without a best price to reach (unknown), nothing is tightened either.
+    await expect(
+      gate.pass(order({ price: 67n * C, timeInForce: 'IOC', tighten: { best: null } }), view),
+    ).rejects.toMatchObject({ code: 'risk.price_band' });
+  });
+
+  it('closes at the limit at the worst price the budget allows, which still reaches the bid', async () => {
+    const long: AccountSnapshot = {
+      inventory: 10n * N,
+      sameSide: 0n,
+      openOrders: 0,
+      restingCost: 0n,
+      equity: 900n * D,
+      fair: 50n * C,
+    };
+    const { gate, view, order, budget } = setup({ snapshot: long });
+    budget.status(MASTER, 1000n * D, 1000n); // the day started at $1,000: $100 lost, the limit reached
+    // Bid 52¢ over fair 50¢; the close's limit is the bid minus 5¢ slippage, 47¢: 3¢ a contract below fair.
+    const close = order({ path: 'close', sell: true, price: 47n * C, timeInForce: 'IOC', tighten: { best: 52n * C } });
+    const passed = await gate.pass(close, view);
+    expect(passed.price).toBe(50n * C);
+    expect(passed.tightened).toEqual({ from: 47n * C, by: 'budget' });
+  });
+
+  it('tightens within what the budget has left, for an order that adds risk', async () => {
+    const { gate, view, order, budget } = setup({
+      snapshot: { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 996n * D, fair: 50n * C },
+    });
+    budget.status(MASTER, 1000n * D, 1000n); // $4 lost of $100: $96 left
+    // 750 contracts at up to 64¢ against fair 50¢ could give away $105; $96 allows 12.8¢ over fair.
+    const passed = await gate.pass(
+      order({ price: 64n * C, size: 750n * N, timeInForce: 'IOC', tighten: { best: 55n * C } }),
+      view,
+    );
+    expect(passed.price).toBe(628n * 1_000n);
+    expect(passed.tightened?.by).toBe('budget');
+  });
+});

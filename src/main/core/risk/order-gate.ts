@@ -16,7 +16,7 @@ import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import type { OrderFigures } from './account-figures';
-import { breachesOf, edgeCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
+import { allowedLimit, breachesOf, edgeCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { orderMargin } from '../../../shared/protocol';
 import type { Reservations } from './reservations';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
@@ -46,6 +46,13 @@ export interface GateOrder {
   signsHere: boolean;
   /** Our own sentences for the dialog, e.g. the air-gapped request's fingerprint. */
   notes?: readonly string[];
+  /**
+   * A marketable order (a hotkey's, a close's): its limit is its best price moved by the slippage. When
+   * that limit alone breaks the band or the daily loss budget, the gate tightens it to the worst price
+   * they allow, as long as that still reaches `best` (the best opposite price now; null: unknown, not
+   * tightened), rather than refuse it (docs/risk-guards.md#tightened-limits).
+   */
+  tighten?: { best: bigint | null };
 }
 
 /** What the account holds, as the guards count it for one order, with its equity at fair value. */
@@ -108,6 +115,10 @@ export interface OrderGateDeps {
  */
 export interface Passed {
   readonly terms: ClearedTerms | null;
+  /** The limit price that passed: the order's own, or the tightened one. */
+  readonly price: bigint;
+  /** Set when the gate tightened the limit: from what, and which guard it kept inside. */
+  readonly tightened?: { from: bigint; by: 'band' | 'budget' };
   release(): void;
 }
 
@@ -158,11 +169,12 @@ export class OrderGate {
     return this.#d.rate.inLastMinute(master);
   }
 
-  async pass(order: GateOrder, view: GateView | null): Promise<Passed> {
+  async pass(asked: GateOrder, view: GateView | null): Promise<Passed> {
+    let order = asked;
     coreProbe.onGate?.('enter');
     const { settings } = this.#d;
     const limits = this.#limits(settings.read(riskLimitsOf));
-    const checked: CheckedOrder = {
+    let checked: CheckedOrder = {
       assetId: order.assetId,
       epoch: order.epoch,
       sell: order.sell,
@@ -182,7 +194,15 @@ export class OrderGate {
     const before = first instanceof Promise ? await first : first;
     /** The read the last check used: its fair value prices the reservation. */
     let last = before;
-    const breaches = this.#check(checked, order.master, before, limits);
+    let breaches = this.#check(checked, order.master, before, limits);
+    let tightened: Passed['tightened'];
+    const tight = this.#tightened(order, checked, before, limits, breaches);
+    if (tight) {
+      tightened = { from: order.price, by: breaches.some((b) => b.code === 'risk.daily_loss') ? 'budget' : 'band' };
+      order = { ...order, price: tight.price };
+      checked = tight.checked;
+      breaches = [];
+    }
     const hard = breaches.length === 0 ? undefined : breaches.find((b) => !b.overridable);
     if (hard) throw this.#refuse(order, hard, breaches);
 
@@ -243,7 +263,8 @@ export class OrderGate {
     // Kept for rehearse(). Inside the timed window: on the hotkey path the identity is read only here.
     if (view) this.#last = { order, checked, view, identity: identity ?? identityOf(view) };
     coreProbe.onGate?.('leave');
-    if (!order.signsHere) return { terms: null, release: endReservation };
+    const outcome = { price: order.price, ...(tightened ? { tightened } : {}) };
+    if (!order.signsHere) return { terms: null, ...outcome, release: endReservation };
     const terms: ClearedTerms = {
       signer: order.signer,
       sender: order.master,
@@ -256,6 +277,7 @@ export class OrderGate {
     this.#d.clearances.issue(terms);
     return {
       terms,
+      ...outcome,
       release: () => {
         this.#d.clearances.void(terms);
         endReservation();
@@ -334,14 +356,41 @@ export class OrderGate {
    * synchronous step as this check.
    */
   #check(order: CheckedOrder, master: string, read: Read, limits: ParsedLimits): Breach[] {
-    const reserved = read.risk ? this.#d.reservations.total(master) : 0n;
     return breachesOf({
       order,
       fair: read.fair,
       limits,
-      account: read.risk && (reserved === read.risk.reserved ? read.risk : { ...read.risk, reserved }),
+      account: this.#riskNow(master, read),
       sentInLastMinute: this.#d.rate.inLastMinute(master),
     });
+  }
+
+  /** The read's account with the reservations as they are now. */
+  #riskNow(master: string, read: Read): AccountRisk | null {
+    if (!read.risk) return null;
+    const reserved = this.#d.reservations.total(master);
+    return reserved === read.risk.reserved ? read.risk : { ...read.risk, reserved };
+  }
+
+  /**
+   * A marketable order whose only breaches are the band and the budget, at the worst price they allow,
+   * when that price still reaches the best opposite price and breaks nothing; null otherwise.
+   */
+  #tightened(
+    order: GateOrder,
+    checked: CheckedOrder,
+    read: Read,
+    limits: ParsedLimits,
+    breaches: readonly Breach[],
+  ): { price: bigint; checked: CheckedOrder } | null {
+    const best = order.tighten?.best ?? null;
+    if (best === null || breaches.length === 0) return null;
+    if (!breaches.every((b) => b.code === 'risk.price_band' || b.code === 'risk.daily_loss')) return null;
+    const price = allowedLimit(checked, read.fair, this.#riskNow(order.master, read), limits);
+    if (price === null || price === checked.price) return null;
+    if (checked.sell ? price > best : price < best) return null;
+    const tight = { ...checked, price };
+    return this.#check(tight, order.master, read, limits).length === 0 ? { price, checked: tight } : null;
   }
 
   #refuse(order: GateOrder, b: Breach, all: readonly Breach[]): BridgeFailure {
