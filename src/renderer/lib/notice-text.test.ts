@@ -10,6 +10,7 @@ import {
   resolutionText,
   sentNoticeLevel,
   signedFileSentText,
+  tightenedNote,
 } from './notice-text';
 
 const id = `0x${'1'.repeat(64)}`;
@@ -260,5 +261,17 @@ describe('notices of requests signed elsewhere, once sent', () => {
     expect(sentNoticeLevel({ status: 'CANCEL_FAILED' })).toBe('error');
     expect(sentNoticeLevel({ status: 'WITHDRAWN' })).toBe('success');
     expect(sentNoticeLevel({ status: 'ACCEPTED' })).toBe('success');
+  });
+});
+
+describe('tightenedNote', () => {
+  it('says when main tightened a marketable limit, and to what, in words', () => {
+    expect(tightenedNote({ price: '650000', tightenedFrom: '670000', tightenedBy: 'band' })).toBe(
+      ' The limit was tightened from 67¢ to 65¢ to stay inside your price band around fair value.',
+    );
+    expect(tightenedNote({ price: '', tightenedFrom: '470000', tightenedBy: 'budget' }, '500000')).toBe(
+      ' The limit was tightened from 47¢ to 50¢ to stay inside your daily loss budget.',
+    );
+    expect(tightenedNote({ price: '650000' })).toBe('');
   });
 });

@@ -31,6 +31,19 @@ function averageCents(p: bigint): string {
 }
 
 /** What an order did: filled (at what), resting, cancelled or rejected (and why). */
+/**
+ * When main tightened a marketable order's limit to stay inside a guard: the sentence that says so,
+ * to follow the order's or close's own words; "" otherwise.
+ */
+export function tightenedNote(
+  r: Pick<OrderResult, 'tightenedFrom' | 'tightenedBy' | 'price'>,
+  limit: string | null = r.price,
+): string {
+  if (r.tightenedFrom === undefined || r.tightenedBy === undefined || limit === null) return '';
+  const guard = r.tightenedBy === 'band' ? 'your price band around fair value' : 'your daily loss budget';
+  return ` The limit was tightened from ${formatCents(BigInt(r.tightenedFrom))} to ${formatCents(BigInt(limit))} to stay inside ${guard}.`;
+}
+
 export function orderText(r: OrderResult): string {
   const sell = r.side === 'sell';
   const verb = sell ? 'Sold' : 'Bought';

@@ -9,13 +9,15 @@ import type {
   CloseResult,
   MarketRef,
   OpenOrderView,
+  OrderQuote,
   OrderResult,
   OrderTicket,
+  PositionView,
   SideName,
   SignAs,
   TimeInForceName,
 } from '../../shared/bridge';
-import { cancelText, closeText, orderText, replaceText } from './notice-text';
+import { cancelText, closeText, orderText, replaceText, tightenedNote } from './notice-text';
 import { levelForStatus, pushNotice } from './notices';
 import { ownOrders } from './own-orders';
 import { preparedInstead } from './airgap';
@@ -73,7 +75,7 @@ export async function placeOrder(order: OrderTicket): Promise<boolean> {
     refreshRisk();
     if (!result) return false;
     const level = levelForStatus(result.status);
-    const text = orderText(result);
+    const text = orderText(result) + tightenedNote(result);
     const withReason = level === 'error' && result.reason && !text.includes(result.reason) ? ` (${result.reason})` : '';
     pushNotice(level, `${marketName(order.assetId, order.epoch)}: ${text}${withReason}`, result.status);
     return level !== 'error';
@@ -174,9 +176,40 @@ export function closeLevel(status: CloseResult['status']): 'success' | 'info' | 
 export async function flatten(market: MarketRef, signAs: SignAs): Promise<CloseResult | null> {
   const result = await call('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs });
   refreshRisk();
+  // A close that traded makes the ticket's last refusal old news: it no longer stays beside the ticket.
+  if (result && (result.status === 'CLOSED' || result.status === 'PARTIALLY_CLOSED')) {
+    orderRefusal.update((r) => (r && r.assetId === market.assetId && r.epoch === market.epoch ? null : r));
+  }
   if (result)
-    pushNotice(closeLevel(result.status), closeText(result, marketName(market.assetId, market.epoch)), result.status);
+    pushNotice(
+      closeLevel(result.status),
+      closeText(result, marketName(market.assetId, market.epoch)) +
+        tightenedNote({ ...result, price: '' }, result.limitPrice),
+      result.status,
+    );
   return result;
+}
+
+/**
+ * What the closing part of a quoted order makes or loses: its proceeds less the cost basis it
+ * removes from the position (docs/position-accounting.md: the margin pro rata, rounded down; the
+ * whole of it when the whole position closes). A trader reads the ticket's close as profit or loss,
+ * so proceeds alone ("+$2.40" on a sale that lost $1.28) misled. Null without a closing part, or
+ * when the position shown does not hold what the quote closes (an account update on its way).
+ */
+export function closingPnl(
+  quote: Pick<OrderQuote, 'closing' | 'proceeds'>,
+  position: Pick<PositionView, 'size' | 'margin'> | null | undefined,
+): { pnl: bigint; proceeds: bigint; basis: bigint } | null {
+  if (quote.closing === undefined || quote.proceeds === undefined || !position) return null;
+  const size = BigInt(position.size);
+  const held = size < 0n ? -size : size;
+  const closing = BigInt(quote.closing);
+  if (held === 0n || closing === 0n || closing > held) return null;
+  const margin = BigInt(position.margin);
+  const basis = closing === held ? margin : (margin * closing) / held;
+  const proceeds = BigInt(quote.proceeds);
+  return { pnl: proceeds - basis, proceeds, basis };
 }
 
 /** Why order entry is off for this book, or null when it may trade. */
