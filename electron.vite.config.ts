@@ -100,14 +100,16 @@ export default defineConfig({
       // Main runs under Node inside Electron: dependencies stay in node_modules (native keyring).
       externalizeDeps: true,
       sourcemap: true,
-      // Two programs: main (index.js) and the practice exchange's worker (src/practice/worker.ts), which
-      // main starts by its path. Code both use (the client library, zod, ethers' parts) lands in a shared
-      // chunk under chunks/, so the installer carries it once; src/practice and src/devnet reach only
+      // Three programs: main (index.js), the practice exchange's worker (src/practice/worker.ts) and the
+      // emergency kit's signature checks (src/main/core/airgap/kit-worker.ts), which main starts by
+      // their paths. Code they share (the client library, zod, ethers' parts) lands in shared chunks
+      // under chunks/, so the installer carries it once; src/practice and src/devnet reach only
       // practice-worker.js (test/built/pack.test.ts reads the source maps to check).
       rolldownOptions: {
         input: {
           index: resolve(here, 'src/main/index.ts'),
           'practice-worker': resolve(here, 'src/practice/worker.ts'),
+          'kit-worker': resolve(here, 'src/main/core/airgap/kit-worker.ts'),
         },
       },
     },

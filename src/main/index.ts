@@ -5,6 +5,7 @@
 import { app, ipcMain, Menu, protocol, session, BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   createAppCore,
   createUnavailableCore,
@@ -111,6 +112,8 @@ async function startCore(logger: Logger, facts: AppFacts): Promise<{ core: AppCo
     devnetAccounts: devnet.accounts,
     launchedOffline: offlineAtLaunch,
     kitStore: store,
+    // Kits' signatures are checked on a thread of their own (built from src/main/core/airgap/kit-worker.ts).
+    kitWorker: () => new Worker(here('./kit-worker.js')),
     // Updates from the address and release keys baked into this build (src/main/updates).
     updates: appUpdateService({
       app,
@@ -139,7 +142,7 @@ async function startCoreOrExplain(logger: Logger): Promise<{ core: AppCore; vaul
     return await startCore(logger, facts);
   } catch (error) {
     logger.error('core.start_failed', { error: error instanceof Error ? error.message : 'non-error thrown' });
-    return { core: createUnavailableCore(facts, 'The app core could not start; see the log for why.'), vault: null };
+    return { core: createUnavailableCore(facts, 'The app could not start; see the log for why.'), vault: null };
   }
 }
 

@@ -10,7 +10,8 @@
 // passes only when, in every gap, what is left after the CPU wait is under 100 ms. Main's own time
 // (its code, blocking I/O) is never taken off; where the OS reports no wait, nothing is.
 // Keystores that are costly but as real wallets write them are decrypted on libuv's threadpool, so
-// they take their second or two without holding the loop.
+// they take their second or two without holding the loop; an emergency kit's 2,001 signatures are
+// checked on a worker thread (src/main/core/airgap/kit-checks.ts), after its pin.
 import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -19,7 +20,9 @@ import { Wallet, encryptKeystoreJson } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCore } from '../../src/main/electron/bridge-ipc';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
-import type { BridgeOutcome } from '../../src/shared/bridge';
+import type { BridgeOutcome, KitView } from '../../src/shared/bridge';
+import { KIT_FORMAT, buildEmergencyKit, keySigner, payloadToFileText } from '../../src/client';
+import { DEFAULT_DOMAIN_NAME, DigestSigner, makeExchangeDomain, type Address } from '../../src/shared/protocol';
 import type { Attack } from './hostile-renderer';
 
 /** The longest main's event loop may be held while the window attacks. */
@@ -267,4 +270,64 @@ describe("main's event loop while the window sends oversized settings", () => {
       expect(outcomes[0]?.ok, method).toBe(true);
     }
   });
+});
+
+describe("main's event loop while the window hands over a 2,000-entry emergency kit", () => {
+  const EXCHANGE = '0x00000000000000000000000000000000000e0c01' as Address;
+  const OTHER_EXCHANGE = '0x00000000000000000000000000000000000e0c99' as Address;
+  /** A whole, valid kit at the largest size a kit may have, signed by a key the window made up. */
+  let kitText: string;
+
+  const pinExchange = (verifyingContract: Address): void =>
+    t.pinning.acceptPin(t.settings.getSettings().selectedDeploymentId, {
+      chainId: '31337',
+      verifyingContract,
+      domainName: DEFAULT_DOMAIN_NAME,
+    });
+
+  beforeAll(async () => {
+    const kit = await buildEmergencyKit(
+      {
+        signer: keySigner(new DigestSigner(Wallet.createRandom().privateKey as `0x${string}`)),
+        domain: makeExchangeDomain({ chainId: 31337n, verifyingContract: EXCHANGE }),
+      },
+      {
+        contracts: { exchange: EXCHANGE, ledger: null },
+        markets: [{ assetId: 7n, label: 'BTC 5m', fromEpoch: 10n, toEpoch: 259n, until: '2026-07-01T12:10:00.000Z' }],
+        perEpoch: 8,
+        revokeAgent: true,
+      },
+    );
+    kitText = payloadToFileText({ format: KIT_FORMAT, kit });
+  }, 120_000);
+
+  it('refuses it under another pin before checking a signature', async () => {
+    pinExchange(OTHER_EXCHANGE);
+    const { outcomes } = await attack('a valid 2,000-entry kit under another pin', {
+      method: 'kit.importText',
+      args: [kitText],
+    });
+    expectRefused(outcomes[0], 'kit.wrong_domain', 'a kit under another pin');
+  });
+
+  it('checks its 2,001 signatures off the loop and keeps it', async () => {
+    pinExchange(EXCHANGE);
+    const { outcomes } = await attack('a valid 2,000-entry kit', { method: 'kit.importText', args: [kitText] });
+    expect(outcomes[0]?.ok).toBe(true);
+    const view = outcomes[0]?.ok ? (outcomes[0].value as KitView) : null;
+    expect(view).toMatchObject({ matchesDeployment: true, source: 'window', revocation: 'unused' });
+    expect(view?.markets[0]?.total).toBe(2000);
+  }, 120_000);
+
+  it('checks one kit from the window at a time: a burst of 4 checks one and refuses the rest', async () => {
+    const { outcomes } = await attack('4 valid 2,000-entry kits at once', {
+      method: 'kit.importText',
+      args: [kitText],
+      times: 4,
+    });
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    const busy = outcomes.filter((o) => !o.ok);
+    expect(busy).toHaveLength(3);
+    for (const o of busy) expectRefused(o, 'kit.busy', 'a kit while another is checked');
+  }, 120_000);
 });

@@ -52,8 +52,7 @@ export function payloadToJson(payload: AirgapPayload): object {
 
 /** Reads any of the three from its JSON form, with every check its format has. */
 export function payloadFromJson(value: unknown, accept: readonly AirgapFormat[]): AirgapPayload {
-  const probe = formatProbe.safeParse(value);
-  const format = accept.find((f) => probe.success && probe.data.format === f);
+  const format = claimedFormat(value, accept);
   if (format === undefined) {
     expectFormat(value, accept[0]!); // names what it is, or says it is not ours
     throw airgapError('AIRGAP_NOT_OURS', 'This is not what was expected here.');
@@ -104,7 +103,8 @@ function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-export function payloadFromBytes(bytes: Uint8Array, accept: readonly AirgapFormat[]): AirgapPayload {
+/** The JSON a QR payload's bytes hold: the first step of payloadFromBytes. */
+export function jsonFromBytes(bytes: Uint8Array): unknown {
   let text: string;
   try {
     // stream: a character cut in half at the end is a cut-off payload, reported as such below.
@@ -112,7 +112,11 @@ export function payloadFromBytes(bytes: Uint8Array, accept: readonly AirgapForma
   } catch (error) {
     throw airgapError('AIRGAP_MALFORMED', 'This payload is not text, so it is not one of ours.', error);
   }
-  return payloadFromJson(parseJsonText(text, 'payload'), accept);
+  return parseJsonText(text, 'payload');
+}
+
+export function payloadFromBytes(bytes: Uint8Array, accept: readonly AirgapFormat[]): AirgapPayload {
+  return payloadFromJson(jsonFromBytes(bytes), accept);
 }
 
 /** The file form: the same JSON, indented, with a final newline. */
@@ -120,9 +124,23 @@ export function payloadToFileText(payload: AirgapPayload): string {
   return `${JSON.stringify(payloadToJson(payload), null, 2)}\n`;
 }
 
-export function payloadFromFileText(text: string, accept: readonly AirgapFormat[]): AirgapPayload {
+/** The JSON a file's text holds, refused unread past MAX_FILE_CHARS: the first step of payloadFromFileText. */
+export function jsonFromFileText(text: string): unknown {
   if (text.length > MAX_FILE_CHARS) throw airgapError('UR_OVERSIZE', 'This file is too large to be one of ours.');
-  return payloadFromJson(parseJsonText(text, 'file'), accept);
+  return parseJsonText(text, 'file');
+}
+
+export function payloadFromFileText(text: string, accept: readonly AirgapFormat[]): AirgapPayload {
+  return payloadFromJson(jsonFromFileText(text), accept);
+}
+
+/**
+ * Which of `accept` a JSON value says it is; undefined when none (payloadFromJson then says what it
+ * is). Lets a reader take a kit apart from the rest before its costly checks (kit.ts kitChecks).
+ */
+export function claimedFormat(value: unknown, accept: readonly AirgapFormat[]): AirgapFormat | undefined {
+  const probe = formatProbe.safeParse(value);
+  return accept.find((f) => probe.success && probe.data.format === f);
 }
 
 /** A file name that says what the file is, e.g. "request-order-ABCD-EFGH.json". */

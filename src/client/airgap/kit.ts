@@ -1,6 +1,7 @@
 // The emergency kit: cancel-alls pre-signed by the master for chosen markets over a range of epochs
 // (several per epoch: after one is used, orders placed again can be cancelled again) and a revocation
 // of the current agent. The watch-only machine keeps it and sends what applies, with no key present.
+import { z } from 'zod';
 import { buildSignedRequest, hashAction, type Address, type ExchangeDomain, type Hex } from '../../shared/protocol';
 import {
   buildSignedCancelAll,
@@ -117,6 +118,11 @@ export function kitDigests(kit: EmergencyKit): Hex[] {
 
 /** Binds every signed digest, the domain, and what the kit says about itself (coverage, labels, until). */
 export function kitFingerprint(kit: EmergencyKit): string {
+  return fingerprintOver(kit, kitDigests(kit));
+}
+
+/** kitFingerprint over digests already computed (kitDigests' order). */
+function fingerprintOver(kit: EmergencyKit, digests: readonly Hex[]): string {
   const { ledger } = kit.contracts;
   const markets = kit.markets.map((m) => [m.assetId, m.label, m.fromEpoch, m.toEpoch, m.until].join('/'));
   // Addresses lower case: a change of hex case is not a change of address.
@@ -129,16 +135,19 @@ export function kitFingerprint(kit: EmergencyKit): string {
     String(kit.perEpoch),
     ...markets,
   ];
-  return fingerprintOf(kit.domain, kitDigests(kit), facts.join('\n'));
+  return fingerprintOf(kit.domain, digests, facts.join('\n'));
 }
 
-/** Coverage and signatures: every market × epoch holds exactly perEpoch entries, all by the signer. */
-function checkKit(kit: EmergencyKit): void {
-  const byMarket = new Map<bigint, KitMarket>();
+/**
+ * What a kit says it covers adds up: markets listed once, epochs forward, as many entries as they
+ * times perEpoch. No hashing: cheap next to kitChecks, and checked before it.
+ */
+function checkCoverage(kit: EmergencyKit): void {
+  const assets = new Set<bigint>();
   for (const m of kit.markets) {
-    if (byMarket.has(m.assetId)) throw airgapError('AIRGAP_INCONSISTENT', `The kit lists the market ${m.label} twice.`);
+    if (assets.has(m.assetId)) throw airgapError('AIRGAP_INCONSISTENT', `The kit lists the market ${m.label} twice.`);
     if (m.toEpoch < m.fromEpoch) throw airgapError('AIRGAP_INCONSISTENT', `The epochs of ${m.label} run backwards.`);
-    byMarket.set(m.assetId, m);
+    assets.add(m.assetId);
   }
   if (kitSize(kit.markets, kit.perEpoch) !== BigInt(kit.cancels.length)) {
     throw airgapError(
@@ -146,9 +155,20 @@ function checkKit(kit: EmergencyKit): void {
       'The kit holds a different number of cancel-alls than the markets and epochs it says it covers.',
     );
   }
+}
+
+/**
+ * The costly half of reading a kit (a few milliseconds per entry), in the order a reader always
+ * refused in: each entry's market, epoch, nonce and signature, the counts per epoch, the revocation,
+ * the exchange, then the fingerprint. One step per signature, so a caller can spread the work (main
+ * runs it on a worker thread, or in slices: src/main/core/airgap/kit-checks.ts). Returns kitDigests(kit).
+ */
+export function* kitChecks(kit: EmergencyKit): Generator<void, Hex[], void> {
+  const byMarket = new Map(kit.markets.map((m) => [m.assetId, m]));
   const counts = new Map<string, number>();
   const nonces = new Set<bigint>();
-  kit.cancels.forEach((c, i) => {
+  const digests: Hex[] = [];
+  for (const [i, c] of kit.cancels.entries()) {
     const m = byMarket.get(c.assetId);
     if (!m || c.epoch < m.fromEpoch || c.epoch > m.toEpoch)
       throw airgapError(
@@ -160,21 +180,40 @@ function checkKit(kit: EmergencyKit): void {
     if (nonces.has(c.nonce))
       throw airgapError('AIRGAP_INCONSISTENT', `Entry ${i + 1} repeats a nonce: two entries would be one.`);
     nonces.add(c.nonce);
-    checkCarriedSignature(kitCancelDigest(kit, c), c.signature, kit.signer, `The cancel-all of entry ${i + 1}`);
-  });
+    const digest = kitCancelDigest(kit, c);
+    checkCarriedSignature(digest, c.signature, kit.signer, `The cancel-all of entry ${i + 1}`);
+    digests.push(digest);
+    yield;
+  }
   for (const [key, n] of counts) {
     if (n !== kit.perEpoch)
       throw airgapError('AIRGAP_INCONSISTENT', `Market/epoch ${key} holds ${n} cancel-alls, not ${kit.perEpoch}.`);
   }
-  if (kit.revocation)
-    checkCarriedSignature(
-      revocationDigest(kit, kit.revocation.nonce),
-      kit.revocation.signature,
-      kit.signer,
-      'The agent revocation',
-    );
+  if (kit.revocation) {
+    const digest = revocationDigest(kit, kit.revocation.nonce);
+    checkCarriedSignature(digest, kit.revocation.signature, kit.signer, 'The agent revocation');
+    digests.push(digest);
+    yield;
+  }
   if (!sameAddress(kit.contracts.exchange, kit.domain.verifyingContract))
     throw airgapError('AIRGAP_INCONSISTENT', 'The kit’s exchange contract is not its domain’s verifying contract.');
+  const fingerprint = fingerprintOver(kit, digests);
+  if (fingerprint !== kit.fingerprint) {
+    throw airgapError(
+      'AIRGAP_FINGERPRINT_MISMATCH',
+      `This kit was changed after it was made: its content gives the fingerprint ${fingerprint}, not the ${kit.fingerprint} it carries.`,
+    );
+  }
+  return digests;
+}
+
+/** kitChecks in one go: every signature, then the fingerprint; the kit's digests. */
+export function verifyEmergencyKit(kit: EmergencyKit): Hex[] {
+  const steps = kitChecks(kit);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,9 +375,49 @@ export function kitToJson(kit: EmergencyKit): EmergencyKitJson {
   };
 }
 
-/** Reads a kit: schema, coverage, every signature, then the fingerprint. */
-export function parseEmergencyKit(value: unknown): EmergencyKit {
+/** What a kit says about itself, read without its entries: enough to check it against a pin first. */
+export interface KitHeader {
+  readonly id: string;
+  readonly domain: Readonly<ExchangeDomain>;
+  readonly contracts: AirgapContracts;
+  readonly signer: Address;
+  readonly fingerprint: string;
+}
+
+// The kit's schema with its entries unread (their count still bounded): a few fields to check.
+const kitHeaderJson = kitJson.extend({ cancels: z.array(z.unknown()).min(1).max(MAX_KIT_ENTRIES) });
+
+/** Before any schema: a kit of too many entries is refused in one sentence, unread. */
+function checkEntryCount(value: unknown): void {
+  const cancels = (value as { cancels?: unknown }).cancels;
+  if (Array.isArray(cancels) && cancels.length > MAX_KIT_ENTRIES)
+    throw airgapError(
+      'AIRGAP_INCONSISTENT',
+      `This kit holds ${cancels.length} cancel-alls; a kit holds at most ${MAX_KIT_ENTRIES}, so it is not read.`,
+    );
+}
+
+/** The kit's format, domain, contracts, signer and counts, in microseconds, before anything costly. */
+export function readKitHeader(value: unknown): KitHeader {
   expectFormat(value, KIT_FORMAT);
+  checkEntryCount(value);
+  const json = parseWith(kitHeaderJson, value, 'emergency kit');
+  return {
+    id: json.id,
+    domain: domainFromJson(json.domain),
+    contracts: { exchange: json.contracts.exchange as Address, ledger: json.contracts.ledger as Address | null },
+    signer: json.signer as Address,
+    fingerprint: json.fingerprint,
+  };
+}
+
+/**
+ * Reads a kit's schema and what it says it covers, without checking its entries, signatures or
+ * fingerprint: the kit is not to be trusted until kitChecks (or verifyEmergencyKit) has run over it.
+ */
+export function readEmergencyKit(value: unknown): EmergencyKit {
+  expectFormat(value, KIT_FORMAT);
+  checkEntryCount(value);
   const json = parseWith(kitJson, value, 'emergency kit');
   const domain: Readonly<ExchangeDomain> = domainFromJson(json.domain);
   const kit: EmergencyKit = {
@@ -366,13 +445,13 @@ export function parseEmergencyKit(value: unknown): EmergencyKit {
       : null,
     fingerprint: json.fingerprint,
   };
-  checkKit(kit);
-  const fingerprint = kitFingerprint(kit);
-  if (fingerprint !== json.fingerprint) {
-    throw airgapError(
-      'AIRGAP_FINGERPRINT_MISMATCH',
-      `This kit was changed after it was made: its content gives the fingerprint ${fingerprint}, not the ${json.fingerprint} it carries.`,
-    );
-  }
+  checkCoverage(kit);
+  return kit;
+}
+
+/** Reads a kit: schema, coverage, every signature, then the fingerprint. */
+export function parseEmergencyKit(value: unknown): EmergencyKit {
+  const kit = readEmergencyKit(value);
+  verifyEmergencyKit(kit);
   return kit;
 }

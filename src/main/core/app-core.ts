@@ -222,7 +222,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   const qr = new QrTransport({
     now: ctx.now,
     receive: (text) => receiveEnvelope(ctx, text, 'qr'),
-    checkKit: (kit, text) => kitChecks.verify(kit, text, 'window'),
+    checkKit: async (text) => (await kitChecks.check(text, 'window')).kit,
   });
   const handlers = translated({
     ...airgapQrHandlers(qr),
@@ -336,7 +336,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
       const capability = capabilityOf(method);
       // The table is checked by the compiler; this is the guard for a method added without a class.
       if (!capability)
-        return refused('bridge.no_capability', `${method} has no capability class, so the app core will not run it.`);
+        return refused('bridge.no_capability', `${method} has no capability class, so the app will not run it.`);
       // Locked means nothing is signed or sent: refuse before any dialog asks the user about it.
       if ((capability === 'trade' || capability === 'moves-value') && vault.isLocked()) {
         return refused('vault.locked', 'The app is locked: unlock it first. Nothing was signed or sent.');

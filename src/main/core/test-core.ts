@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createLogger } from '../log';
 import { DeploymentPinning, SettingsService, type Deployment } from '../settings';
 import { createMemoryStore } from '../store/key-value-store';
@@ -16,6 +17,12 @@ import { createPracticeMode, type PracticeMode, type PracticeSpawner } from './p
 
 export const TEST_PASSWORD = 'correct horse battery';
 const CHEAP = { N: 2 ** 10, r: 8, p: 1 };
+
+/** The kit worker from its TypeScript source, as the app runs its built one (vitest's loader does not reach workers). */
+const kitWorker = (): Worker =>
+  new Worker(new URL('../../../test/core/ts-worker-boot.mjs', import.meta.url), {
+    workerData: { entry: new URL('./airgap/kit-worker.ts', import.meta.url).href },
+  });
 
 export interface TestCore {
   core: AppCore;
@@ -87,6 +94,7 @@ export async function createTestCore(
     now: () => clock.now(),
     devnetAccounts: options.devnetAccounts ?? [],
     kitStore: store,
+    kitWorker,
     ...(options.trading ? { trading: options.trading } : {}),
     ...(options.deployments ? { deployments: options.deployments } : {}),
     ...(options.launchedOffline ? { launchedOffline: true } : {}),

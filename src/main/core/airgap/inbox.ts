@@ -10,7 +10,9 @@ import {
   KIT_FORMAT,
   REQUEST_FORMAT,
   RESPONSE_FORMAT,
-  payloadFromFileText,
+  claimedFormat,
+  jsonFromFileText,
+  payloadFromJson,
   verifyResponse,
   type SignedResponse,
 } from '../../../client';
@@ -20,26 +22,41 @@ import { receiveKit } from './kit-receive';
 import { domainPinnedHere } from './pins';
 import { pendingView, receivedView } from './words';
 
+/** An AirgapError keeps its sentence; its code is namespaced for the bridge. Anything else as it is. */
+function inboxRefusal(error: unknown): unknown {
+  return error instanceof AirgapError ? new BridgeFailure(`airgap.${error.code.toLowerCase()}`, error.message) : error;
+}
+
 /** An AirgapError keeps its sentence; its code is namespaced for the bridge. */
 export function airgapFailure(error: unknown): never {
-  if (error instanceof AirgapError) throw new BridgeFailure(`airgap.${error.code.toLowerCase()}`, error.message);
-  throw error;
+  throw inboxRefusal(error);
 }
 
 /**
  * `kitSource` is 'file' only where main itself read the file from its own dialog: `via` is the
  * window's word when airgap.receiveText names it, so a kit counts as the window's unless told.
  */
-export function receiveEnvelope(
+export async function receiveEnvelope(
   ctx: CoreContext,
   text: string,
   via: 'file' | 'qr',
   kitSource: 'file' | 'window' = 'window',
-): InboxResult {
-  let payload;
+): Promise<InboxResult> {
+  let json: unknown;
   try {
     // Both carriers hold the same JSON (a file indented, a QR payload compact): one reader for both.
-    payload = payloadFromFileText(text, [REQUEST_FORMAT, RESPONSE_FORMAT, KIT_FORMAT]);
+    json = jsonFromFileText(text);
+  } catch (error) {
+    airgapFailure(error);
+  }
+  // A kit is read after its pin, its signatures off main's event loop (kit-receive.ts); the ledger
+  // is checked where both sides know it: kit.openFile/importText pass the session's.
+  if (claimedFormat(json, [REQUEST_FORMAT, RESPONSE_FORMAT, KIT_FORMAT]) === KIT_FORMAT)
+    return { kind: 'kit', kit: await receiveKit(ctx, text, { source: kitSource, json, refusal: inboxRefusal }) };
+  let payload;
+  try {
+    // What is neither is refused as payloadFromJson words it for the first format accepted.
+    payload = payloadFromJson(json, [REQUEST_FORMAT, RESPONSE_FORMAT]);
   } catch (error) {
     airgapFailure(error);
   }
@@ -58,8 +75,7 @@ export function receiveEnvelope(
     case RESPONSE_FORMAT:
       return { kind: 'response', request: pendingView(matchResponse(ctx, payload.response, via)) };
     case KIT_FORMAT:
-      // The ledger is checked where both sides know it: kit.openFile/importText pass the session's.
-      return { kind: 'kit', kit: receiveKit(ctx, text, kitSource, null) };
+      throw new Error('A kit is taken in above, through receiveKit.');
   }
 }
 

@@ -1,11 +1,16 @@
 /**
  * Taking in a kit on the watch-only machine, from a file or from QR codes (the scan hands over the
  * rebuilt text): every check of the kit format (signatures by its signer, coverage, fingerprint),
- * then the selected deployment's pin: the same chain, verifying contract and domain name, and the
+ * and the selected deployment's pin: the same chain, verifying contract and domain name, and the
  * same exchange (and ledger, when both are known). A kit for another exchange is refused, not kept.
+ *
+ * Cheap facts first: the text's size, its format, domain, contracts and counts, the pin and a free
+ * slot take a few milliseconds; its entries and their up to 2,001 signatures (seconds) last, off
+ * main's event loop (kit-checks.ts), and only for a kit that would be kept.
  */
 import type { KitView } from '../../../shared/bridge';
-import { AirgapError, KIT_FORMAT, payloadFromFileText, type EmergencyKit } from '../../../client';
+import { AirgapError, jsonFromFileText, readKitHeader, type EmergencyKit } from '../../../client';
+import type { Pin } from '../../settings';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { KitSource } from './kit-store';
@@ -22,24 +27,8 @@ function selectedPin(ctx: CoreContext) {
   return { id, pin: ctx.pinning.pinFor(id) };
 }
 
-/**
- * Reads a kit's text and keeps it, once it checks out against the selected deployment. `source` says
- * how the text came: a file the person picked in main's dialog, or the window (bounded slots, kit-store.ts).
- */
-export function receiveKit(
-  ctx: CoreContext,
-  text: string,
-  source: Exclude<KitSource, 'build'>,
-  knownLedger?: string | null,
-): KitView {
-  let kit: EmergencyKit;
-  try {
-    const payload = payloadFromFileText(text, [KIT_FORMAT]);
-    if (payload.format !== KIT_FORMAT) throw new BridgeFailure('kit.not_a_kit', 'This is not an emergency kit.');
-    kit = payload.kit;
-  } catch (error) {
-    throw airgapFailure(error);
-  }
+/** The selected deployment's pin, when the kit was signed under it (and names its ledger, when both know one). */
+function pinOfKit(ctx: CoreContext, kit: Pick<EmergencyKit, 'domain' | 'contracts'>, knownLedger: string | null): Pin {
   const { pin } = selectedPin(ctx);
   if (!pin)
     throw new BridgeFailure(
@@ -56,7 +45,46 @@ export function receiveKit(
       'kit.wrong_domain',
       'This kit names another account ledger than the selected deployment uses, so it is not kept.',
     );
-  const stored = ctx.kits.put(kit, source, new Date());
+  return pin;
+}
+
+export interface ReceiveKitOptions {
+  /** A file the person picked in main's dialog, or the window (bounded slots, kit-store.ts). */
+  readonly source: Exclude<KitSource, 'build'>;
+  readonly knownLedger?: string | null;
+  /** The text's JSON, when the caller has read it already (the inbox). */
+  readonly json?: unknown;
+  /** Turns a refusal of the kit's own checks into the caller's bridge failure; airgapFailure by default. */
+  readonly refusal?: (error: unknown) => unknown;
+}
+
+/** Reads a kit's text and keeps it, once it checks out against the selected deployment. */
+export async function receiveKit(ctx: CoreContext, text: string, options: ReceiveKitOptions): Promise<KitView> {
+  const { source, knownLedger = null, refusal = airgapFailure } = options;
+  const read = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw refusal(error);
+    }
+  };
+  await ctx.kits.ready();
+  const who = source === 'window' ? 'window' : 'main';
+  const json = options.json !== undefined ? options.json : read(() => jsonFromFileText(text));
+  const header = read(() => readKitHeader(json));
+  pinOfKit(ctx, header, knownLedger);
+  ctx.kits.assertRoom(header.id, header.fingerprint, source);
+  let checked;
+  try {
+    // Refused at once (kit.busy) while another kit from the window is checked.
+    checked = await ctx.kitChecks.check(text, who);
+  } catch (error) {
+    throw refusal(error);
+  }
+  const { kit, digests } = checked;
+  // Seconds may have passed: the kit is kept only if it still fits what is selected now.
+  const pin = pinOfKit(ctx, kit, knownLedger);
+  const stored = ctx.kits.put(kit, source, new Date(), digests);
   return kitView(stored, pin);
 }
 

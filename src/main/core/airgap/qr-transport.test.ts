@@ -59,7 +59,7 @@ describe('show and scan', () => {
   it('turns a checked envelope into parts that scan back into the identical envelope, received once', async () => {
     const payload = await orderEnvelope();
     const { qr, received } = transport();
-    const shown = qr.show(payloadToFileText(payload));
+    const shown = await qr.show(payloadToFileText(payload));
     expect(shown.envelope).toEqual({
       payload: 'request',
       what: 'an unsigned order request',
@@ -94,10 +94,10 @@ describe('show and scan', () => {
     const text = payloadToFileText(await orderEnvelope());
     const tampered = text.replace('"epoch": "12"', '"epoch": "13"');
     expect(tampered).not.toBe(text);
-    expect(() => qr.show(tampered)).toThrow(expect.objectContaining({ code: 'airgap.fingerprint_mismatch' }));
-    expect(() => qr.show(text.slice(0, 200))).toThrow(expect.objectContaining({ code: 'airgap.ur_truncated' }));
-    expect(() => qr.show('{"hello":"world"}')).toThrow(expect.objectContaining({ code: 'airgap.not_ours' }));
-    expect(() => qr.show('not json')).toThrow(expect.objectContaining({ code: 'airgap.malformed' }));
+    await expect(qr.show(tampered)).rejects.toMatchObject({ code: 'airgap.fingerprint_mismatch' });
+    await expect(qr.show(text.slice(0, 200))).rejects.toMatchObject({ code: 'airgap.ur_truncated' });
+    await expect(qr.show('{"hello":"world"}')).rejects.toMatchObject({ code: 'airgap.not_ours' });
+    await expect(qr.show('not json')).rejects.toMatchObject({ code: 'airgap.malformed' });
     expect(qr.counts().shows).toBe(0);
   });
 });
@@ -218,7 +218,8 @@ describe('bounds', () => {
   it('keeps at most a few shows and scans, oldest closed first', async () => {
     const { qr } = transport();
     const text = payloadToFileText(await orderEnvelope());
-    const shows = Array.from({ length: QR_LIMITS.shows + 2 }, () => qr.show(text).showId);
+    const shows: string[] = [];
+    for (let i = 0; i < QR_LIMITS.shows + 2; i++) shows.push((await qr.show(text)).showId);
     expect(qr.counts().shows).toBe(QR_LIMITS.shows);
     expect(() => qr.parts(shows[0]!, 1)).toThrow(expect.objectContaining({ code: 'airgap.show_closed' }));
     expect(qr.parts(shows.at(-1)!, 2)).toHaveLength(2);
@@ -233,12 +234,12 @@ describe('bounds', () => {
     const clock = { t: 5_000_000 };
     const { qr } = transport(clock);
     const text = payloadToFileText(await orderEnvelope());
-    const show = qr.show(text);
+    const show = await qr.show(text);
     const calls = Math.floor(QR_LIMITS.partsPerShow / 32);
     for (let i = 0; i < calls; i++) qr.parts(show.showId, 32);
     expect(() => qr.parts(show.showId, 32)).toThrow(expect.objectContaining({ code: 'airgap.show_exhausted' }));
 
-    const kept = qr.show(text);
+    const kept = await qr.show(text);
     const scan = qr.scanBegin(['request'], true);
     // Used every minute, both live until their whole life is over.
     for (let m = 0; m < 29; m++) {

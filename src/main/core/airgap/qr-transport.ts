@@ -18,15 +18,21 @@ import {
   UR_TYPE_OF,
   UrAssembler,
   UrPartStream,
+  claimedFormat,
+  jsonFromBytes,
+  jsonFromFileText,
   payloadBytes,
-  payloadFromBytes,
-  payloadFromFileText,
+  payloadFromJson,
+  readKitHeader,
   type AirgapFormat,
   type AirgapPayload,
+  type EmergencyKit,
+  type KitHeader,
   type UrType,
 } from '../../../client';
 import type { AirgapPayloadName, EnvelopeFacts, QrShowView, ScanProblem, ScanProgress } from '../../../shared/bridge';
 import { BridgeFailure } from '../bridge-runtime';
+import { checkKitInSlices } from './kit-checks';
 
 export const QR_LIMITS = {
   /** Shows open at once; opening another closes the oldest. */
@@ -73,6 +79,11 @@ export function envelopeFacts(payload: AirgapPayload): ReceivedEnvelope {
   }
 }
 
+/** A kit's facts from what it says of itself (readKitHeader): the inbox checks the rest before keeping it. */
+function kitFacts(header: KitHeader): ReceivedEnvelope {
+  return { format: KIT_FORMAT, kind: 'emergency-kit', fingerprint: header.fingerprint };
+}
+
 /** "an unsigned order request", "a signed response", "an emergency kit". */
 export function envelopeWords(facts: ReceivedEnvelope): string {
   switch (facts.format) {
@@ -111,6 +122,11 @@ export interface QrTransportDeps {
    * AirgapError or a coded BridgeFailure with a sentence. What it answers is not read here.
    */
   readonly receive: (text: string) => unknown;
+  /**
+   * Reads and checks the kit in `text` in full (seconds for a large one) off main's event loop, as
+   * kit-checks.ts does; on this thread, its signatures in slices, by default.
+   */
+  readonly checkKit?: (text: string) => Promise<EmergencyKit>;
   readonly newId?: () => string;
 }
 
@@ -139,6 +155,8 @@ interface Scan extends Timed {
   receiving: Promise<void> | null;
 }
 
+const ALL_FORMATS = [REQUEST_FORMAT, RESPONSE_FORMAT, KIT_FORMAT] as const;
+
 const closedShow = (): BridgeFailure =>
   new BridgeFailure(
     'airgap.show_closed',
@@ -156,17 +174,26 @@ export class QrTransport {
   readonly #shows = new Map<string, Show>();
   readonly #scans = new Map<string, Scan>();
 
+  readonly #checkKit: (text: string) => Promise<EmergencyKit>;
+
   constructor(deps: QrTransportDeps) {
     this.#deps = deps;
     this.#newId = deps.newId ?? (() => randomBytes(12).toString('base64url'));
+    this.#checkKit = deps.checkKit ?? (async (text) => (await checkKitInSlices(text)).kit);
   }
 
   // -- show ----------------------------------------------------------------------------------
 
   /** Checks the envelope in full (a window cannot have arbitrary data drawn) and opens a show. */
-  show(text: string): QrShowView {
+  async show(text: string): Promise<QrShowView> {
     this.#sweep();
-    const payload = airgap(() => payloadFromFileText(text, [REQUEST_FORMAT, RESPONSE_FORMAT, KIT_FORMAT]));
+    const json = airgap(() => jsonFromFileText(text));
+    // A kit's entries and signatures (seconds for a large one) are read off main's event loop.
+    const payload: AirgapPayload =
+      claimedFormat(json, ALL_FORMATS) === KIT_FORMAT
+        ? { format: KIT_FORMAT, kit: await airgapAsync(() => this.#checkKit(text)) }
+        : airgap(() => payloadFromJson(json, ALL_FORMATS));
+    this.#sweep();
     const bytes = payloadBytes(payload);
     if (bytes.length > DEFAULT_MAX_PAYLOAD_BYTES)
       throw new BridgeFailure(
@@ -295,7 +322,9 @@ export class QrTransport {
     let facts: ReceivedEnvelope;
     try {
       // A code of one type never becomes another format: read it as its type says, then let the inbox keep it.
-      facts = envelopeFacts(payloadFromBytes(bytes, [format]));
+      // A kit's signatures are checked by the inbox, after its pin and off main's loop (kit-receive.ts).
+      const json = jsonFromBytes(bytes);
+      facts = format === KIT_FORMAT ? kitFacts(readKitHeader(json)) : envelopeFacts(payloadFromJson(json, [format]));
       await this.#deps.receive(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
       if (error instanceof AirgapError)
@@ -304,8 +333,16 @@ export class QrTransport {
           error.code.toLowerCase(),
           `The codes were read whole, but what they carry was refused: ${sentenceOf(error)}`,
         );
-      else if (error instanceof BridgeFailure) fail(scan, error.code.replace(/^airgap\./, ''), error.message);
-      else throw error;
+      else if (error instanceof BridgeFailure) {
+        const code = error.code.replace(/^airgap\./, '');
+        // The inbox's refusal of the kit's own content (airgap.*) reads as when it was refused here.
+        const content = format === KIT_FORMAT && code !== error.code;
+        fail(
+          scan,
+          code,
+          content ? `The codes were read whole, but what they carry was refused: ${error.message}` : error.message,
+        );
+      } else throw error;
       return;
     }
     scan.state = 'complete';
@@ -356,8 +393,20 @@ function airgap<T>(fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof AirgapError)
-      throw new BridgeFailure(`airgap.${error.code.toLowerCase().replace(/^airgap_/, '')}`, sentenceOf(error));
-    throw error;
+    throw bridgeFailureOf(error);
   }
+}
+
+async function airgapAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw bridgeFailureOf(error);
+  }
+}
+
+function bridgeFailureOf(error: unknown): unknown {
+  return error instanceof AirgapError
+    ? new BridgeFailure(`airgap.${error.code.toLowerCase().replace(/^airgap_/, '')}`, sentenceOf(error))
+    : error;
 }
