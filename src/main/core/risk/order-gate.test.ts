@@ -374,3 +374,17 @@ describe('OrderGate tightened limits (a marketable order at the guards’ edge)'
     expect(passed.tightened?.by).toBe('budget');
   });
 });
+
+describe('OrderGate: an order signed for later, then sent', () => {
+  it('ends the signature’s kept reservation when the same order is sent through the gate', async () => {
+    const { gate, view, order, reservations } = setup();
+    const terms = { price: 55n * C, size: 10n * N, timeInForce: 'IOC' as const };
+    (await gate.pass(order({ path: 'offline-sign', ...terms }), view)).release();
+    expect(reservations.total(MASTER)).toBe(5_500_000n);
+    const sending = await gate.pass(order({ path: 'offline-send', signsHere: false, ...terms }), view);
+    // Now only the send's own reservation (5¢ over fair on 10: 50¢), until the exchange answered.
+    expect(reservations.total(MASTER)).toBe(500_000n);
+    sending.release();
+    expect(reservations.total(MASTER)).toBe(0n);
+  });
+});

@@ -124,6 +124,8 @@ export interface Passed {
 
 /** Paths whose signature leaves main, to be sent later or elsewhere: reserved at their worst until the epoch ends. */
 const HANDED_OUT: ReadonlySet<OrderPath> = new Set<OrderPath>(['offline-sign', 'airgap-sign']);
+/** Paths that send an order signed before (here or on another machine). */
+const SENDS_SIGNED: ReadonlySet<OrderPath> = new Set<OrderPath>(['offline-send', 'airgap-send']);
 
 /** What one read gives the checks: the account (null when it cannot be read here) and the order's fair value. */
 interface Read {
@@ -252,10 +254,18 @@ export class OrderGate {
 
     // The reservation in the same synchronous step as the last check: no other pass can come between.
     const handedOut = HANDED_OUT.has(order.path);
-    const endReservation = this.#d.reservations.take({
-      account: order.master,
+    const orderTerms = {
       assetId: order.assetId,
       epoch: order.epoch,
+      sell: order.sell,
+      price: order.price,
+      size: order.size,
+    };
+    // An order signed here earlier and sent now: its kept reservation gives way to this send's.
+    if (SENDS_SIGNED.has(order.path)) this.#d.reservations.sent(order.master, orderTerms);
+    const endReservation = this.#d.reservations.take({
+      account: order.master,
+      ...orderTerms,
       cost: handedOut ? orderMargin(order.sell, order.size, order.price) : edgeCost(checked, last.fair),
       untilEpochEnds: handedOut,
     });

@@ -14,6 +14,10 @@ export interface Reservation {
   readonly account: string;
   readonly assetId: bigint;
   readonly epoch: bigint;
+  /** The order's terms, to find a signed order again when it is sent (`sent`). */
+  readonly sell?: boolean;
+  readonly price?: bigint;
+  readonly size?: bigint;
   /** What it counts toward today's worst case (amount units). */
   readonly cost: bigint;
   /** Kept until its epoch ends (a signature handed out), not until its path releases it. */
@@ -47,6 +51,29 @@ export class Reservations {
     this.#taken.set(key, (this.#taken.get(key) ?? 0) + 1);
     if (set.size > RESERVATIONS_KEPT) this.#dropEnded(set);
     return r.untilEpochEnds ? () => undefined : () => void set.delete(kept);
+  }
+
+  /**
+   * An order signed here for a later send is being sent now (through the gate, which reserves it
+   * again for its way to the exchange): the signature is no longer only outside main, so the first
+   * kept reservation with the same terms ends. Each send of a signature ends one.
+   */
+  sent(account: string, t: { assetId: bigint; epoch: bigint; sell: boolean; price: bigint; size: bigint }): void {
+    const set = this.#byAccount.get(account.toLowerCase());
+    if (!set) return;
+    for (const r of set) {
+      if (
+        r.untilEpochEnds &&
+        r.assetId === t.assetId &&
+        r.epoch === t.epoch &&
+        r.sell === t.sell &&
+        r.price === t.price &&
+        r.size === t.size
+      ) {
+        set.delete(r);
+        return;
+      }
+    }
   }
 
   /** The account's reserved worst case now (epochs that ended count nothing). */
