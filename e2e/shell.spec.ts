@@ -59,7 +59,7 @@ test('app shell renders under the production CSP without a bridge', async ({ pag
   await expect(page.getByTestId('status-bar')).toBeVisible();
 
   // No window.terminal: a clear "not connected" state instead of a crash.
-  await expect(page.getByTestId('not-connected')).toContainText('Not connected to the app core');
+  await expect(page.getByTestId('not-connected')).toContainText('Not connected to the app');
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'absent');
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Markets');

@@ -93,13 +93,18 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await shot(app, 'trading-money-thin-close');
 
   // Sell the rest into the 1¢ bid on purpose: 19.80 paid, 3.00 + 0.15 back: a $16.65 loss. The
-  // ticket says it closes 15 for $0.15 and needs no collateral (not "Cost $14.85").
+  // ticket says the close of 15 loses $14.70 (their $14.85 cost less $0.15 in; not "+$0.15", which
+  // read as a profit) and needs no collateral (not "Cost $14.85").
   const ticket = app.getByTestId('ticket');
   await ticket.getByRole('radio', { name: /Sell Up/ }).click();
   await ticket.getByLabel('Price (¢)').fill('1');
   await ticket.getByLabel('Size', { exact: true }).fill('15');
   await ticket.getByLabel('Time in force').selectOption('IOC');
-  await expect(ticket.getByTestId('quote-closes')).toHaveText('15 contracts · +$0.15');
+  await expect(ticket.getByTestId('quote-closes')).toHaveText('15 contracts · P&L −$14.70');
+  await expect(ticket.getByTestId('quote-closes')).toHaveAttribute(
+    'title',
+    'Brings in $0.15; these contracts cost $14.85',
+  );
   await expect(ticket.getByTestId('quote-cost')).toHaveText('$0.00');
   await core.dialogs({ kind: 'confirm', yes: true });
   await ticket.getByTestId('place-order').click();

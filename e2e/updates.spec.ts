@@ -39,6 +39,8 @@ test.describe('a signed update, ask first', () => {
       'Version 0.2.0 is available. It is downloaded when you ask (Download).',
     );
     await expect(panel.getByTestId('update-key')).toHaveText(fingerprint);
+    // The release date as people read it (the manifest says 2026-11-20T10:00:00.000Z).
+    await expect(panel.getByTestId('update-released')).toHaveText('20 Nov 2026');
     await expect(panel.getByTestId('update-notes')).toContainText(
       'Security fixes: orders over the free balance are refused before signing.',
     );
@@ -62,7 +64,11 @@ test.describe('a signed update, ask first', () => {
     if (record.kind !== 'confirm') return;
     expect(record.request.title).toBe('Restart to update');
     expect(record.request.message).toBe('Install version 0.2.0 and restart the app?');
-    expect(record.request.detail).toContain('Now: 0.1.0 (running)\nAfter: 0.2.0');
+    // Versions and the date in words, no "Setting: App version" line and no raw timestamp.
+    expect(record.request.detail).toContain(
+      'Running now: version 0.1.0\nAfter the restart: version 0.2.0\nReleased: 20 Nov 2026',
+    );
+    expect(record.request.detail).not.toMatch(/Setting:|T\d\d:\d\d/);
     expect(record.request.detail).toContain(`Signed by release key: ${fingerprint}`);
     expect(record.request.detail).toContain(
       'Release notes (the release’s own words, signed with that key; the app does not vouch for them):\n> Security fixes:',

@@ -191,7 +191,7 @@ describe('the built app when its core cannot start', () => {
     for (const name of ['read', 'trade']) {
       expect(r.calls[name], name).toEqual({
         ok: false,
-        error: { code: BRIDGE_ERROR.unavailable, message: 'The app core could not start; see the log for why.' },
+        error: { code: BRIDGE_ERROR.unavailable, message: 'The app could not start; see the log for why.' },
       });
     }
     // The sender check is the same registration's: a foreign frame is refused before the core is asked.

@@ -111,8 +111,8 @@ describe('updates through the bridge', () => {
     expect(shown.request.message).toBe('Install version 0.2.0 and restart the app?');
     expect(shown.request.confirmLabel).toBe('Restart and install');
     const detail = shown.request.detail;
-    expect(detail).toContain('Setting: App version\nNow: 0.1.0 (running)\nAfter: 0.2.0');
-    expect(detail).toContain('Release date: 2026-11-20T10:00:00.000Z');
+    expect(detail).toContain('Running now: version 0.1.0\nAfter the restart: version 0.2.0\nReleased: 20 Nov 2026');
+    expect(detail).not.toContain('Setting:');
     expect(detail).toContain(`Signed by release key: ${fixture!.key.key.fingerprint}`);
     expect(detail).toContain(
       'Release notes (the release’s own words, signed with that key; the app does not vouch for them):',

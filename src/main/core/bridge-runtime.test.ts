@@ -101,7 +101,7 @@ describe('dispatchBridgeCall', () => {
 
 describe('createUnavailableCore', () => {
   it('answers app.info with the facts and every other method with the sentence, coded unavailable', async () => {
-    const sentence = 'The app core could not start.';
+    const sentence = 'The app could not start.';
     const core = createUnavailableCore({ version: '1.2.3', platform: 'linux' }, sentence);
     expect(await core.invoke('app.info', [])).toEqual({ ok: true, value: { version: '1.2.3', platform: 'linux' } });
     // Methods without arguments reach their handler with []; the rest are refused at validation first.

@@ -70,7 +70,7 @@ export async function dispatchBridgeCall(
   onInternalError: InternalErrorSink = () => {},
 ): Promise<BridgeOutcome> {
   if (!isBridgeMethod(method)) {
-    return refusal(BRIDGE_ERROR.unknownMethod, 'The app core has no such method.');
+    return refusal(BRIDGE_ERROR.unknownMethod, 'The app has no such method.');
   }
   const spec = bridgeMethods[method];
   // Measured before parsing: zod visits every item of a record or array before it checks a maximum.
@@ -92,24 +92,21 @@ export async function dispatchBridgeCall(
     const coded = codedError(error);
     if (coded) return { ok: false, error: coded };
     onInternalError(method, error);
-    return refusal(BRIDGE_ERROR.internal, 'The app core failed while doing this; its log has the details.');
+    return refusal(BRIDGE_ERROR.internal, 'The app failed while doing this; its log has the details.');
   }
   const result = spec.result.safeParse(value);
   if (!result.success) {
     onInternalError(method, result.error);
     return refusal(
       BRIDGE_ERROR.invalidResult,
-      'The app core gave an answer the window cannot read; its log has the details.',
+      'The app gave an answer the window cannot read; its log has the details.',
     );
   }
   return { ok: true, value: result.data };
 }
 
 /** Every method of the table: the given handlers, and bridge.unavailable with `sentence` for the rest. */
-export function handlerTable(
-  some: Partial<BridgeHandlers>,
-  sentence = 'The app core is not available.',
-): BridgeHandlers {
+export function handlerTable(some: Partial<BridgeHandlers>, sentence = 'The app is not available.'): BridgeHandlers {
   const table: Record<string, unknown> = {};
   for (const method of bridgeMethodNames) {
     table[method] =

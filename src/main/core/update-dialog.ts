@@ -5,6 +5,7 @@
  * bounded), never as the app's. And main's dialog before quitting may install updates at all.
  */
 import type { ConfirmRequest } from './dialogs';
+import { displayDate } from '../../shared/protocol/display';
 import { confirmRequest } from './confirm-text';
 
 export interface UpdateDialogFacts {
@@ -46,9 +47,11 @@ export function updateRestartRequest(facts: UpdateDialogFacts): ConfirmRequest {
     title: 'Restart to update',
     action: `Install version ${facts.version} and restart the app`,
     confirmLabel: 'Restart and install',
-    change: { setting: 'App version', from: `${facts.runningVersion} (running)`, to: facts.version },
+    // The versions as sentences, not a "Setting: App version" change: a version is not a setting people keep.
     notes: [
-      `Release date: ${facts.releaseDate ?? 'not given'}`,
+      `Running now: version ${facts.runningVersion}`,
+      `After the restart: version ${facts.version}`,
+      `Released: ${facts.releaseDate === null ? 'not given' : displayDate(facts.releaseDate)}`,
       `Signed by release key: ${facts.keyFingerprint}`,
       'That key is built into this app; the downloaded installer matched the SHA-512 its signed manifest names.',
       '',

@@ -5,7 +5,7 @@ import { createUnavailableCore } from '../core';
 import { createEventHub } from '../core/event-hub';
 import { forwardEvents, registerCore } from './bridge-ipc';
 
-const core = createUnavailableCore({ version: '1.2.3', platform: 'linux' }, 'The app core is not available.');
+const core = createUnavailableCore({ version: '1.2.3', platform: 'linux' }, 'The app is not available.');
 
 describe('registerCore', () => {
   function fakeIpc() {

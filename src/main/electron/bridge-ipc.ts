@@ -48,7 +48,7 @@ export function registerCore(
   for (const method of bridgeMethodNames) {
     ipc.handle(invokeChannel(method), (event, args): Promise<BridgeOutcome> => {
       if (!isTrusted(senderOf(event))) {
-        return Promise.resolve(refusal(BRIDGE_ERROR.untrustedSender, 'This frame may not call the app core.'));
+        return Promise.resolve(refusal(BRIDGE_ERROR.untrustedSender, 'This frame may not call the app.'));
       }
       return core.invoke(method, args);
     });

@@ -9,7 +9,7 @@ export async function attempt<M extends BridgeMethod>(
   ...args: BridgeArgs<M>
 ): Promise<Attempt<BridgeResult<M>>> {
   const client = bridgeClient();
-  if (!client) return { ok: false, message: 'Not connected to the app core.' };
+  if (!client) return { ok: false, message: 'Not connected to the app.' };
   try {
     return { ok: true, value: await client.call(method, ...args) };
   } catch (error) {

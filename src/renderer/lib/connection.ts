@@ -1,6 +1,9 @@
 import type { AppInfo } from '../../shared/bridge';
 
-/** What the window knows about its link to the app core (main process). */
+/**
+ * What the window knows about its link to main (the app's own process, which holds the keys). People
+ * read it as the app: the labels never name a "core".
+ */
 export type Connection =
   | { readonly state: 'checking' }
   | { readonly state: 'absent' }
@@ -10,13 +13,13 @@ export type Connection =
 export function connectionLabel(connection: Connection): string {
   switch (connection.state) {
     case 'checking':
-      return 'Connecting to app core…';
+      return 'Connecting…';
     case 'absent':
-      return 'Not connected to the app core';
+      return 'Not connected to the app';
     case 'connected':
-      return 'App core connected';
+      return 'Connected';
     case 'failed':
-      return 'App core error';
+      return 'App error';
   }
 }
 

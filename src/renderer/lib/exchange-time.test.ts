@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   clockUncertaintyText,
   countdownText,
+  epochEndedReason,
   epochPhase,
   tickingExchangeClock,
   utcClockText,
@@ -110,5 +111,17 @@ describe('the exchange clock across an expiry, with an injected offset', () => {
     expect(clockUncertaintyText({ offsetMs: 0, uncertaintyMs: null })).toBe('not measured yet');
     expect(clockUncertaintyText({ offsetMs: 10, uncertaintyMs: 3.4 })).toBe('±3 ms');
     expect(countdownText({ expiration: EXPIRY, resolved: true }, EXPIRY - 5_000)).toBe('resolved');
+  });
+});
+
+describe('why an epoch does not trade', () => {
+  const market = { epoch: '12', expiration: 60_000, resolved: false };
+  it('is null while the live epoch runs; says so once it ended or for an earlier epoch', () => {
+    expect(epochEndedReason(market, '12', 59_999)).toBeNull();
+    expect(epochEndedReason(market, '12', 60_000)).toBe('This epoch has ended; the next one opens shortly.');
+    expect(epochEndedReason({ ...market, resolved: true }, '12', 1)).toBe(
+      'This epoch has ended; the next one opens shortly.',
+    );
+    expect(epochEndedReason(market, '11', 1)).toBe('This epoch is no longer trading.');
   });
 });

@@ -87,6 +87,20 @@ export function epochPhase(market: { expiration: number; resolved: boolean }, ex
   return exchangeMs >= market.expiration ? 'ended' : 'live';
 }
 
+/**
+ * Why nothing may be traded on this epoch of the market, or null while it trades: an earlier epoch
+ * picked in the header, or the live one past its end by the exchange clock (before the roll arrives).
+ * One sentence for the ticket, Close position and the hotkeys alike.
+ */
+export function epochEndedReason(
+  market: { epoch: string; expiration: number; resolved: boolean },
+  epoch: string,
+  exchangeMs: number,
+): string | null {
+  if (epoch !== market.epoch) return 'This epoch is no longer trading.';
+  return epochPhase(market, exchangeMs) === 'live' ? null : 'This epoch has ended; the next one opens shortly.';
+}
+
 /** What a countdown to the market's expiry shows: the time left, "ended" or "resolved". */
 export function countdownText(market: { expiration: number; resolved: boolean }, exchangeMs: number): string {
   const phase = epochPhase(market, exchangeMs);

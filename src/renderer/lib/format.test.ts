@@ -3,7 +3,9 @@ import {
   centsInputToPrice,
   marketLabel,
   formatCountdown,
+  formatDate,
   formatDistance,
+  formatFairPrice,
   formatOracle,
   formatPrice,
   formatSignedUsd,
@@ -70,6 +72,12 @@ describe('sizes and money', () => {
     expect(formatDistance('65282497628', '65000000000')).toEqual({ text: '▲ $282.50 0.43%', direction: 'up' });
     expect(formatDistance('49000000', '50000000').direction).toBe('down');
     expect(formatDistance(null, '1').text).toBe('—');
+    // At the strike (just after the roll): words, not "· $0.0000"; a BTC-sized strike keeps cents.
+    expect(formatDistance('65000000000', '65000000000')).toEqual({ text: 'at strike', direction: 'flat' });
+    expect(formatDistance('65000004000', '65000000000')).toEqual({ text: 'at strike', direction: 'flat' });
+    expect(formatDistance('64999500000', '65000000000')).toEqual({ text: '▼ $0.50 0.00%', direction: 'down' });
+    // A strike under $1 keeps the oracle's four decimals.
+    expect(formatDistance('512300', '500000')).toEqual({ text: '▲ $0.0123 2.46%', direction: 'up' });
   });
 });
 
@@ -152,5 +160,22 @@ describe('units and tone', () => {
     expect(formatSignedUsd('-5000')).toBe('−$0.01');
     expect(pnlTone('0')).toBe('');
     expect(pnlTone(null)).toBe('');
+  });
+});
+
+describe('fair value', () => {
+  it('shows 0 and 100 as values, never as missing (a quote of 0 is an empty side; a fair value of 0 is not)', () => {
+    expect(formatFairPrice('0')).toBe('0.0¢');
+    expect(formatFairPrice('1000000')).toBe('100.0¢');
+    expect(formatFairPrice('623000')).toBe('62.3¢');
+    expect(formatFairPrice(null)).toBe('—');
+    expect(fairDistance(500_000n, '0')).toEqual({ text: '50.0¢ above fair', direction: 'above' });
+    expect(formatEdge('1000000', '980000', '990000')).toEqual({ text: '+1.5¢', tone: 'up' });
+  });
+});
+
+describe('dates', () => {
+  it('reads a release date as people do', () => {
+    expect(formatDate('2026-11-20T10:00:00.000Z')).toBe('20 Nov 2026');
   });
 });

@@ -3,9 +3,10 @@
  * (or are missing, shown as "—"); their units (docs/protocol/units.md) and rounding are
  * src/shared/protocol's (display.ts, units.ts), so a price reads the same in main's dialogs and the window.
  */
-import { MAX_PRICE, MIN_PRICE, PRICE_TICK } from '../../shared/protocol/constants';
+import { MAX_PRICE, MIN_PRICE, PRICE_TICK, PROTOCOL_SCALE } from '../../shared/protocol/constants';
 import {
   displayContracts,
+  displayDate,
   displayOracle,
   displayPrice,
   displaySignedUsd,
@@ -36,6 +37,14 @@ export function priceOrNull(price: string | null | undefined): string | null {
 export function formatPrice(price: Amount): string {
   if (price === null || price === undefined || price === '0' || price === 0n) return '—';
   return displayPrice(toBig(price));
+}
+
+/**
+ * A fair value (the model's price of Up), 0 to 100¢: unlike a quote, 0 is a value here ("0.0¢": Up
+ * is all but sure to lose), not a missing side. "—" only without one (null).
+ */
+export function formatFairPrice(fair: string | null | undefined): string {
+  return fair === null || fair === undefined ? '—' : displayPrice(BigInt(fair));
 }
 
 /** 625000 → "62.5", 620000 → "62": what a user would type in the ticket's cents field. */
@@ -83,7 +92,13 @@ export function formatOracle(price: Amount): string {
   return price === null || price === undefined ? '—' : displayOracle(toBig(price));
 }
 
-/** Oracle minus strike as money and percent of strike: "+$12.40 (+0.02%)", with ▲/▼ for colour-blind users. */
+/**
+ * Oracle minus strike as money and percent of strike: "▲ $12.40 0.02%", with ▲/▼ for colour-blind
+ * users; "at strike" when it rounds to nothing. The money has the strike's precision: dollars and
+ * cents (formatUsd) for a strike from $1, the oracle's four decimals below it. A difference is
+ * small next to the prices it comes from, and by its own size it would read "$0.0000" for a BTC
+ * oracle at its strike (just after the roll).
+ */
 export function formatDistance(
   oracle: string | null,
   strike: string,
@@ -91,11 +106,12 @@ export function formatDistance(
   if (oracle === null) return { text: '—', direction: 'flat' };
   const diff = BigInt(oracle) - BigInt(strike);
   const strikeValue = BigInt(strike);
-  const direction = diff > 0n ? 'up' : diff < 0n ? 'down' : 'flat';
-  const arrow = direction === 'up' ? '▲' : direction === 'down' ? '▼' : '·';
-  const money = formatOracle(diff < 0n ? -diff : diff);
-  const percent =
-    strikeValue === 0n ? '' : ` ${roundedDecimal(((diff < 0n ? -diff : diff) * 1_000_000n) / strikeValue, 4, 2)}%`;
+  const abs = diff < 0n ? -diff : diff;
+  const money = strikeValue >= PROTOCOL_SCALE ? formatUsd(abs) : formatOracle(abs);
+  if (/^\$0\.0+$/.test(money)) return { text: 'at strike', direction: 'flat' };
+  const direction = diff > 0n ? 'up' : 'down';
+  const arrow = direction === 'up' ? '▲' : '▼';
+  const percent = strikeValue === 0n ? '' : ` ${roundedDecimal((abs * 1_000_000n) / strikeValue, 4, 2)}%`;
   return { text: `${arrow} ${money}${percent}`, direction };
 }
 
@@ -179,6 +195,11 @@ export function formatAddress(address: string): string {
 /** "0x1234…abcd" for hashes in dense tables (addresses: formatAddress). */
 export function shortHex(hex: string, keep = 4): string {
   return hex.length <= 2 + keep * 2 + 1 ? hex : `${hex.slice(0, 2 + keep)}…${hex.slice(-keep)}`;
+}
+
+/** An ISO date as main's dialogs write it too: "2026-11-20T10:00:00.000Z" → "20 Nov 2026". */
+export function formatDate(iso: string): string {
+  return displayDate(iso);
 }
 
 /** Local HH:MM:SS of a unix-ms time, for tables. */

@@ -7,6 +7,7 @@ import {
   joinTimeInForce,
   leavesField,
   matchHotkey,
+  noQuoteText,
 } from './hotkeys';
 
 const key = (
@@ -91,5 +92,14 @@ describe('hotkeys', () => {
     // b was cancelled and left; a is next, then nothing.
     expect(c.take([a], m)?.orderId).toBe('0xA');
     expect(c.take([a], m)).toBeNull();
+  });
+});
+
+describe('a hotkey order with no quote on its side', () => {
+  it('says which side is missing, in words, naming the market', () => {
+    expect(noQuoteText('buyAtBest', 'BTC 5m #12')).toBe('No ask to buy from on BTC 5m #12.');
+    expect(noQuoteText('sellAtBest', 'BTC 5m #12')).toBe('No bid to sell to on BTC 5m #12.');
+    expect(noQuoteText('joinBid', 'ETH 5m #3')).toBe('No bid to join on ETH 5m #3.');
+    expect(noQuoteText('joinAsk', 'ETH 5m #3')).toBe('No ask to join on ETH 5m #3.');
   });
 });

@@ -104,3 +104,20 @@ export class LastOrderCanceller {
     if (!cancelled) this.#pending.delete(orderId.toLowerCase());
   }
 }
+
+/**
+ * What a hotkey order says when the side it needs is empty (it sends nothing): a trader pressing B
+ * or Shift+B must learn why nothing happened, in words, with the market named.
+ */
+export function noQuoteText(action: 'buyAtBest' | 'sellAtBest' | 'joinBid' | 'joinAsk', market: string): string {
+  switch (action) {
+    case 'buyAtBest':
+      return `No ask to buy from on ${market}.`;
+    case 'sellAtBest':
+      return `No bid to sell to on ${market}.`;
+    case 'joinBid':
+      return `No bid to join on ${market}.`;
+    case 'joinAsk':
+      return `No ask to join on ${market}.`;
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BookLevel } from '../../shared/bridge';
 import {
+  autoTicksPerRow,
   barPercent,
   cumulativeDepth,
   groupLevels,
@@ -174,5 +175,51 @@ describe('row reuse', () => {
   it('returns the earlier array when nothing moved', () => {
     const before = ladderRows(book('1000000'), prices, 1);
     expect(reuseRows(ladderRows(book('1000000'), prices, 1), before)).toBe(before);
+  });
+});
+
+describe('automatic grouping', () => {
+  const c = (cents: number): bigint => BigInt(Math.round(cents * 10_000));
+  const quotes = (bid: number, ask: number) => ({ bid: c(bid), ask: c(ask) });
+
+  it('keeps 0.1¢ rows for a tight spread and groups a wide one so both inside quotes are in view', () => {
+    expect(autoTicksPerRow(null, quotes(49.9, 50.1), 15)).toBe(1);
+    // 4¢ and 11¢ wide, 15 rows: at 0.1¢ the quotes are 41 and 111 rows apart, off screen.
+    expect(autoTicksPerRow(null, quotes(47, 51), 15)).toBe(10);
+    expect(autoTicksPerRow(null, quotes(44, 55), 15)).toBe(20);
+    expect(autoTicksPerRow(null, quotes(44, 55), 41)).toBe(10);
+    expect(autoTicksPerRow(null, quotes(48, 52), 41)).toBe(5);
+    // Wider than any grouping fits: the coarsest.
+    expect(autoTicksPerRow(null, quotes(5, 95), 11)).toBe(50);
+  });
+
+  it('always shows both inside quotes within the middle half of the rows', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 998 }),
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 5, max: 20 }),
+        (b, width, half) => {
+          const rows = half * 2 + 1;
+          const bid = BigInt(b) * 1_000n;
+          const ask = BigInt(Math.min(999, b + width)) * 1_000n;
+          const ticks = autoTicksPerRow(null, { bid, ask }, rows);
+          const step = BigInt(ticks) * 1_000n;
+          const spanRows = Number(((ask + step - 1n) / step) * step - (bid / step) * step) / Number(step) + 1;
+          return ticks === 50 || spanRows <= rows / 2;
+        },
+      ),
+    );
+  });
+
+  it('goes coarser at once, finer only with room to spare, and keeps its grouping without a spread', () => {
+    expect(autoTicksPerRow(1, quotes(47, 51), 21)).toBe(5);
+    // 1.5¢ at 0.5¢ rows takes 4 of 21 rows: a third fits, so it goes finer from 1¢.
+    expect(autoTicksPerRow(10, quotes(49, 50.5), 21)).toBe(5);
+    // 0.8¢ wide, 21 rows: 0.1¢ takes 9 rows (under half, over a third), so 0.5¢ rows stay.
+    expect(autoTicksPerRow(5, quotes(49.6, 50.4), 21)).toBe(5);
+    expect(autoTicksPerRow(null, quotes(49.6, 50.4), 21)).toBe(1);
+    expect(autoTicksPerRow(10, { bid: null, ask: c(50) }, 21)).toBe(10);
+    expect(autoTicksPerRow(null, { bid: c(50), ask: null }, 21)).toBe(1);
   });
 });

@@ -252,3 +252,38 @@ export function moveLadderCursor(cursor: LadderCursor, prices: readonly bigint[]
       return null;
   }
 }
+
+/** The ladder's row groupings, in ticks (0.1¢) per row: 0.1¢, 0.5¢, 1¢, 2¢ and 5¢. */
+export const LADDER_GROUPINGS: readonly number[] = [1, 5, 10, 20, 50];
+
+/**
+ * The grouping the ladder picks by itself (the person's own choice in its Group menu wins over it).
+ * A fixed 0.1¢ shows only a few cents of rows, so a market quoted 4–11¢ wide showed no quotes at
+ * all: the grouping follows the spread instead, the finest one whose rows from the best bid to the
+ * best ask fill at most half the window. Half, because the ladder recentres only once the mid leaves
+ * the middle half (nextCentre): until then the mid may drift a quarter of the window off centre, and
+ * quotes within half of it stay on screen. It goes finer only when the quotes fit a third at the finer
+ * grouping, so a spread moving about one threshold does not flip the rows back and forth. With a side
+ * missing (no spread to read) it keeps `current`, 0.1¢ to start with.
+ */
+export function autoTicksPerRow(
+  current: number | null,
+  best: { bid: bigint | null; ask: bigint | null },
+  rows: number,
+): number {
+  const { bid, ask } = best;
+  if (bid === null || ask === null) return current ?? LADDER_GROUPINGS[0]!;
+  // Rows the inside quotes take at `ticks` per row, both included (bids round down, asks up, as groupLevels does).
+  const span = (ticks: number): number => {
+    const step = BigInt(ticks) * PRICE_TICK;
+    const bidRow = (bid / step) * step;
+    const askRow = ((ask + step - 1n) / step) * step;
+    return Number((askRow > bidRow ? askRow - bidRow : 0n) / step) + 1;
+  };
+  const finest = (share: number): number =>
+    LADDER_GROUPINGS.find((ticks) => span(ticks) <= rows * share) ?? LADDER_GROUPINGS.at(-1)!;
+  const coarser = finest(1 / 2);
+  if (current === null || coarser > current) return coarser;
+  const finer = finest(1 / 3);
+  return finer < current ? finer : current;
+}

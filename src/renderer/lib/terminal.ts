@@ -61,7 +61,7 @@ export function errorMessage(error: unknown): string {
 /** Calls the core; on failure shows its sentence as a notice and returns null. */
 export async function call<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<BridgeResult<M> | null> {
   if (!client) {
-    pushNotice('error', 'Not connected to the app core.');
+    pushNotice('error', 'Not connected to the app.');
     return null;
   }
   try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   displayContracts,
+  displayDate,
   displayOracle,
   displayPrice,
   displaySignedUsd,
@@ -66,5 +67,14 @@ describe('sizes and money', () => {
   it('shows oracle prices to the cent from $1 and to 4 decimals below', () => {
     expect(displayOracle(65_282_497_628n)).toBe('$65,282.50');
     expect(displayOracle(500_000n)).toBe('$0.5000');
+  });
+});
+
+describe('dates', () => {
+  it('reads an ISO date as day, month word and year (UTC); other text as it is', () => {
+    expect(displayDate('2026-11-20T10:00:00.000Z')).toBe('20 Nov 2026');
+    expect(displayDate('2026-01-05')).toBe('5 Jan 2026');
+    expect(displayDate('2026-12-31T23:30:00-05:00')).toBe('1 Jan 2027');
+    expect(displayDate('soon')).toBe('soon');
   });
 });

@@ -1,4 +1,4 @@
-// Protocol integers as people read them in tables: rounded to what a column shows, grouped, with
+// Protocol integers (and dates) as people read them in tables: rounded to what a column shows, grouped, with
 // their unit. Exact renderings (confirmations, sentences: what is signed) are in units.ts.
 import { PROTOCOL_SCALE } from './constants';
 import { formatPrice, groupThousands } from './units';
@@ -67,4 +67,18 @@ export function displaySignedUsd(amount: bigint): string {
 export function displayOracle(price: bigint): string {
   const abs = price < 0n ? -price : price;
   return `$${roundedDecimal(price, 6, abs >= PROTOCOL_SCALE ? 2 : 4, { thousands: true })}`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A calendar date as people read it, the same in main's dialogs and the window: "20 Nov 2026" (UTC,
+ * as release dates are stamped; month as a word, so no day/month order to guess). Text that is not
+ * an ISO date comes back as it is.
+ */
+export function displayDate(iso: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(iso) ? Date.parse(iso) : NaN;
+  if (Number.isNaN(ms)) return iso;
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
