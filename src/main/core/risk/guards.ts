@@ -91,6 +91,21 @@ export function edgeCost(o: Pick<RestingOrder, 'sell' | 'price' | 'size'>, fair:
   return worse > 0n ? ceilDiv(worse * o.size, PROTOCOL_SCALE) : 0n;
 }
 
+/**
+ * What this order could lose against fair value, for the loss budget. With no fair value the part of
+ * it that opens or adds to a position counts at the most it can lose; the part that closes what is
+ * held counts nothing, since a position with no price is already valued at the worst it can pay
+ * (equity.ts) and selling it (or buying back a short) at any price can only do better.
+ */
+export function ownCost(
+  o: Pick<CheckedOrder, 'sell' | 'price' | 'size'>,
+  fair: bigint | null,
+  inventory: bigint,
+): bigint {
+  if (fair !== null) return edgeCost(o, fair);
+  return orderMargin(o.sell, openingSize(o, inventory), o.price);
+}
+
 /** The resting-order figures of `AccountRisk` for one order, from the list of the account's resting orders. */
 export function restingRisk(
   o: Pick<CheckedOrder, 'assetId' | 'epoch' | 'sell'>,
@@ -170,7 +185,7 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
-  const own = edgeCost(o, fair);
+  const own = ownCost(o, fair, a.inventory);
   const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
@@ -238,7 +253,7 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
     if ((worst < 0n ? -worst : worst) > l.maxPosition) return false;
   }
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
-  const own = edgeCost(o, fair);
+  const own = ownCost(o, fair, inventory);
   const committed = a.lossToday + a.restingCost + a.reserved + own;
   return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }

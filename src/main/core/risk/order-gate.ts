@@ -16,7 +16,7 @@ import type { Dialogs } from '../dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import type { OrderFigures } from './account-figures';
-import { allowedLimit, breachesOf, edgeCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
+import { allowedLimit, breachesOf, ownCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { orderMargin } from '../../../shared/protocol';
 import type { Reservations } from './reservations';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
@@ -266,7 +266,9 @@ export class OrderGate {
     const endReservation = this.#d.reservations.take({
       account: order.master,
       ...orderTerms,
-      cost: handedOut ? orderMargin(order.sell, order.size, order.price) : edgeCost(checked, last.fair),
+      cost: handedOut
+        ? orderMargin(order.sell, order.size, order.price)
+        : ownCost(checked, last.fair, last.risk?.inventory ?? 0n),
       untilEpochEnds: handedOut,
     });
     this.#d.rate.note(order.master);
