@@ -1,6 +1,6 @@
 /**
  * The last seconds of an epoch, on a devnet whose BTC epochs last 20 s (no bots). When the quotes
- * vanish before expiry the header, the market list and the position say "no quotes" (not a 50%
+ * vanish before expiry the header and the market list say "no quotes" (not a 50%
  * mid or a 50¢ mark); once the exchange's clock passes the expiry the ticket of that epoch never
  * offers to send; the chart of the epoch just ended shows that epoch's strike.
  */
@@ -47,14 +47,22 @@ test('quotes vanish before expiry: "no quotes"; the ticket closes at expiry by t
   await app.getByRole('tab', { name: /Positions/ }).click();
   const position = app.getByTestId('positions').locator('tbody tr').first();
   await expect(position).toContainText('2 contracts');
-  await expect(position.locator('td').nth(4)).toHaveText('50.0¢');
+  // Valued at fair value (the budget's valuation), not at the book's mid: the market list's Fair.
+  const fairCell = app.locator(`tr[data-asset="${market.assetId}"]`).getByTestId('market-fair');
+  await expect
+    .poll(async () => {
+      const [pos, fair] = [await position.locator('td').nth(4).textContent(), await fairCell.textContent()];
+      return pos === fair || (pos === 'no fair value' && fair === '—') ? 'the same' : `${pos} against ${fair}`;
+    })
+    .toBe('the same');
 
   // The quotes vanish: no mid, no mark, "no quotes" everywhere (the last trade stays in its own column).
   await other.client.cancelAll(ref);
   await expect(header.getByTestId('header-quotes')).toContainText('no quotes');
   await expect(header).not.toContainText('50.0%');
   await expect(app.locator(`tr[data-asset="${market.assetId}"]`)).toContainText('no quotes');
-  await expect(position.locator('td').nth(4)).toHaveText('no quotes');
+  // The position keeps its fair value: quotes vanishing does not change what it is worth.
+  await expect(position.locator('td').nth(4)).not.toHaveText('no quotes');
   await shot(app, 'epoch-end-no-quotes');
 
   // Sample the ticket every frame through the expiry: while the header still shows this epoch and

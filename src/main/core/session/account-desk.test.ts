@@ -60,6 +60,8 @@ function deskWith(
     selection: { master: null, agent: null, tradeAs: 'master' },
     currentEpoch: () => 1n,
     topOfBook: () => ({ bid: null, ask: null }),
+    fairPrice: () => null,
+    settledPrice: () => null,
     settlementToken: () => null,
     rpc: () => {
       throw new Error('no chain in this test');
@@ -174,24 +176,39 @@ describe('AccountDesk at the roll', () => {
     expect(desk.epochEnded(ASSET, 5n)).toEqual({ buys: 0, sells: 0 });
   });
 
-  it('values a resolved position at its last value until its claim is known, then at the claim (never zero between)', async () => {
+  it('values a position as the loss budget does: at fair, then at its settled price, then at the claim; with no price at nothing, never at cost', async () => {
     let current = 1n;
+    let fair: bigint | null = 600_000n;
+    let settled: bigint | null = null;
     let claim: bigint | null = null;
-    // Long 5 contracts bought at 50¢ (2.50 collateral), marked at 60¢ while it trades.
+    // Long 5 contracts bought at 50¢ (2.50 collateral); a one-sided book quoting 52¢ does not value it.
     const desk = deskWith(
       () => [],
-      { currentEpoch: () => current, topOfBook: () => ({ bid: 590_000n, ask: 610_000n }) },
+      {
+        currentEpoch: () => current,
+        topOfBook: () => ({ bid: 520_000n, ask: null }),
+        fairPrice: () => fair,
+        settledPrice: () => settled,
+      },
       { inventory: 5_000_000n, size: 5_000_000n, margin: 2_500_000n },
       () => (claim === null ? Promise.reject(new Error('EPOCH_NOT_RESOLVED')) : Promise.resolve(claim)),
     );
     await desk.select({ master: MASTER, agent: null, tradeAs: 'master' });
     const live = desk.view().positions[0]!;
-    expect([live.resolved, live.value]).toEqual([false, '3000000']);
-    current = 2n; // the roll: resolved, claim not read yet
+    expect([live.resolved, live.markPrice, live.unrealisedPnl, live.value]).toEqual([
+      false,
+      '600000',
+      '500000',
+      '3000000',
+    ]);
+    fair = null; // no fair value (oracle stale): the worst it can pay
+    expect(desk.view().positions[0]!).toMatchObject({ markPrice: null, unrealisedPnl: '-2500000', value: '0' });
+    current = 2n; // the roll: ended, resolution not known yet
     await desk.readClaim(ASSET, 1n); // the exchange has not resolved it: refused
-    const settling = desk.view().positions[0]!;
-    expect([settling.resolved, settling.claimKnown, settling.value]).toEqual([true, false, '3000000']);
-    claim = 5_000_000n; // resolved: Up won, 5 contracts pay $5
+    expect(desk.view().positions[0]!).toMatchObject({ resolved: true, claimKnown: false, value: '0' });
+    settled = 1_000_000n; // Up won: 5 contracts pay $5
+    expect(desk.view().positions[0]!.value).toBe('5000000');
+    claim = 5_000_000n;
     await desk.readClaim(ASSET, 1n);
     const known = desk.view().positions[0]!;
     expect([known.claimKnown, known.claimable, known.value]).toEqual([true, '5000000', '5000000']);

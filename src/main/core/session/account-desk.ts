@@ -23,6 +23,14 @@ import {
   SWEEP_EVERY_MS,
 } from './retention';
 import { TakerFills, type TakerOrder } from './taker-fills';
+import {
+  DAY_POSITIONS_KEPT,
+  type DayFill,
+  type DayPosition,
+  type DayRecords,
+  type DayRecordsPort,
+} from './day-records';
+import { dayPositionOf, filledByOrder, makerFillView, missingFills, positionOfDay, showsSomething } from './day-merge';
 
 export interface AccountDeskOptions {
   reader: Pick<ExchangeReader, 'getBalance' | 'getBookOrders' | 'getPosition' | 'getFills' | 'getClaimable'>;
@@ -32,6 +40,10 @@ export interface AccountDeskOptions {
   selection: AccountSelection;
   currentEpoch(assetId: bigint): bigint | undefined;
   topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null };
+  /** Fair value of a live market's epoch, null when none (account-view.ts values positions at it). */
+  fairPrice(assetId: bigint, epoch: bigint): bigint | null;
+  /** An ended epoch's settled price, null while its resolution is not known. */
+  settledPrice(assetId: bigint, epoch: bigint): bigint | null;
   /** The pinned settlement token, whose wallet balance the view shows; null without a pin. */
   settlementToken(): string | null;
   rpc(): JsonRpcProvider;
@@ -43,7 +55,16 @@ export interface AccountDeskOptions {
   /** Clock for the closed-order grace (tests). */
   now?: () => number;
   fillTimesKept?: number;
+  /**
+   * Today's fills, order history and positions of an account, kept in main's store so a restart keeps
+   * the day (day-records.ts); without it they last as long as the session.
+   */
+  dayRecords?: DayRecordsPort;
 }
+
+/** Ended epochs' open positions re-read from the exchange after a restart (the rest come from the store). */
+const REREAD_KEPT_POSITIONS = 32;
+const DAY_MS = 86_400_000;
 
 /** An order the exchange answered: what the open-orders view and the history remember of it. */
 export type SentOrder = Omit<PlacedOrder, 'orderId'> & { orderId: Hex };
@@ -61,15 +82,24 @@ export class AccountDesk implements AccountViewSource {
   readonly #fillTimes: BoundedMap<string, number>;
   /** Claimable amounts by `asset:epoch`, from the last claims read. */
   readonly #claimable = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
-  /** What each position was worth when last seen trading, by `asset:epoch` (held while its claim is unknown). */
-  readonly #heldValues = new BoundedMap<string, bigint>(CLAIMABLE_KEPT);
   #marksJson = '';
   #sweptAt = 0;
+  /** Today's maker fills read back after a restart (the taker ones went back to #taker), with their feed sequence id. */
+  #earlierFills: { fill: FillView; seq: string | null }[] = [];
+  /** Today's positions as last seen, by `asset:epoch`: kept in the store, read back after a restart. */
+  readonly #dayPositions = new Map<string, DayPosition>();
+  /** The account state whose day was read back: only its records are saved (never an empty desk over them). */
+  #dayOf: AccountState | null = null;
 
   constructor(opts: AccountDeskOptions) {
     this.#o = opts;
     this.selection = opts.selection;
-    this.#history = new OrderHistory({ onChange: (entries) => opts.events.emit('orderHistory', [...entries]) });
+    this.#history = new OrderHistory({
+      onChange: (entries) => {
+        opts.events.emit('orderHistory', [...entries]);
+        this.#saveDay();
+      },
+    });
     this.#taker = new TakerFills({ reader: opts.reader, logger: opts.logger });
     this.#placed = new BoundedMap(opts.placedKept ?? PLACED_ORDERS_KEPT, (id) => !this.#isOpen(id));
     this.#fillTimes = new BoundedMap(opts.fillTimesKept ?? FILL_TIMES_KEPT);
@@ -81,8 +111,13 @@ export class AccountDesk implements AccountViewSource {
     return this.#o.markets;
   }
 
+  /**
+   * The fills the view shows besides the maker fills the account state heard: the taker fills, and
+   * today's maker fills read back after a restart (day-records.ts).
+   */
   get takerFills(): readonly FillView[] {
-    return this.#taker.list();
+    if (this.#earlierFills.length === 0) return this.#taker.list();
+    return [...this.#earlierFills.map((e) => e.fill), ...this.#taker.list()];
   }
 
   currentEpoch(assetId: bigint): bigint | undefined {
@@ -93,16 +128,20 @@ export class AccountDesk implements AccountViewSource {
     return this.#o.topOfBook(assetId, epoch);
   }
 
+  fairPrice(assetId: bigint, epoch: bigint): bigint | null {
+    return this.#o.fairPrice(assetId, epoch);
+  }
+
+  settledPrice(assetId: bigint, epoch: bigint): bigint | null {
+    return this.#o.settledPrice(assetId, epoch);
+  }
+
   claimable(assetId: bigint, epoch: bigint): bigint {
     return this.#claimable.get(`${assetId}:${epoch}`) ?? 0n;
   }
 
   claimKnown(assetId: bigint, epoch: bigint): boolean {
     return this.#claimable.get(`${assetId}:${epoch}`) !== undefined;
-  }
-
-  heldValue(assetId: bigint, epoch: bigint): bigint | undefined {
-    return this.#heldValues.get(`${assetId}:${epoch}`);
   }
 
   placed(orderId: string): PlacedFacts | undefined {
@@ -114,9 +153,7 @@ export class AccountDesk implements AccountViewSource {
   }
 
   view(error: string | null = null): AccountView {
-    const view = accountViewOf(this, error);
-    for (const p of view.positions) if (!p.resolved) this.#heldValues.set(`${p.assetId}:${p.epoch}`, BigInt(p.value));
-    return view;
+    return accountViewOf(this, error);
   }
 
   history(): OrderHistoryEntry[] {
@@ -178,6 +215,7 @@ export class AccountDesk implements AccountViewSource {
   async recordTakerFills(order: TakerOrder): Promise<FillView[]> {
     const views = await this.#taker.record(this.account?.account, order);
     for (const v of views) this.#o.events.emit('fill', v);
+    this.#saveDay();
     return views;
   }
 
@@ -246,11 +284,13 @@ export class AccountDesk implements AccountViewSource {
     this.selection = selection;
     const master = selection.master;
     if (!master || this.account?.account.toLowerCase() !== master.toLowerCase()) {
+      if (this.account) this.#leaveDay();
       this.account = null;
       this.walletTokenBalance = null;
       this.#taker.clear();
     }
     if (!master) return;
+    const fresh = !this.account;
     if (!this.account) {
       this.account = new AccountState({
         reader: this.#o.reader,
@@ -260,11 +300,15 @@ export class AccountDesk implements AccountViewSource {
           this.#o.onOwnOrdersChanged();
           this.#o.events.emit('account', this.view());
           this.#o.onAccountChanged?.();
+          this.#saveDay();
         },
         onFill: (fill) => this.#onOwnFill(fill),
       });
+      this.#restoreDay(this.account);
     }
+    const account = this.account;
     await this.refresh();
+    if (fresh) await this.#readBackDay(account);
   }
 
   /** Re-reads the selected account for every current epoch (or one asset/epoch), plus the wallet's token balance. */
@@ -283,7 +327,9 @@ export class AccountDesk implements AccountViewSource {
       ...this.#unknownClaims().map((t) => this.readClaim(t.assetId, t.epoch)),
       this.#readWalletBalance(account.account),
       this.#taker.settleLimitPriced(account.account).then((changed) => {
-        if (changed) this.#o.events.emit('account', this.view());
+        if (!changed) return;
+        this.#o.events.emit('account', this.view());
+        this.#saveDay();
       }),
     ]);
   }
@@ -319,19 +365,121 @@ export class AccountDesk implements AccountViewSource {
   #onOwnFill(fill: OwnFill): void {
     const at = Date.now();
     this.#fillTimes.set(`${fill.orderId}:${fill.seqId}`, at);
-    const view: FillView = {
-      assetId: fill.assetId.toString(),
-      epoch: fill.epoch.toString(),
-      orderId: fill.orderId,
-      side: fill.side ? 'sell' : 'buy',
-      price: fill.fillPrice.toString(),
-      size: fill.fill.toString(),
-      liquidity: 'maker',
-      at,
-    };
+    const view = makerFillView(fill, at);
     this.#history.filled(fill.orderId, fill.fill);
     // A maker fill: the window words its notice (a taker fill is told by its order's result).
     this.#o.events.emit('fill', view);
+    this.#saveDay();
+  }
+
+  // ---------------------------------------------------------------- the day across restarts (day-records.ts)
+
+  /**
+   * A new account state: what the store kept of its day comes back at once (history, fills, and the
+   * positions of epochs that have ended, which a re-read of the live epochs does not reach).
+   */
+  #restoreDay(account: AccountState): void {
+    this.#dayOf = account;
+    const port = this.#o.dayRecords;
+    if (!port) return;
+    const day = port.load(account.account);
+    this.#history.restore(day.history);
+    const plain = ({ seq: _seq, ...fill }: DayFill): FillView => fill;
+    this.#taker.restore(day.fills.filter((f) => f.liquidity === 'taker').map(plain));
+    const live = new Set(account.fills.map((f) => `${f.orderId.toLowerCase()}:${f.seqId}`));
+    this.#earlierFills = day.fills
+      .filter(
+        (f) => f.liquidity === 'maker' && (f.seq === undefined || !live.has(`${f.orderId.toLowerCase()}:${f.seq}`)),
+      )
+      .map((f) => ({ fill: plain(f), seq: f.seq ?? null }));
+    for (const p of day.positions) this.#dayPositions.set(`${p.assetId}:${p.epoch}`, p);
+    // A live epoch's position is read now (refresh); one kept from an ended epoch stands until re-read.
+    account.restorePositions(
+      day.positions.map((p) => positionOfDay(account.account, p)).filter((p) => this.#ended(p.assetId, p.epoch)),
+    );
+  }
+
+  /**
+   * After the first read of a restored account: the exchange's word where it has one. Ended epochs'
+   * positions still holding something are re-read (claimed while the app was closed?); flat ones
+   * cannot change and stand as kept. Fills the exchange lists today that the records lack are added,
+   * and open orders of the history take the amounts it says filled.
+   */
+  async #readBackDay(account: AccountState): Promise<void> {
+    if (!this.#o.dayRecords) return;
+    const open = [...this.#dayPositions.values()]
+      .filter((p) => BigInt(p.inventory) !== 0n || BigInt(p.margin) !== 0n)
+      .map((p) => ({ assetId: BigInt(p.assetId), epoch: BigInt(p.epoch) }))
+      .filter((p) => this.#ended(p.assetId, p.epoch))
+      .slice(-REREAD_KEPT_POSITIONS);
+    for (let i = 0; i < open.length; i += 4) {
+      await Promise.all(open.slice(i, i + 4).map((p) => account.refresh(p.assetId, p.epoch).catch(() => false)));
+      if (this.account !== account) return;
+    }
+    let records;
+    try {
+      records = await this.#o.reader.getFills(account.account, { limit: 1000 });
+    } catch {
+      records = null; // unreachable: the kept fills stand
+    }
+    if (this.account !== account || !records) return this.#saveDay();
+    const from = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const held = [
+      ...account.fills.map((f) => ({ orderId: f.orderId, liquidity: 'maker' as const })),
+      ...this.takerFills,
+    ];
+    const missing = missingFills(records, held, from);
+    this.#earlierFills.push(...missing.maker.map((fill) => ({ fill, seq: null })));
+    this.#taker.restore(missing.taker);
+    const filled = filledByOrder(records);
+    for (const e of this.#history.list()) {
+      if (e.outcome !== 'open') continue;
+      const more = (filled.get(e.orderId.toLowerCase()) ?? 0n) - BigInt(e.filled);
+      if (more > 0n) this.#history.filled(e.orderId, more);
+    }
+    if (missing.maker.length + missing.taker.length > 0) this.#o.events.emit('account', this.view());
+    this.#saveDay();
+  }
+
+  /** The selected account changes: its records are written now, and its day leaves the desk. */
+  #leaveDay(): void {
+    this.#o.dayRecords?.flush();
+    this.#dayOf = null;
+    this.#earlierFills = [];
+    this.#dayPositions.clear();
+    this.#history.clear();
+  }
+
+  /** The day's records changed: the store is written with them soon (day-records.ts gathers the writes). */
+  #saveDay(): void {
+    const account = this.account;
+    const port = this.#o.dayRecords;
+    if (!port || !account || this.#dayOf !== account) return;
+    port.save(account.account, () => (this.#dayOf === account ? this.#dayRecords(account) : null));
+  }
+
+  #dayRecords(account: AccountState): DayRecords {
+    // As the account state holds them; one it no longer holds (bounded out) stays as kept.
+    for (const [k, p] of account.positions) {
+      this.#dayPositions.delete(k);
+      if (showsSomething(p)) this.#dayPositions.set(k, dayPositionOf(p));
+    }
+    while (this.#dayPositions.size > DAY_POSITIONS_KEPT)
+      this.#dayPositions.delete(this.#dayPositions.keys().next().value!);
+    const maker: DayFill[] = account.fills.map((f) => ({
+      ...makerFillView(f, this.fillTime(f.orderId, f.seqId) ?? 0),
+      seq: f.seqId.toString(),
+    }));
+    const earlier: DayFill[] = this.#earlierFills.map((e) => (e.seq === null ? e.fill : { ...e.fill, seq: e.seq }));
+    // The order the view shows them in (a stable sort by time).
+    const fills = [...maker, ...earlier, ...this.#taker.list()].sort((a, b) => a.at - b.at);
+    return { fills, history: this.#history.list(), positions: [...this.#dayPositions.values()] };
+  }
+
+  /** Whether the epoch has ended (false while the asset's current epoch is not known). */
+  #ended(assetId: bigint, epoch: bigint): boolean {
+    const current = this.#o.currentEpoch(assetId);
+    return current !== undefined && epoch < current;
   }
 
   #now(): number {

@@ -9,7 +9,8 @@ import type {
   TimeInForceName,
 } from '../../../shared/bridge';
 import type { AccountState } from '../../../client';
-import { averagePrice, markPrice, unrealisedPnl } from '../trading-math/position-math';
+import { averagePrice } from '../trading-math/position-math';
+import { positionValue as valueAtFair } from '../risk/equity';
 import type { MarketEntry } from './market-directory';
 
 /** What we know of an order we placed that the exchange's resting-order list does not say. */
@@ -29,11 +30,16 @@ export interface AccountViewSource {
   readonly takerFills: readonly FillView[];
   currentEpoch(assetId: bigint): bigint | undefined;
   topOfBook(assetId: bigint, epoch: bigint): { bid: bigint | null; ask: bigint | null };
+  /**
+   * The fair price of a live market's epoch, null when there is none: positions are valued at it, the
+   * same valuation the daily loss budget uses (risk/equity.ts), never at a one-sided book's quote.
+   */
+  fairPrice(assetId: bigint, epoch: bigint): bigint | null;
+  /** An ended epoch's settled price (10^6 if Up won, else 0), null while its resolution is not known. */
+  settledPrice(assetId: bigint, epoch: bigint): bigint | null;
   claimable(assetId: bigint, epoch: bigint): bigint;
   /** Whether the exchange said what this epoch's claim is. */
   claimKnown(assetId: bigint, epoch: bigint): boolean;
-  /** What the position was worth when last seen trading (equity holds it while its claim is unknown). */
-  heldValue(assetId: bigint, epoch: bigint): bigint | undefined;
   placed(orderId: string): PlacedFacts | undefined;
   fillTime(orderId: string, seqId: bigint): number | undefined;
 }
@@ -60,9 +66,11 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
     // Collateral is never negative; the magnitude keeps a stray flag from turning the average around.
     const margin = p.margin < 0n ? -p.margin : p.margin;
     const avg = averagePrice(contracts, margin, short);
-    const top = source.topOfBook(p.assetId, p.epoch);
-    const mark = resolved ? null : markPrice(top.bid, top.ask);
-    const unrealised = contracts > 0n && mark !== null ? unrealisedPnl(contracts, margin, mark, short) : null;
+    // One valuation for the row, equity and the loss budget: fair value, or the settled price once
+    // the epoch ended; with neither, the worst the position can pay (nothing), never its cost.
+    const mark = resolved ? source.settledPrice(p.assetId, p.epoch) : source.fairPrice(p.assetId, p.epoch);
+    const worth = valueAtFair({ assetId: p.assetId, epoch: p.epoch, inventory: p.inventory, margin }, mark);
+    const unrealised = contracts > 0n && !resolved ? worth - margin : null;
     const claimKnown = resolved && source.claimKnown(p.assetId, p.epoch);
     const claimable = source.claimable(p.assetId, p.epoch);
     positions.push({
@@ -80,14 +88,7 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
       resolved,
       claimable: claimable.toString(),
       claimKnown,
-      value: positionValue(
-        resolved,
-        claimKnown,
-        claimable,
-        margin,
-        unrealised,
-        source.heldValue(p.assetId, p.epoch),
-      ).toString(),
+      value: positionValue(resolved, claimKnown, claimable, worth).toString(),
     });
   }
   const openOrders: OpenOrderView[] = [];
@@ -138,19 +139,11 @@ export function accountViewOf(source: AccountViewSource, error: string | null = 
 }
 
 /**
- * What equity counts for a position: collateral plus unrealised P&L while it trades (collateral alone
- * without quotes); once resolved, the claim when the exchange has said it, and until then the value
- * it last had while trading, so equity never dips by a claim that is merely not read yet.
+ * What equity counts for a position: its worth at fair value while it trades (nothing with no fair
+ * value); once resolved, the claim when the exchange has said it, and until then what its settled
+ * price pays (nothing while the resolution is not known: the worst it can pay, as the budget counts it).
  */
-export function positionValue(
-  resolved: boolean,
-  claimKnown: boolean,
-  claimable: bigint,
-  margin: bigint,
-  unrealised: bigint | null,
-  held: bigint | undefined,
-): bigint {
-  if (!resolved) return margin + (unrealised ?? 0n);
-  if (claimKnown) return claimable;
-  return held ?? margin;
+export function positionValue(resolved: boolean, claimKnown: boolean, claimable: bigint, worth: bigint): bigint {
+  if (resolved && claimKnown) return claimable;
+  return worth;
 }

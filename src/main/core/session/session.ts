@@ -5,6 +5,7 @@
  * lifecycle and timers; handlers reach the exchange only through it, calling methods on its parts.
  */
 import type { SignAs } from '../../../shared/bridge';
+import { PROTOCOL_SCALE } from '../../../shared/protocol';
 import {
   ExchangeClient,
   ExchangeClock,
@@ -111,6 +112,14 @@ export class TradingSession {
       reader: this.reader,
       currentEpoch: (a) => this.epochs.current(a),
       topOfBook: (a, e) => this.board.topOfBook(a, e),
+      fairPrice: (a, e) => {
+        const f = this.board.fairValue(a, e);
+        return f.known ? f.price : null;
+      },
+      settledPrice: (a, e) => {
+        const r = this.board.resolution(a, e);
+        return r ? (r.upWon ? PROTOCOL_SCALE : 0n) : null;
+      },
       settlementToken: () => this.signers.settlementToken(),
       rpc: () => this.health.rpc(),
       onOwnOrdersChanged: () => this.board.books.touchAll(),
