@@ -50,7 +50,7 @@ import {
 import { offlineSignArgs, payloadDescription, signedPayload } from './bridge/offline';
 import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
-import { riskMethods } from './bridge/risk';
+import { riskMethods, riskStatus } from './bridge/risk';
 import { practiceMethods } from './bridge/practice';
 import { updateMethods, updateStatus } from './bridge/updates';
 import { airgapMethods, submitResult } from './bridge/airgap';
@@ -553,6 +553,11 @@ export const bridgeEvents = {
   },
   deposit: { payload: depositProgress, summary: 'Progress of a deposit through confirmations until credited.' },
   updates: { payload: updateStatus, summary: 'Where the app’s own update stands changed (src/main/updates).' },
+  risk: {
+    payload: riskStatus,
+    summary:
+      'Today’s loss budget as main counts it changed (an account change, a fair-value tick, an order): the one figure the meter shows.',
+  },
 } as const satisfies Record<string, EventSpec>;
 
 export type BridgeMethods = typeof bridgeMethods;

@@ -131,6 +131,8 @@ describe('the loss limit holds against each attack that broke it', () => {
   }, 60_000);
 
   it('a burst of orders fired without awaiting each other stops at the limit', async () => {
+    let pushed: { lossToday: string | null } | null = null;
+    const off = w.t.core.on('risk', (status) => (pushed = status));
     const victim = await w.freshAccount(nextKey++);
     const fair = await fairOf(btc);
     const high = onTick(fair + 140_000n);
@@ -145,6 +147,15 @@ describe('the loss limit holds against each attack that broke it', () => {
     // the others that would need it are refused at once as busy. None is sent.
     for (const code of refused) expect(['risk.daily_loss', 'dialog.busy']).toContain(code);
     expect(await lossOf(victim, btc, await fairOf(btc))).toBeLessThanOrEqual(LIMIT + 20n * ROUNDING);
+    // One figure: what main pushes to the meter (the `risk` event) is what risk.status answers, within a second.
+    try {
+      await until(async () => {
+        const now = await w.ok<{ lossToday: string | null }>('risk.status');
+        return pushed !== null && (pushed as { lossToday: string | null }).lossToday === now.lossToday;
+      }, 1_000 + 5_000);
+    } finally {
+      off();
+    }
   }, 120_000);
 
   it('looking at 64 watch-only accounts does not push the day’s record of a key out', async () => {

@@ -66,7 +66,7 @@ afterEach(() => {
 });
 
 describe('the loss budget in the window', () => {
-  it('is read while shown, on account events at most once a second, and not after', async () => {
+  it('is read when shown, then follows main’s pushed figure at once; not after the last viewer goes', async () => {
     const bridge = fakeBridge({ 'risk.status': () => STATUS });
     stopTerminal = startTerminal(bridge.client);
     const stop = watchRisk();
@@ -74,27 +74,27 @@ describe('the loss budget in the window', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(get(riskStatus)).toEqual(STATUS);
 
-    // A busy account: 30 updates in 600 ms.
+    // A busy account: 30 account updates read nothing; main's own figure arrives as it changes.
     for (let i = 0; i < 30; i++) {
       bridge.emit('account');
       await vi.advanceTimersByTimeAsync(20);
     }
     expect(bridge.count('risk.status')).toBe(1);
-    await vi.advanceTimersByTimeAsync(400);
-    expect(bridge.count('risk.status')).toBe(2);
+    const pushed = { ...STATUS, lossToday: '3080000' };
+    bridge.emit('risk', pushed);
+    expect(get(riskStatus)).toEqual(pushed);
 
-    // A second viewer shares the reads; when the last one goes, the events are not followed.
+    // A second viewer shares it; when the last one goes, main's pushes are not followed.
     const stopOther = watchRisk();
     stop();
-    bridge.emit('account');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(bridge.count('risk.status')).toBe(3);
     stopOther();
     stopOther();
-    expect(bridge.listeners('account')).toBe(1); // only the terminal's own
+    expect(bridge.listeners('risk')).toBe(0);
+    const reads = bridge.count('risk.status');
     bridge.emit('account');
     await vi.advanceTimersByTimeAsync(5000);
-    expect(bridge.count('risk.status')).toBe(3);
+    expect(bridge.count('risk.status')).toBe(reads);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * The window's view of main's risk guards: the limits and today's loss budget (risk.status), read
- * while a meter or the limits panel is on screen, again on each account update and after each
- * order, never more than once a second. Changing a limit is main's decision (settings.setRiskLimits):
+ * The window's view of main's risk guards: the limits and today's loss budget, pushed by main when
+ * its figure changes (the `risk` event) and read (risk.status) when a meter or the limits panel comes
+ * on screen, after a settings change and after each order, never more than once a second. Changing a limit is main's decision (settings.setRiskLimits):
  * stricter at once, looser only after main's dialog.
  */
 import { writable } from 'svelte/store';
@@ -29,8 +29,9 @@ export function watchRisk(): () => void {
   watchers += 1;
   if (watchers === 1) {
     const bridge = bridgeClient();
+    // Main pushes its figure when it changes (`risk`): the meter shows main's number, not an older read.
     const offs = bridge
-      ? [bridge.on('account', () => reader.request()), bridge.on('settings', () => reader.request())]
+      ? [bridge.on('risk', (status) => riskStatus.set(status)), bridge.on('settings', () => reader.request())]
       : [];
     stopEvents = () => offs.forEach((off) => off());
   }

@@ -13,7 +13,8 @@ import { sessionEquity } from '../risk/session-view';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
 
-function statusOf(ctx: CoreContext, session: TradingSession | null): RiskStatus {
+/** Today's budget of the selected account, as risk.status answers it and the `risk` event pushes it. */
+export function statusOf(ctx: CoreContext, session: TradingSession | null): RiskStatus {
   const limits = ctx.settings.read((s) => structuredClone(s.riskLimits));
   const base: RiskStatus = {
     limits,

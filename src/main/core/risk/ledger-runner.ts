@@ -20,6 +20,8 @@ export interface LedgerRunnerDeps {
   reservations: Reservations;
   limits(): ParsedLimits;
   notify(level: 'info' | 'warning', message: string): void;
+  /** After each look: the host pushes today's budget to the window when its figure changed. */
+  looked?(): void;
   logger: Logger;
 }
 
@@ -48,6 +50,7 @@ export class LedgerRunner {
       )
       .finally(() => {
         this.#running = null;
+        this.#d.looked?.();
         if (this.#again && !this.#session.stopped) {
           this.#again = false;
           this.look();

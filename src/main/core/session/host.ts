@@ -14,9 +14,11 @@ import type { MarketDirectory } from './market-directory';
 import { OracleHistory } from './oracle-history';
 import { LedgerRunner } from '../risk/ledger-runner';
 import { parseLimits } from '../risk/limits';
+import { statusOf } from '../handlers/risk';
 import { TradingSession } from './session';
 import { isPractice } from '../practice/practice-domain';
 import type { DeploymentFacts } from './signers';
+import type { DayRecordsPort } from './day-records';
 
 export interface TradingOptions {
   /** Asset ids per deployment (the API cannot list them). */
@@ -67,11 +69,15 @@ function practiceSelection(ctx: CoreContext): AccountSelection {
 
 export function createTradingHost(ctx: CoreContext, options: TradingOptions): TradingHost {
   let current: TradingSession | null = null;
+  /** The running session's records of the day; closed (written) with it. */
+  let currentDay: (DayRecordsPort & { close(): void }) | null = null;
   let unconfirmed: Deployment | null = null;
   let selection = NO_SELECTION;
   /** The deployment the carried selection was made on: a practice selection never crosses to a real one, nor back. */
   let selectedOn: Deployment | null = null;
   let waitingForPractice = false;
+  /** The last budget pushed to the window (the `risk` event), as JSON. */
+  let lastRisk = '';
   /**
    * Oracle prices per deployment, kept across the sessions started for it: restarting a session (an
    * edited market list) keeps its fair values. A few deployments at most, the oldest dropped first.
@@ -127,7 +133,9 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     dispose: () => {
       off();
       current?.stop();
+      currentDay?.close();
       current = null;
+      currentDay = null;
     },
   };
 
@@ -140,7 +148,9 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   const start = (): void => {
     if (current) selection = current.desk.selection;
     current?.stop();
+    currentDay?.close();
     current = null;
+    currentDay = null;
     waitingForPractice = false;
     // Offline mode: no session, so nothing connects (offline-mode.ts).
     if (ctx.offline() !== 'off') return;
@@ -170,8 +180,10 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       },
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
+    const dayRecords = ctx.dayRecords.port(deployment);
     const session: TradingSession = new TradingSession({
       deployment,
+      // dayRecords,
       markets: options.markets(deployment),
       vault: ctx.vault,
       clearances: ctx.clearances,
@@ -204,10 +216,20 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
           if (current === session) ctx.events.emit('notice', { level, message: message.slice(0, 500) });
         },
         logger: ctx.logger.child({ scope: 'risk' }),
+        looked: () => {
+          if (current !== session) return;
+          // One figure on screen, main's own, pushed when it changes (not read by the window now and then).
+          const status = statusOf(ctx, session);
+          const json = JSON.stringify(status);
+          if (json === lastRisk) return;
+          lastRisk = json;
+          ctx.events.emit('risk', status);
+        },
       },
       session,
     );
     current = session;
+    currentDay = dayRecords;
     session.ready.catch((error: unknown) =>
       ctx.logger.error('session.connect_failed', {
         message: error instanceof Error ? error.message : 'non-error thrown',
