@@ -140,6 +140,24 @@ export class AccountState {
     this.#revision++;
   }
 
+  /**
+   * Positions as last seen before a restart (main keeps them), for markets no read has answered for
+   * yet: a read of the market replaces its entry. Calls onChange when any was added.
+   */
+  restorePositions(positions: readonly ExchangePosition[]): void {
+    let added = false;
+    for (const p of positions) {
+      const k = key(p.assetId, p.epoch);
+      if (this.positions.has(k)) continue;
+      this.positions.set(k, p);
+      added = true;
+    }
+    if (!added) return;
+    this.#revision++;
+    this.#bound(this.positions);
+    this.#o.onChange?.(this);
+  }
+
   /** Keeps at most `marketsKept` markets in a per-market map, the oldest read first to go. */
   #bound(map: Map<string, unknown>): void {
     const limit = this.#o.marketsKept ?? MARKETS_KEPT;

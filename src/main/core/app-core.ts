@@ -48,6 +48,7 @@ import { practiceHandlers } from './handlers/practice';
 import { practiceDialogs } from './practice/practice-dialogs';
 import { practiceSelected, selectedWorld } from './practice/practice-domain';
 import type { PracticeMode } from './practice/practice-mode';
+import { DayRecordStore } from './session/day-records';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -195,6 +196,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     reservations,
     presence: new UserPresence(deps.now ?? Date.now),
     practice: deps.practice ?? null,
+    // The day's fills and history follow the wall clock's UTC day, as the loss budget does.
+    dayRecords: new DayRecordStore(store),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();
@@ -381,6 +384,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     dispose: () => {
       for (const off of unsubscribe) off();
       trading.dispose();
+      ctx.dayRecords.flush();
       updates.dispose();
       cancelWarmUp?.();
       void kitChecks.close();

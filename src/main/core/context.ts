@@ -10,6 +10,7 @@ import type { KitChecks } from './airgap/kit-checks';
 import type { Dialogs } from './dialogs';
 import type { EventHub } from './event-hub';
 import type { Clearances } from './risk/clearances';
+import type { DayRecordStore } from './session/day-records';
 import type { LossBudget } from './risk/loss-budget';
 import type { OrderGate } from './risk/order-gate';
 import type { Reservations } from './risk/reservations';
@@ -53,4 +54,6 @@ export interface CoreContext {
   readonly presence: UserPresence;
   /** Practice mode (a local exchange with play money), or null in a core built without it. */
   readonly practice: PracticeMode | null;
+  /** Today's fills, order history and positions per account and deployment, in main's store (session/day-records.ts). */
+  readonly dayRecords: DayRecordStore;
 }

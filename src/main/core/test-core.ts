@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createLogger } from '../log';
 import { DeploymentPinning, SettingsService, type Deployment } from '../settings';
-import { createMemoryStore } from '../store/key-value-store';
+import { createMemoryStore, type KeyValueStore } from '../store/key-value-store';
 import { createManualClock, openVault } from '../vault';
 import { createAppCore, type AppCore } from './app-core';
 import type { DevnetAccountEntry } from './devnet-accounts';
@@ -31,6 +31,8 @@ export interface TestCore {
   dialogs: ScriptedDialogs;
   clock: ReturnType<typeof createManualClock>;
   dir: string;
+  /** Main's store (settings, pins, the vault's record, the day's records): a restart reuses it. */
+  store: KeyValueStore;
   warmUps: () => number;
   /** Run what the core deferred (the signing warm-up). */
   flushDeferred(): void;
@@ -38,6 +40,8 @@ export interface TestCore {
   /** Practice mode over this core's settings and vault, when the test gave a spawner. */
   practice: PracticeMode | null;
   vault: Awaited<ReturnType<typeof openVault>>;
+  /** Ends the core and its vault as quitting the app does, leaving the store and the folder for a restart (`reuse`). */
+  shutDown(): void;
   close(): void;
 }
 
@@ -57,10 +61,15 @@ export async function createTestCore(
     updates?: UpdateService;
     /** Practice mode with this worker spawner (a double in node tests); none by default. */
     practice?: { spawn: PracticeSpawner };
+    /**
+     * A restart: the core starts over the store and folder (vault file, logs) a previous core left
+     * (after its shutDown()); closing this one removes the folder.
+     */
+    reuse?: { store: KeyValueStore; dir: string };
   } = {},
 ): Promise<TestCore> {
-  const dir = mkdtempSync(join(tmpdir(), 'core-test-'));
-  const store = createMemoryStore();
+  const dir = options.reuse?.dir ?? mkdtempSync(join(tmpdir(), 'core-test-'));
+  const store = options.reuse?.store ?? createMemoryStore();
   const clock = createManualClock();
   const settings = new SettingsService({
     store,
@@ -113,6 +122,7 @@ export async function createTestCore(
     dialogs,
     clock,
     dir,
+    store,
     warmUps: () => warmUps,
     practice,
     vault,
@@ -125,6 +135,10 @@ export async function createTestCore(
       } catch {
         return '';
       }
+    },
+    shutDown: () => {
+      core.dispose();
+      vault.dispose();
     },
     close: () => {
       core.dispose();

@@ -7,7 +7,7 @@
  * real deployment it asks first, as every switch of deployment does (the keys offered, the exchange
  * orders go to and the panic kit's deployment all change).
  */
-import { PRACTICE_GRANT } from '../../../shared/practice';
+import { PRACTICE_DEPLOYMENT_ID, PRACTICE_GRANT } from '../../../shared/practice';
 import { formatDollars } from '../../../shared/protocol';
 import { NO_DEPLOYMENT, selectedDeployment } from '../../settings';
 import { BridgeFailure, unavailable, type AreaHandlers } from '../bridge-runtime';
@@ -101,6 +101,8 @@ export function practiceHandlers(
         }),
       );
       if (!yes) return { confirmed: false };
+      // The day's fills and history kept for practice go with the rest (session/day-records.ts).
+      ctx.dayRecords.forget(PRACTICE_DEPLOYMENT_ID);
       await mode.enter(true);
       return { confirmed: true, value: mode.status() };
     },

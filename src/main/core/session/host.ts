@@ -183,7 +183,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     const dayRecords = ctx.dayRecords.port(deployment);
     const session: TradingSession = new TradingSession({
       deployment,
-      // dayRecords,
+      dayRecords,
       markets: options.markets(deployment),
       vault: ctx.vault,
       clearances: ctx.clearances,

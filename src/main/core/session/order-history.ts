@@ -1,6 +1,7 @@
 /**
- * The session's orders and what became of them (open, filled, cancelled, rejected), newest first
- * and bounded: a 1-minute market traded all day must not grow main's memory without end.
+ * The selected account's orders and what became of them (open, filled, cancelled, rejected), newest
+ * first and bounded: a 1-minute market traded all day must not grow main's memory without end. Today's
+ * entries are kept in main's store and come back after a restart (day-records.ts).
  */
 import type { OrderHistoryEntry, SideName, SignAs, TimeInForceName } from '../../../shared/bridge';
 
@@ -45,6 +46,28 @@ export class OrderHistory {
     if (existing >= 0) return;
     this.#entries.unshift(entry);
     if (this.#entries.length > this.#limit) this.#entries.length = this.#limit;
+    this.#onChange(this.#entries);
+  }
+
+  /**
+   * Entries of the same account kept from before (main's store, after a restart): those not known
+   * here are added, newest placed first, within the limit. Returns whether any was added.
+   */
+  restore(entries: readonly OrderHistoryEntry[]): boolean {
+    const known = new Set(this.#entries.map((e) => e.orderId.toLowerCase()));
+    const added = entries.filter((e) => !known.has(e.orderId.toLowerCase()));
+    if (added.length === 0) return false;
+    // Stable: among entries placed at the same time, the ones held here stay first.
+    const merged = [...this.#entries, ...added].sort((a, b) => b.placedAt - a.placedAt);
+    this.#entries.splice(0, this.#entries.length, ...merged.slice(0, this.#limit));
+    this.#onChange(this.#entries);
+    return true;
+  }
+
+  /** Another account was selected: its orders are not this one's. */
+  clear(): void {
+    if (this.#entries.length === 0) return;
+    this.#entries.length = 0;
     this.#onChange(this.#entries);
   }
 

@@ -5,6 +5,7 @@ import type { Deployment, DeploymentPinning, DomainFacts } from '../../settings'
 import type { Vault } from '../../vault';
 import type { EventHub } from '../event-hub';
 import type { Clearances } from '../risk/clearances';
+import type { DayRecordsPort } from './day-records';
 import type { MarketEntry } from './market-directory';
 import type { OracleHistory } from './oracle-history';
 
@@ -35,4 +36,6 @@ export interface SessionOptions {
   oracleHistory?: OracleHistory;
   /** The selected account's state changed, or an oracle tick moved fair values: the risk ledger looks again. */
   onRiskInputs?(why: 'account' | 'fair'): void;
+  /** Today's fills, order history and positions per account on this deployment, kept across restarts (day-records.ts). */
+  dayRecords?: DayRecordsPort;
 }

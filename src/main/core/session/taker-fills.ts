@@ -51,6 +51,20 @@ export class TakerFills {
     this.#supported = null;
   }
 
+  /**
+   * Fills of the same account kept from before (main's store or the exchange's list, after a restart):
+   * those of orders not recorded here are added before the ones recorded since, within the bounds.
+   * Keyed by the taker order id: all of an order's fills are recorded together. Returns how many were added.
+   */
+  restore(views: readonly FillView[]): number {
+    const known = new Set(this.#fills.map((f) => f.orderId.toLowerCase()));
+    const added = views.filter((v) => !known.has(v.orderId.toLowerCase()));
+    if (added.length === 0) return 0;
+    const recent = this.#fills.splice(0, this.#fills.length);
+    this.#add([...added, ...recent]);
+    return added.length;
+  }
+
   /** Records (and returns) an order's fills: the exchange's records first, any unreported rest at the limit. */
   async record(account: Address | undefined, order: TakerOrder): Promise<FillView[]> {
     const at = Date.now();
