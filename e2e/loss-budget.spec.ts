@@ -1,9 +1,9 @@
 /**
  * The daily loss budget as a trader meets it (docs/risk-guards.md): an account funded outside the app
  * gets a budget and trades at once; Shift+B at an ask inside the band buys, at the band's edge when the
- * slippage went past it; a one-sided book does not value a position (fair value does); at the limit a
- * close goes at the worst price the budget allows when that reaches the bid; and the meter is main's
- * own figure. Screenshots: test-results/screens/loss-budget-*.png.
+ * slippage went past it; a one-sided book does not value a position (fair value does); a close whose
+ * slippage would break the budget goes at the worst price the budget allows when that reaches the
+ * bid; and the meter is main's own figure. Screenshots: test-results/screens/loss-budget-*.png.
  */
 import type { Page } from '@playwright/test';
 import { expect, invokeInPage, test, userAnswers } from './harness/fixture';
@@ -136,8 +136,8 @@ test('the loss budget where a trader meets it', async ({ app, devnet, problems }
       .toBe('equal');
   });
 
-  await test.step('at the limit, a close goes at the worst price the budget allows when that reaches the bid', async () => {
-    // A fixed limit of $1 a day: today's loss is past it, so only reducing orders go.
+  await test.step('a close whose slippage would break the budget goes at the worst price the budget allows, which reaches the bid', async () => {
+    // A fixed limit of $1 a day: a close 20¢ of slippage under the bid would give away more than that.
     await open(app, 'Settings', 'Settings');
     const fixed = app.getByLabel('Daily loss limit, fixed amount');
     await userAnswers().dialogs({ kind: 'confirm', yes: true });
