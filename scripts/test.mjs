@@ -164,6 +164,30 @@ function countsFrom(file) {
   };
 }
 
+/** Every test's name and duration from a vitest or Playwright JSON report (none when it wrote none). */
+function durationsFrom(file) {
+  const report = readJson(file);
+  if (!report) return [];
+  const out = [];
+  if (file === VITEST_JSON || file === VITEST_BUILT_JSON) {
+    for (const f of report.testResults ?? []) {
+      const where = path.relative(root, f.name ?? '');
+      for (const t of f.assertionResults ?? [])
+        if (typeof t.duration === 'number') out.push({ name: `${where} › ${t.title}`, ms: t.duration });
+    }
+    return out;
+  }
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      const ms = (spec.tests ?? []).flatMap((t) => t.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+      out.push({ name: `${spec.file ?? suite.file ?? ''} › ${spec.title}`, ms });
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return out;
+}
+
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1)}s`;
 }
@@ -207,6 +231,16 @@ async function main() {
   for (const step of steps.slice(results.length))
     console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
   if (failedStep) console.log(red(`\nStep "${failedStep.name}" failed (${failedStep.title}).`));
+
+  // The slowest ten tests of the steps that ran: where the suite's time goes.
+  const slowest = results
+    .flatMap(({ step }) => (step.report ? durationsFrom(step.report) : []))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  if (slowest.length > 0) {
+    console.log(`\n${bold('Slowest tests')}`);
+    for (const t of slowest) console.log(`  ${seconds(t.ms).padStart(7)}  ${t.name}`);
+  }
 
   console.log(
     `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,

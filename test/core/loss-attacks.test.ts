@@ -151,7 +151,7 @@ describe('the loss limit holds against each attack that broke it', () => {
     try {
       await until(async () => {
         const now = await w.ok<{ lossToday: string | null }>('risk.status');
-        return pushed !== null && (pushed).lossToday === now.lossToday;
+        return pushed !== null && pushed.lossToday === now.lossToday;
       }, 1_000 + 5_000);
     } finally {
       off();

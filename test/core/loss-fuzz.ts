@@ -302,8 +302,7 @@ export async function runLossFuzz(
       report.refused++;
       const code = o.error?.code ?? 'unknown';
       report.refusedBy[code] = (report.refusedBy[code] ?? 0) + 1;
-    }
-    else if (BigInt((o.value as { filled?: string }).filled ?? '0') > 0n) report.fills++;
+    } else if (BigInt((o.value as { filled?: string }).filled ?? '0') > 0n) report.fills++;
   };
 
   const actions: [string, number, () => Promise<void>][] = [
