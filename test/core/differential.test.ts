@@ -3,7 +3,7 @@
 // real devnet with no bots: alice trades through the app core, bob (the only other trader) through
 // the client library. After every step three accounts of alice must agree exactly:
 //   - what the terminal shows (the core's account view: balance, locked, position size, average
-//     price, realised and unrealised P&L, payout if right, claimable),
+//     price, realised and unrealised P&L at the position's fair value, payout if right, claimable),
 //   - what the exchange reports over HTTP (balance, pending, the raw position read with its sign
 //     flags here, independently of the app's parser),
 //   - an independent recomputation from the exchange's fill list (test/core/fill-model.ts).
@@ -225,12 +225,13 @@ async function check(step: string): Promise<void> {
           margin: pos.cost,
           realisedPnl: pos.pnl,
         });
-        const top = await bob.getTopOfBook(BigInt(m.assetId), BigInt(m.epoch));
-        // An empty side comes as a level priced 0: no quote.
-        const [bid, ask] = [top.bid?.price ?? 0n, top.ask?.price ?? 0n];
-        const mark = bid > 0n && ask > 0n ? (bid + ask) / 2n : null;
-        const f = model.figures(k, mark);
         const shown = view.positions.find((p) => p.assetId === m.assetId && p.epoch === m.epoch);
+        // Positions are valued as the daily loss budget values them: at the market's fair value (the
+        // terminal's own N(d2), which has tests of its own in src/client/pricing), and with none at the
+        // worst they can pay: a long as if Up were worth 0, a short as if it were worth $1. The
+        // recomputation values them at that same price, so unrealised P&L is checked exactly.
+        const mark = pos.resolved ? null : shown?.markPrice ? BigInt(shown.markPrice) : pos.net < 0n ? 1_000_000n : 0n;
+        const f = model.figures(k, mark);
         if (pos.net === 0n && pos.cost === 0n && pos.pnl === 0n) {
           expect(shown, `${where}: no position shown in ${k}`).toBeUndefined();
           continue;
