@@ -3,50 +3,14 @@
  * looser ones only after main's dialog names each limit, from and to. The window has no way to
  * override a limit: that is main's own order dialog, one order at a time.
  */
-import type { RiskStatus } from '../../../shared/bridge';
 import type { RiskLimits } from '../../../shared/settings-schema';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import { confirmRequest } from '../confirm-text';
 import type { CoreContext } from '../context';
+import { statusOf } from '../risk/budget-status';
 import { LIMIT_NAMES, limitText, loosened, parseLimits } from '../risk/limits';
-import { sessionEquity } from '../risk/session-view';
 import type { TradingHost } from '../session/host';
 import type { TradingSession } from '../session/session';
-
-/** Today's budget of the selected account, as risk.status answers it and the `risk` event pushes it. */
-export function statusOf(ctx: CoreContext, session: TradingSession | null): RiskStatus {
-  const limits = ctx.settings.read((s) => structuredClone(s.riskLimits));
-  const base: RiskStatus = {
-    limits,
-    account: null,
-    day: null,
-    startEquity: null,
-    lossToday: null,
-    lossLimit: null,
-    spent: false,
-    ordersLastMinute: 0,
-    note: null,
-  };
-  const master = session?.desk.selection.master ?? null;
-  if (!session || !master) return { ...base, note: 'Choose an account on a connected exchange to see today’s budget.' };
-  const equity = sessionEquity(session);
-  const ordersLastMinute = ctx.orderGate.sentInLastMinute(master);
-  if (equity === null)
-    return { ...base, account: master, ordersLastMinute, note: 'The account’s balance has not been read yet.' };
-  const parsed = parseLimits(limits);
-  const s = ctx.lossBudget.status(master, equity, parsed.dailyLossBps, parsed.dailyLossFixed);
-  return {
-    limits,
-    account: master,
-    day: s.day,
-    startEquity: (s.startEquity + s.transfers).toString(),
-    lossToday: s.loss.toString(),
-    lossLimit: s.limit.toString(),
-    spent: s.loss >= s.limit,
-    ordersLastMinute,
-    note: null,
-  };
-}
 
 export function riskHandlers(ctx: CoreContext, trading: TradingHost): AreaHandlers<'risk'> {
   return {

@@ -14,7 +14,7 @@ import type { MarketDirectory } from './market-directory';
 import { OracleHistory } from './oracle-history';
 import { LedgerRunner } from '../risk/ledger-runner';
 import { parseLimits } from '../risk/limits';
-import { statusOf } from '../handlers/risk';
+import { statusOf } from '../risk/budget-status';
 import { TradingSession } from './session';
 import { isPractice } from '../practice/practice-domain';
 import type { DeploymentFacts } from './signers';
