@@ -58,11 +58,6 @@ export class LedgerRunner {
       });
   }
 
-  /** Resolves when no look is running (tests). */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
-
   async #lookOnce(): Promise<void> {
     const session = this.#session;
     const master = session.desk.selection.master;
@@ -86,6 +81,14 @@ export class LedgerRunner {
     const limits = this.#d.limits();
     const record = budget.peek(master);
     const base = record ? record.startEquity + record.transfers : null;
+    // Today's budget once its baseline was taken (the ledger never starts a day's record itself).
+    const budgetNow =
+      base === null
+        ? null
+        : {
+            loss: base > equity ? base - equity : 0n,
+            limit: lossLimit(base, limits.dailyLossBps, limits.dailyLossFixed ?? null),
+          };
     const fairOf = (a: bigint, e: bigint): bigint | null => {
       const f = session.board.fairValue(a, e);
       return f.known ? f.price : null;
@@ -96,21 +99,14 @@ export class LedgerRunner {
         inventory: (a, e) => account.inventory(a, e),
         fair: fairOf,
         band: limits.band,
-        budget:
-          base === null
-            ? null
-            : {
-                loss: base > equity ? base - equity : 0n,
-                limit: lossLimit(base, limits.dailyLossBps, limits.dailyLossFixed ?? null),
-              },
+        budget: budgetNow,
         reserved: reservations.total(master),
       },
       this.#cancelling,
     );
     if (cancels.length === 0) return;
-    const limit = base === null ? null : { limit: lossLimit(base, limits.dailyLossBps, limits.dailyLossFixed ?? null) };
     for (const c of cancels) this.#cancelling.add(c.order.id);
-    await Promise.all(cancels.map((c) => this.#cancel(c, limits.band, limit)));
+    await Promise.all(cancels.map((c) => this.#cancel(c, limits.band, budgetNow)));
     await session.desk.refresh().catch(() => undefined);
   }
 
