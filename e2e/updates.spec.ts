@@ -7,7 +7,7 @@
 import type { UpdateStatus } from '../src/shared/bridge';
 import { saveDialogImage } from './harness/dialog-image';
 import { expect, test } from './harness/fixture';
-import { noProblems, open, shot } from './harness/flows';
+import { noProblems, open, setPassword, shot } from './harness/flows';
 
 test.setTimeout(60_000);
 
@@ -26,6 +26,8 @@ test.describe('a signed update, ask first', () => {
     context,
     problems,
   }) => {
+    // On the file vault (no keychain answered) the app starts locked until a password is chosen.
+    await setPassword(app);
     const badge = app.getByTestId('update-badge');
     await expect(badge).toHaveAttribute('data-state', 'available');
     await expect(badge).toContainText('Update 0.2.0 available');
@@ -90,6 +92,7 @@ test.describe('an update whose download does not match its signed manifest', () 
     core,
     problems,
   }) => {
+    await setPassword(app);
     const badge = app.getByTestId('update-badge');
     await expect(badge).toHaveAttribute('data-state', 'refused');
     await expect(badge).toContainText('Update 0.2.0 refused');

@@ -146,6 +146,9 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       store,
       filePath: join(dir, 'keys.vault'),
       service,
+      // A loaded build machine can keep the Secret Service busy past the app's 3 s probe; a test
+      // core falling back to the file vault would start locked where the test expects the keychain.
+      probeTimeoutMs: 20_000,
       clock,
       passwordScrypt: CHEAP_SCRYPT,
       keystoreScrypt: CHEAP_SCRYPT,

@@ -40,7 +40,6 @@ export async function open(page: Page, label: string, title: string): Promise<vo
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 }
 
-/** A fresh core on the file vault is locked until a password is chosen; on the OS keychain it opens unlocked. */
 /**
  * Gives a fresh core an app password. A file-backed vault starts locked and asks for one on the
  * lock screen (`onLockScreen` runs while it shows, e.g. for a screenshot); a keychain-backed vault
