@@ -69,26 +69,22 @@ function noWasmCryptoInWindow(): Plugin {
 }
 
 /**
- * The practice worker runs the exchange service without a chain, whose chain wiring
- * (src/devnet/exchange/chain-sync.ts) is loaded only when a chain is given. The main build has no
- * chain, ever: that import resolves to a module that refuses, so src/devnet/chain, the contracts'
- * artifacts and ethers' contract code never reach out/main.
+ * The app carries no chain: the practice worker runs the local exchange (src/exchange), whose chain
+ * wiring is injected by the devnet (src/devnet/chain-sync.ts) and never imported by the service. Any
+ * import of src/devnet (the chain, the contracts' artifacts, hardhat, solc) fails the main build; the
+ * lint rules say the same at the source (eslint.config.js), and test/built/pack.test.ts reads the maps.
  */
 function noChainInTheApp(): Plugin {
-  const STUB = '\0exchange-terminal:no-chain';
   return {
     name: 'exchange-terminal:no-chain-in-the-app',
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (/(^|\/)chain-sync(\.ts)?$/.test(source) && importer?.includes('/src/devnet/exchange/')) return STUB;
-      if (/(^|\/)devnet\/chain(\/|$)|(^|\/)(hardhat|solc)(\/|$)/.test(source))
+      const devnet =
+        /(^|\/)src\/devnet(\/|$)/.test(source) || (source.startsWith('.') && /(^|\/)devnet(\/|$)/.test(source));
+      if (devnet || /(^|\/)(hardhat|solc)(\/|$)/.test(source))
         this.error(`${importer ?? 'main'} imports ${source}: the app carries no chain and no chain tooling.`);
       return null;
-    },
-    load(id) {
-      if (id !== STUB) return null;
-      return "export function startChainSync() { throw new Error('This build of the exchange service has no chain.'); }";
     },
   };
 }

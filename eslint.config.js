@@ -26,9 +26,9 @@ const ELECTRON_RUNTIME_FILES = [
 /** Boundaries of every shipped file of src/main (a later block for a narrower group repeats them). */
 const MAIN_BOUNDARIES = [
   {
-    deny: ['src/devnet', 'src/practice', 'src/renderer'],
+    deny: ['src/devnet', 'src/exchange', 'src/practice', 'src/renderer'],
     reason:
-      'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, starts the practice worker by its built file and speaks src/shared/practice.ts to it, and reaches the window only through the bridge.',
+      'main reaches the devnet over HTTP/WebSocket/JSON-RPC like any deployment, starts the practice worker (the local exchange) by its built file and speaks src/shared/practice.ts to it, and reaches the window only through the bridge.',
   },
   {
     deny: ['src/client'],
@@ -126,7 +126,8 @@ const importBoundaries = {
   },
 };
 
-const local = { rules: { 'import-boundaries': importBoundaries } };
+// The same check under a second name, so its options are not replaced by a later block's boundaries.
+const local = { rules: { 'import-boundaries': importBoundaries, 'test-support-boundary': importBoundaries } };
 
 export default tseslint.config(
   {
@@ -239,7 +240,7 @@ export default tseslint.config(
       'local/import-boundaries': [
         'error',
         {
-          deny: ['src/main', 'src/client', 'src/devnet', 'src/practice', 'src/preload'],
+          deny: ['src/main', 'src/client', 'src/devnet', 'src/exchange', 'src/practice', 'src/preload'],
           reason: 'the renderer talks to main only through the bridge contract in src/shared.',
         },
       ],
@@ -325,7 +326,7 @@ export default tseslint.config(
         {
           deny: ['src/main', 'src/renderer', 'src/preload', 'src/practice'],
           reason:
-            'the devnet is a separate service: it shares src/shared and the client library with the app, never main (and practice mode builds on the devnet, not the other way round).',
+            'the devnet is the local exchange (src/exchange) plus a chain: it shares src/shared and the client library with the app, never main or practice mode.',
         },
         {
           deny: ['src/client'],
@@ -336,32 +337,61 @@ export default tseslint.config(
     },
   },
   {
-    // Practice mode's exchange (a worker thread of the installed app): the devnet's chainless parts and
-    // the client library, never the chain tooling, never main (main starts it by its built file).
+    // The local exchange (engine, service, journal, markets, oracle simulation, bots) ships in the app:
+    // practice mode runs it in a worker thread, and the devnet adds a chain to it. So it never imports
+    // the chain tooling (src/devnet), main, or the window; the chain comes in as types and an injected
+    // starter (src/exchange/service/chain-wiring.ts).
+    files: ['src/exchange/**/*.ts'],
+    ignores: ['src/exchange/**/*.test.ts'],
+    rules: {
+      'local/import-boundaries': [
+        'error',
+        {
+          allowOnly: ['src/exchange', 'src/shared', 'src/client'],
+          reason:
+            'src/exchange ships in the app (practice mode): it may use the client library and src/shared, never the chain tooling of src/devnet, main, or the window.',
+        },
+        {
+          deny: ['src/client'],
+          allowFiles: ['src/client/index.ts'],
+          reason: 'import the client library from its index (src/client), never its files.',
+        },
+      ],
+    },
+  },
+  {
+    // Practice mode's exchange (a worker thread of the installed app): the local exchange and the client
+    // library, never the chain tooling, never main (main starts it by its built file).
     files: ['src/practice/**/*.ts'],
     ignores: ['src/practice/**/*.test.ts'],
     rules: {
       'local/import-boundaries': [
         'error',
         {
-          allowOnly: [
-            'src/practice',
-            'src/shared',
-            'src/client',
-            'src/devnet/exchange',
-            'src/devnet/engine',
-            'src/devnet/markets',
-            'src/devnet/oracle',
-            'src/devnet/bot',
-            'src/devnet/prng.ts',
-          ],
+          allowOnly: ['src/practice', 'src/shared', 'src/client', 'src/exchange'],
           reason:
-            'practice mode ships in the app: it may use the exchange service, engine, markets, oracle, bots and PRNG of src/devnet, the client library and src/shared, never the chain tooling (src/devnet/chain, devnet.ts) nor main.',
+            'practice mode ships in the app: it may use the local exchange (src/exchange), the client library and src/shared, never the chain tooling (src/devnet) nor main.',
         },
         {
           deny: ['src/client'],
           allowFiles: ['src/client/index.ts'],
           reason: 'import the client library from its index (src/client), never its files.',
+        },
+      ],
+    },
+  },
+  {
+    // Production source holds production code: test doubles and harness helpers live under test/support
+    // (and e2e/harness), which nothing that ships may import. A test beside its module may.
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'local/test-support-boundary': [
+        'error',
+        {
+          deny: ['test', 'e2e', 'bench'],
+          reason:
+            'test doubles and harness helpers (test/support, e2e/harness) never ship: production source cannot import them.',
         },
       ],
     },

@@ -5,7 +5,7 @@
  * hour-long epochs (no roll-over mid-run), no bots; it answers `credit` requests and stops on `stop`.
  */
 import { startDevnet } from '../src/devnet/devnet';
-import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
+import { defineMarket, DEVNET_SYMBOLS } from '../src/exchange/markets';
 import type { ChildMessage, ParentMessage } from './devnet-process';
 
 const dataDir = process.argv[2];

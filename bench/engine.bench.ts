@@ -2,11 +2,11 @@
 // drifting mid, crossing IOC/GTC takers and cancels from several accounts, replayed into a fresh engine each round.
 // Target (issue 3): >= 200,000 orders/s. Run with `npm run bench -- engine` or `npx tsx bench/engine.bench.ts`.
 import { pathToFileURL } from 'node:url';
-import { Engine } from '../src/devnet/engine/engine';
-import { checkInvariants } from '../src/devnet/engine/invariants';
-import type { Command, Hex } from '../src/devnet/engine/types';
+import { Engine } from '../src/exchange/engine/engine';
+import { checkInvariants } from '../src/exchange/engine/invariants';
+import type { Command, Hex } from '../src/exchange/engine/types';
 import { measure, note, type BenchReport, type Benchmark } from './harness';
-import { seededRandom as rng } from '../src/devnet/prng';
+import { seededRandom as rng } from '../src/exchange/prng';
 
 const ASSET = 261336857817713630688382311349658711122006440411137n;
 const EPOCH = 0n;

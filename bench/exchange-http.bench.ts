@@ -1,5 +1,5 @@
 // Signed-order throughput of the local exchange service over real HTTP. The service runs in a
-// child process (src/devnet/exchange/serve.ts, journal with group commit + fdatasync on a temp dir);
+// child process (src/devnet/serve.ts, journal with group commit + fdatasync on a temp dir);
 // this process pre-signs orders from several accounts (resting and crossing) and fires them with
 // bounded concurrency over keep-alive connections. Then a quick in-process profile of the per-order
 // work: JSON + strict parse, hashing, signature check (cached key vs recovery), engine, journal line, fsync.
@@ -11,11 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Engine } from '../src/devnet/engine';
-import { DEFAULT_SIGNATURE_WORKERS } from '../src/devnet/exchange/service';
-import { SignatureVerifier } from '../src/devnet/exchange/signature-verifier';
-import { toSignedEntry } from '../src/devnet/exchange/records';
-import { fillOrder, signedBody, testSigner } from '../src/devnet/exchange/testkit';
+import { Engine } from '../src/exchange/engine';
+import { DEFAULT_SIGNATURE_WORKERS } from '../src/exchange/service/service';
+import { SignatureVerifier } from '../src/exchange/service/signature-verifier';
+import { toSignedEntry } from '../src/exchange/service/records';
+import { fillOrder, signedBody, testSigner } from '../test/support/exchange/testkit';
 import {
   hashActionBytes,
   makeExchangeDomain,
@@ -53,7 +53,7 @@ async function startChild(dataDir: string, keys: DigestSigner[], workers: number
     ...extra,
     '--import',
     'tsx',
-    join(root, 'src/devnet/exchange/serve.ts'),
+    join(root, 'src/devnet/serve.ts'),
     '--port',
     '0',
     '--data-dir',

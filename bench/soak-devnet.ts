@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevnet } from '../src/devnet/devnet';
-import { defineMarket, DEVNET_SYMBOLS } from '../src/devnet/markets';
+import { defineMarket, DEVNET_SYMBOLS } from '../src/exchange/markets';
 
 /** What the bench needs to point a core at this devnet; bigints as decimal strings. */
 export interface SoakDevnetInfo {

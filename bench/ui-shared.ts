@@ -23,7 +23,7 @@ import { startCoreServer, type CoreServer, type HarnessDevnet } from '../e2e/har
 import { installTerminal, type InstalledTerminal } from '../e2e/harness/install-terminal';
 import { serveDirectory, type StaticServer } from '../e2e/static-server';
 import { type ExchangeClient } from '../src/client';
-import { devnetClient } from '../src/devnet/bot';
+import { devnetClient } from '../src/exchange/bots';
 import { startDevnetProcess, type DevnetProcess } from './devnet-process';
 import { startHotkeyCoreProcess, type HotkeyCoreProcess } from './hotkey-core-process';
 

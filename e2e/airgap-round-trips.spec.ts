@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
-import { depositAndWait } from '../src/devnet/bot/client-venue';
+import { depositAndWait } from '../src/exchange/bots/client-venue';
 import {
   newestPending,
   prepareFor,

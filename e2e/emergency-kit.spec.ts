@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devnetClient } from '../src/devnet/bot/devnet-client';
+import { devnetClient } from '../src/exchange/bots/devnet-client';
 import type { Address, Hex } from '../src/shared/protocol';
 import { GESTURE_WINDOW_MS } from '../src/main/core/user-presence';
 import { expect, invokeInPage, test } from './harness/fixture';

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import type { DialogRecord } from '../src/main/core';
+import type { DialogRecord } from '../test/support/scripted-dialogs';
 import { packAssetId, unpackAssetId } from '../src/shared/protocol';
 import { expect, invokeInPage, SCREENS_DIR, test } from './harness/fixture';
 import { noProblems, setPassword, shot } from './harness/flows';

@@ -7,7 +7,7 @@
  * settings, the password.
  */
 import type { Page } from '@playwright/test';
-import type { DialogRecord } from '../src/main/core';
+import type { DialogRecord } from '../test/support/scripted-dialogs';
 import { saveDialogImage } from './harness/dialog-image';
 import { expect, invokeInPage, test } from './harness/fixture';
 import { available, noProblems, open, setPassword, shot, tokenBalance, useDemoAccount, USD } from './harness/flows';

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TOKEN_HEADER } from './harness/core-server';
+import { TOKEN_HEADER } from './harness/client';
 import type { Page } from '@playwright/test';
 import { expect, invokeInPage, recordEvents, recordedEvents, SCREENS_DIR, test, type Harness } from './harness/fixture';
 

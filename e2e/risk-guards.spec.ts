@@ -8,7 +8,7 @@
  * test-results/screens/risk-*.png; main's dialogs drawn as the user reads them.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { DialogRecord } from '../src/main/core';
+import type { DialogRecord } from '../test/support/scripted-dialogs';
 import { dialogShot } from './harness/dialog-shot';
 import { expect, invokeInPage, test, type Harness } from './harness/fixture';
 import {

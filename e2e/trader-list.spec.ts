@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { expect, SCREENS_DIR, test } from './harness/fixture';
-import { DEVNET_SYMBOLS } from '../src/devnet/markets';
+import { DEVNET_SYMBOLS } from '../src/exchange/markets';
 import {
   btc5m,
   counterparty,

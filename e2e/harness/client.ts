@@ -1,8 +1,17 @@
 /** The test process's side of the harness: token-authenticated calls to the core server. */
 import type { BridgeEvent, BridgeOutcome } from '../../src/shared/bridge';
-import type { DialogAnswer, DialogRecord, UserInput } from '../../src/main/core';
-import type { UnscriptedMode } from '../../src/main/core/scripted-dialogs';
-import { TOKEN_HEADER, type CoreServer } from './core-server';
+import type { UserInput } from '../../src/main/core';
+import type { DialogAnswer, DialogRecord } from '../../test/support/scripted-dialogs';
+import type { UnscriptedMode } from '../../test/support/scripted-dialogs';
+
+/** The header every harness request carries the server's random token in (core-server.ts checks it). */
+export const TOKEN_HEADER = 'x-harness-token';
+
+/** Where a core server listens and the token it wants (core-server.ts's CoreServer has both). */
+export interface CoreServerAddress {
+  readonly url: string;
+  readonly token: string;
+}
 
 export interface HarnessClient {
   invoke(method: string, args: unknown): Promise<BridgeOutcome>;
@@ -38,7 +47,7 @@ export interface HarnessEvent {
   payload: unknown;
 }
 
-export function harnessClient(server: Pick<CoreServer, 'url' | 'token'>): HarnessClient {
+export function harnessClient(server: CoreServerAddress): HarnessClient {
   async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     const response = await fetch(server.url + path, {
       method: 'POST',

@@ -15,13 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findCredentialsAsync, AsyncEntry } from '@napi-rs/keyring';
-import {
-  createAppCore,
-  createScriptedDialogs,
-  type AppCore,
-  type DialogAnswer,
-  type UserInput,
-} from '../../src/main/core';
+import { createAppCore, type AppCore, type UserInput } from '../../src/main/core';
+import { createScriptedDialogs, type DialogAnswer } from '../../test/support/scripted-dialogs';
 import { createLogger } from '../../src/main/log';
 import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../src/main/settings';
 import { createConfStore } from '../../src/main/store/conf-store';
@@ -30,14 +25,13 @@ import { appMarkets, devnetMarkets, type MarketEntry } from '../../src/main/core
 import { resolve } from 'node:path';
 import { createPracticeMode, workerThreadSpawner, type PracticeMode } from '../../src/main/core/practice';
 import { bridgeEventNames } from '../../src/shared/bridge';
-import type { HarnessClient, HarnessEvent } from './client';
+import { TOKEN_HEADER, type HarnessClient, type HarnessEvent } from './client';
 import {
   startUpdatesFixture,
   type UpdatesFixture,
   type UpdatesFixtureOptions,
 } from '../../test/updates/updates-fixture';
 
-export const TOKEN_HEADER = 'x-harness-token';
 const CHEAP_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
 
 /** A running devnet the core should trade on (the built-in devnet deployment is pointed at it). */

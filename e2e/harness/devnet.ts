@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevnet, type DevnetHandle, type StartDevnetOptions } from '../../src/devnet/devnet';
-import { defineMarket, DEVNET_SYMBOLS, type MarketCatalog } from '../../src/devnet/markets';
+import { defineMarket, DEVNET_SYMBOLS, type MarketCatalog } from '../../src/exchange/markets';
 import type { HarnessDevnet } from './core-server';
 
 export interface HarnessDevnetHandle {

@@ -3,7 +3,7 @@
  * box: title, message, detail, Cancel and the yes button) and saves it to test-results/screens/.
  */
 import type { Page } from '@playwright/test';
-import type { DialogRecord } from '../../src/main/core';
+import type { DialogRecord } from '../../test/support/scripted-dialogs';
 import { SCREENS_DIR } from './fixture';
 
 function escape(text: string): string {

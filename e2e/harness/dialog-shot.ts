@@ -3,7 +3,7 @@
  * left as it was (the drawing itself: dialog-image.ts).
  */
 import type { Page } from '@playwright/test';
-import type { DialogRecord } from '../../src/main/core';
+import type { DialogRecord } from '../../test/support/scripted-dialogs';
 import { saveDialogImage } from './dialog-image';
 
 /** Draws the dialog on a page of its own (opened and closed here) and saves `${name}.png`. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { keySigner, type ExchangeClient } from '../../src/client';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
 import type { HarnessDevnetHandle } from './devnet';
 import { expect, invokeInPage, SCREENS_DIR, userAnswers } from './fixture';

@@ -8,6 +8,7 @@
  * on chain. A non-fresh start therefore resets that journal and says so (stage 'notice');
  * within one run the journal does persist, e.g. across restartExchange().
  */
+import { startChainSync } from './chain-sync';
 import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ import {
   type DevnetChain,
   type DevnetContracts,
 } from './chain';
-import { startBots, type DevnetBots } from './bot';
+import { startBots, type DevnetBots } from '../exchange/bots';
 import {
   accountEntry,
   DEVNET_FILE_VERSION,
@@ -29,8 +30,8 @@ import {
   type DevnetFile,
 } from './devnet-file';
 import { useWasmCrypto } from '../shared/protocol/wasm-crypto';
-import { startExchangeService, type ExchangeServiceHandle } from './exchange';
-import { defaultCatalog, type MarketCatalog } from './markets';
+import { startExchangeService, type ExchangeServiceHandle } from '../exchange/service';
+import { defaultCatalog, type MarketCatalog } from '../exchange/markets';
 import { VOLATILITY_DEFAULTS } from '../client';
 
 export type DevnetStage = 'chain' | 'exchange' | 'funding' | 'bots' | 'ready' | 'notice';
@@ -173,6 +174,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<DevnetHa
           contracts: chain.contracts,
           operatorKey: chain.operator.privateKey,
           confirmations,
+          start: startChainSync,
         },
         markets: options.markets ?? defaultCatalog,
         oracle: { seed },

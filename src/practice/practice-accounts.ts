@@ -3,7 +3,7 @@
  * fixed labels, so after a restart each bot finds its own orders, positions and play money in the
  * journal. They are public and worthless: practice signatures verify under the practice domain only.
  */
-import type { DevnetAccount, DevnetContracts } from '../devnet/bot';
+import type { DevnetAccount, DevnetContracts } from '../exchange/bots';
 import { bytesToHex, DigestSigner, keccakUtf8, ZERO_ADDRESS, type Address } from '../shared/protocol';
 import { PRACTICE_LEDGER, PRACTICE_VERIFYING_CONTRACT } from '../shared/practice';
 

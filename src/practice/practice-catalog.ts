@@ -3,7 +3,7 @@
  * strike the oracle price at its start, rolling forever. Epoch 0 starts on the hour at or before the
  * journal's genesis, so every market's epochs line up on the clock (an hourly epoch ends on the hour).
  */
-import { defineMarket, DEVNET_SYMBOLS, type MarketCatalog } from '../devnet/markets';
+import { defineMarket, DEVNET_SYMBOLS, type MarketCatalog } from '../exchange/markets';
 
 export const PRACTICE_PERIODS = [60n, 300n, 3600n] as const;
 

@@ -6,7 +6,7 @@
  * bots that quote and trade through the client library like any trader, their play money credited
  * in-process. No chain, no hardhat, no solc: nothing here needs a dev checkout.
  */
-import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from '../devnet/exchange';
+import { startExchangeService, type ExchangeServiceHandle, type ExchangeServiceOptions } from '../exchange/service';
 import {
   botProfile,
   createClientVenue,
@@ -14,8 +14,8 @@ import {
   startLiquidityBot,
   type BotVenue,
   type LiquidityBot,
-} from '../devnet/bot';
-import type { MarketCatalog } from '../devnet/markets';
+} from '../exchange/bots';
+import type { MarketCatalog } from '../exchange/markets';
 import { VOLATILITY_DEFAULTS } from '../client';
 import { type Address, type ExchangeDomain } from '../shared/protocol';
 import {

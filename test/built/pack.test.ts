@@ -162,7 +162,7 @@ describe('the packed app (Linux, --dir)', () => {
     expect(main).not.toMatch(/from "(hardhat|solc|@nomicfoundation\/[^"]+)"|src\/devnet\//);
   });
 
-  it('keeps practice code in the practice worker: main loads none of it, and nothing packed holds chain code', () => {
+  it('keeps the practice exchange (src/practice, src/exchange) in its worker: main loads none of it, and nothing packed holds devnet or chain code', () => {
     // Every built file's sources, from its source map (out/main/*.js and the chunks they share).
     const maps = filesIn(resolve('out/main')).filter((f) => f.path.endsWith('.js.map'));
     const sourcesOf = (file: string): string[] =>
@@ -170,15 +170,17 @@ describe('the packed app (Linux, --dir)', () => {
     const worker = maps.find((m) => m.path.endsWith('/practice-worker.js.map'));
     expect(worker, 'practice-worker.js.map').toBeDefined();
     expect(sourcesOf(worker!.path).some((s) => s.includes('src/practice/worker.ts'))).toBe(true);
+    // The practice exchange is the local exchange layer (src/exchange), with no chain and no devnet.
+    expect(sourcesOf(worker!.path).some((s) => s.includes('src/exchange/service/service.ts'))).toBe(true);
     for (const map of maps) {
       const sources = sourcesOf(map.path);
       expect(
-        sources.filter((s) => /src\/devnet\/chain\/|node_modules\/(hardhat|solc)\//.test(s)),
+        sources.filter((s) => /src\/devnet\/|node_modules\/(hardhat|solc)\//.test(s)),
         map.path,
       ).toEqual([]);
       if (map === worker) continue;
       expect(
-        sources.filter((s) => /src\/(practice|devnet)\//.test(s)),
+        sources.filter((s) => /src\/(practice|exchange|devnet)\//.test(s)),
         map.path,
       ).toEqual([]);
     }

@@ -2,7 +2,7 @@
  * Calls into a test core that fail loudly (the bridge answers failures as data, so a test would
  * otherwise have to unwrap every outcome), and typed access to the events the core emitted.
  */
-import type { TestCore } from '../../src/main/core/test-core';
+import type { TestCore } from '../support/test-core';
 import type { BridgeEvent } from '../../src/shared/bridge';
 
 export interface RecordedEvent {

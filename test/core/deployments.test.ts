@@ -5,10 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { devnetDeploymentAt, factsOf } from '../../src/main/settings';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { packAssetId, toChecksumAddress, unpackAssetId } from '../../src/shared/protocol';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';

@@ -10,9 +10,9 @@
 // DIFF_SEED=<n> replays another sequence (DIFF_VERBOSE=1 prints its steps); a failure names the seed and the step.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { devnetClient } from '../../src/devnet/bot';
-import { seededRandom } from '../../src/devnet/prng';
-import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { devnetClient } from '../../src/exchange/bots';
+import { seededRandom } from '../../src/exchange/prng';
+import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import type { ExchangeClient, OwnFillRecord } from '../../src/client';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { AccountView, CloseResult, OrderResult, ReplaceResult } from '../../src/shared/bridge';

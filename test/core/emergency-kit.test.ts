@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { devnetClient } from '../../src/devnet/bot/devnet-client';
+import { devnetClient } from '../../src/exchange/bots/devnet-client';
 import {
   buildEmergencyKit,
   keySigner,
@@ -21,7 +21,7 @@ import {
   parseEmergencyKit,
   type EmergencyKit,
 } from '../../src/client';
-import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import { DigestSigner, makeExchangeDomain, unpackAssetId, type Address, type Hex } from '../../src/shared/protocol';
 import type { KitView, PanicResult } from '../../src/shared/bridge';

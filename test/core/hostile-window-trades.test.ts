@@ -11,8 +11,8 @@
 //     account at most its daily loss limit, and every refusal is a code and a sentence.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { devnetClient } from '../../src/devnet/bot';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
+import { devnetClient } from '../../src/exchange/bots';
 import {
   REQUEST_FORMAT,
   RESPONSE_FORMAT,
@@ -23,7 +23,7 @@ import {
   signUnsignedRequest,
   type ExchangeClient,
 } from '../../src/client';
-import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { BridgeOutcome, InboxResult, PendingRequestView, SignedPayload } from '../../src/shared/bridge';
 import { methodCapabilities } from '../../src/shared/bridge/capabilities';

@@ -29,7 +29,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { buildSignedWithdrawal, keySigner } from '../../src/client';
 import { registerCore } from '../../src/main/electron/bridge-ipc';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt, type Settings } from '../../src/main/settings';
 import {
   bridgeMethodNames,

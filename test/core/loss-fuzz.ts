@@ -18,13 +18,13 @@
  * much. A move in the account's favour is today's gain like any other: the limit is on the day's loss.
  * The assertion adds one cent of rounding per order.
  */
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
-import { devnetClient } from '../../src/devnet/bot';
-import { seededRandom } from '../../src/devnet/prng';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
+import { devnetClient } from '../../src/exchange/bots';
+import { seededRandom } from '../../src/exchange/prng';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { ExchangeClient } from '../../src/client';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
 import type { SignedPayload } from '../../src/shared/bridge';

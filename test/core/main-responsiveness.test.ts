@@ -19,7 +19,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { Wallet, encryptKeystoreJson } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCore } from '../../src/main/electron/bridge-ipc';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import type { BridgeOutcome, KitView } from '../../src/shared/bridge';
 import { KIT_FORMAT, buildEmergencyKit, keySigner, payloadToFileText } from '../../src/client';
 import { DEFAULT_DOMAIN_NAME, DigestSigner, makeExchangeDomain, type Address } from '../../src/shared/protocol';

@@ -16,7 +16,7 @@ import { parseDevnetAccounts, type DevnetAccountEntry } from '../../src/main/cor
 import { attestedBy, devnetAtStart, parseDevnetFile, type RunningDevnet } from '../../src/main/core/devnet-deployment';
 import { needsNetwork } from '../../src/main/core/offline-mode';
 import { appMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { SettingsService } from '../../src/main/settings';
 import { createMemoryStore } from '../../src/main/store/key-value-store';
 import { bridgeMethodNames, bridgeMethods } from '../../src/shared/bridge';

@@ -5,7 +5,7 @@
 // to its own practice exchange, where it rests.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import type { AccountView, MarketSummary, PracticeStatus } from '../../src/shared/bridge';
 import { coreCalls } from './core-calls';
 import { practiceWorkerDouble, type WorkerDouble } from '../practice/worker-double';

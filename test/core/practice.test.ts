@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Wallet } from 'ethers';
 import { appMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { vaultSigner } from '../../src/main/core/session/vault-signer';
 import { Clearances } from '../../src/main/core/risk/clearances';
 import { DEVNET_DEPLOYMENT, type Deployment } from '../../src/main/settings';

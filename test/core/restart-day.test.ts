@@ -4,10 +4,10 @@
 // same fills, order history, positions and realised P&L today as before.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExchangeClient } from '../../src/client';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { TEST_PASSWORD, createTestCore, type TestCore } from '../../src/main/core/test-core';
+import { TEST_PASSWORD, createTestCore, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { AccountView, MarketSummary, OrderHistoryEntry, OrderResult } from '../../src/shared/bridge';
 import type { TempDevnet } from '../devnet-kit';

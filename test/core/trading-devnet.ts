@@ -4,9 +4,9 @@
  * exactly this devnet's markets, with quick polls.
  */
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, type TestCore } from '../support/test-core';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 
 export interface TradingDevnetOptions {

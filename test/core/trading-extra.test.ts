@@ -7,7 +7,7 @@ import { Contract, JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { TempDevnet } from '../devnet-kit';
-import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { type ExchangeClient } from '../../src/client';
 import { DEVNET_DEPLOYMENT, devnetDeploymentAt } from '../../src/main/settings';
 import type { Address } from '../../src/shared/protocol';
@@ -15,7 +15,7 @@ import type { CloseResult, OrderResult } from '../../src/shared/bridge';
 import { closeText, orderText } from '../../src/renderer/lib/notice-text';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { createTradingCore, startTradingDevnet } from './trading-devnet';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 
 const SHORT = 12n; // seconds: a BTC market that resolves within the test
 const wait = { timeout: 40_000, interval: 200 };

@@ -5,7 +5,7 @@ import { describeMarketByFacts } from '../../src/shared/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import type { TempDevnet } from '../devnet-kit';
-import { TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { OrderResult } from '../../src/shared/bridge';
 import { orderText } from '../../src/renderer/lib/notice-text';

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devnetDeploymentAt } from '../../src/main/settings';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { coreCalls } from './core-calls';
 
 let t: TestCore;

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 import { devnetDeploymentAt } from '../../src/main/settings';
-import type { TestCore } from '../../src/main/core/test-core';
+import type { TestCore } from '../support/test-core';
 import type { TempDevnet } from '../devnet-kit';
 import { coreCalls, type RecordedEvent } from './core-calls';
 import { createTradingCore, startTradingDevnet } from './trading-devnet';

@@ -23,11 +23,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnetContract } from '../../src/devnet/chain/contracts';
 import type { DevnetHandle } from '../../src/devnet/devnet';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { type ExchangeClient, MarketFeed } from '../../src/client';
 import { createDepositClient } from '../../src/client';
 import type { Address, Hex } from '../../src/shared/protocol';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 
 const PERIOD = 10n; // seconds: several epochs within the test
 /** Blocks before a deposit is credited: with 500 ms blocks, a window in which a mined deposit is surely in flight. */

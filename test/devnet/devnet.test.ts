@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDevnet, type DevnetHandle } from '../../src/devnet/devnet';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 import type { DevnetFile } from '../../src/devnet/devnet-file';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { type ExchangeClient } from '../../src/client';
 import { createDepositClient } from '../../src/client';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';
-import { devnetClient } from '../../src/devnet/bot';
+import { devnetClient } from '../../src/exchange/bots';
 
 const PERIOD = 15n; // seconds: short enough to see a roll-over in a test
 const ERC20 = ['function balanceOf(address) view returns (uint256)'];

@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fairValueOf } from '../../src/client';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import { DEVNET_SYMBOLS, defineMarket } from '../../src/devnet/markets';
+import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
-import { createTestCore, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
 import type { MarketSummary, OracleTick } from '../../src/shared/bridge';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';

@@ -3,8 +3,8 @@
 // whole seconds), give back the volatility the path was made with, within 10 %.
 import { describe, expect, it } from 'vitest';
 import { estimateVolatility, fairPrice, fairValueOf, type PriceTick } from '../../src/client';
-import { DEVNET_SYMBOLS } from '../../src/devnet/markets';
-import { PriceProcess } from '../../src/devnet/oracle/price-process';
+import { DEVNET_SYMBOLS } from '../../src/exchange/markets';
+import { PriceProcess } from '../../src/exchange/oracle/price-process';
 
 const ORIGIN = 1_700_000_000_000;
 

@@ -9,7 +9,7 @@ import { MarketFeed, parseMarketUpdate, type ExchangeClient, type MarketUpdate }
 import { BookStore, BookSync, sameView, snapshotView, type BookLevels } from '../../src/client';
 import { DigestSigner } from '../../src/shared/protocol';
 import { KEYS, startDevnet, type Devnet } from './helpers';
-import { seededRandom as prng } from '../../src/devnet/prng';
+import { seededRandom as prng } from '../../src/exchange/prng';
 import { startWsProxy } from '../../e2e/harness/ws-proxy';
 import { ManualTimers } from '../exchange-service/chaos-kit';
 

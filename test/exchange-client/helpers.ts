@@ -4,7 +4,7 @@ import {
   startExchangeService,
   type ExchangeServiceHandle,
   type ExchangeServiceOptions,
-} from '../../src/devnet/exchange';
+} from '../../src/exchange/service';
 import { ExchangeClient, type ActionSigner, type ExchangeClientOptions } from '../../src/client';
 import { ExchangeClock } from '../../src/client';
 import { DigestSigner, type Address, type Hex } from '../../src/shared/protocol';

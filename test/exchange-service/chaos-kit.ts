@@ -1,11 +1,11 @@
 // Shared helpers of the exchange service's fuzz / crash / replay-chaos tests
-// (src/devnet/exchange/{fuzz,crash,replay-chaos}.test.ts) and the feed-chaos tests: a seeded PRNG,
+// (src/exchange/service/{fuzz,crash,replay-chaos}.test.ts) and the feed-chaos tests: a seeded PRNG,
 // the conservation check, a market-feed client with a message queue, the REST book → L2View
 // conversion, and hand-driven timers for the feed heartbeat.
 import WebSocket from 'ws';
-import type { L2View, TotalsView } from '../../src/devnet/engine';
+import type { L2View, TotalsView } from '../../src/exchange/engine';
 import type { Hex } from '../../src/shared/protocol';
-import { seededRandom } from '../../src/devnet/prng';
+import { seededRandom } from '../../src/exchange/prng';
 
 /**
  * Timers that move only when the test says so (the feed client's `Timers`): `advance(ms)` runs

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeClient, keySigner, type DeploymentContext } from '../../src/client';
 import { DEVNET_DEFAULTS, DEVNET_MNEMONIC, deriveDevnetKeys, predictDevnetContracts } from '../../src/devnet/chain';
-import { startExchangeService, type ExchangeServiceHandle } from '../../src/devnet/exchange';
+import { startExchangeService, type ExchangeServiceHandle } from '../../src/exchange/service';
 import { practiceBotAccounts } from '../../src/practice/practice-accounts';
 import { practiceCatalog } from '../../src/practice/practice-catalog';
 import {

@@ -14,10 +14,10 @@ import {
   type PracticeStart,
 } from '../../src/shared/practice';
 import type { Address, Hex } from '../../src/shared/protocol';
-import { startExchangeService, type ExchangeServiceHandle } from '../../src/devnet/exchange/service';
-import { botProfile, startLiquidityBot, type LiquidityBot } from '../../src/devnet/bot';
-import { createClientVenue } from '../../src/devnet/bot/client-venue';
-import { defineMarket, DEVNET_SYMBOLS } from '../../src/devnet/markets';
+import { startExchangeService, type ExchangeServiceHandle } from '../../src/exchange/service/service';
+import { botProfile, startLiquidityBot, type LiquidityBot } from '../../src/exchange/bots';
+import { createClientVenue } from '../../src/exchange/bots/client-venue';
+import { defineMarket, DEVNET_SYMBOLS } from '../../src/exchange/markets';
 import type { PracticeWorkerPort } from '../../src/main/core/practice';
 
 const LEDGER = '0x000000000000000000000000000000000000dEaD' as Address;

@@ -1,4 +1,4 @@
-// No import circles in the TypeScript under src/: a circle means two modules each need the other to be
+// No import circles in the TypeScript under src/ (and the test support, harness and benches beside it): a circle means two modules each need the other to be
 // understood (and, at run time, one of them sees the other half-initialised). Type-only imports count
 // too: they tie the designs together even where the bundle drops them.
 import { execFileSync } from 'node:child_process';
@@ -9,9 +9,12 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const files = execFileSync('git', ['ls-files', '-z', 'src/*.ts'], { cwd: root, encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '-z', 'src/*.ts', 'test/*.ts', 'e2e/*.ts', 'bench/*.ts'], {
+  cwd: root,
+  encoding: 'utf8',
+})
   .split('\0')
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.test\.ts$/.test(f));
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(test|spec)\.ts$/.test(f));
 const known = new Set(files);
 
 /** The repo file a relative specifier names, if it is one of ours (x.ts or x/index.ts). */

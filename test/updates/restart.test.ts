@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../src/shared/bridge';
 import { createSignatureGate } from '../../src/main/core/signature-gate';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../../src/main/core/test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { quotedReleaseNotes } from '../../src/main/core/update-dialog';
 import { DEFAULT_NOTES, startUpdatesFixture, type UpdatesFixture } from './updates-fixture';
 

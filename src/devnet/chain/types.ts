@@ -3,20 +3,9 @@ import type { Address, Hex } from '../../shared/protocol/hex';
 
 export type { Address, Hex };
 
-export interface DevnetKey {
-  address: Address;
-  privateKey: Hex;
-}
-
-export interface DevnetAccount extends DevnetKey {
-  label: string;
-}
-
-/** Same keys as the protocol's chain configuration (docs/protocol/endpoints.md#chain-configuration). */
-export interface DevnetContracts {
-  exchange: Address;
-  ledger: Address;
-  depositLedger: Address;
-  settlementToken: Address;
-  permit2: Address;
-}
+// Declared with the local exchange (src/exchange/deployment.ts): the bots and practice mode use them too.
+export type {
+  FundedKey as DevnetKey,
+  FundedAccount as DevnetAccount,
+  ExchangeContracts as DevnetContracts,
+} from '../../exchange/deployment';

@@ -5,7 +5,7 @@ import { Wallet } from 'ethers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeEvent, BridgeOutcome } from '../../shared/bridge';
 import { OrderGate } from './risk/order-gate';
-import { createTestCore, TEST_PASSWORD, type TestCore } from './test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../../../test/support/test-core';
 
 let t: TestCore;
 let events: { event: BridgeEvent; payload: unknown }[];

@@ -6,5 +6,3 @@ export type { UserInput } from './user-presence';
 export type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from './dialogs';
 export { DEVNET_ACCOUNTS_ENV, loadDevnetAccounts } from './devnet-accounts';
 export type { DevnetAccountEntry } from './devnet-accounts';
-export { createScriptedDialogs } from './scripted-dialogs';
-export type { DialogAnswer, DialogRecord, ScriptedDialogs } from './scripted-dialogs';

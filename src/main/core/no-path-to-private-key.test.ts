@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { encryptKeystoreJson, HDNodeWallet, Wallet } from 'ethers';
 import { afterEach, expect, it } from 'vitest';
 import { bridgeEventNames, bridgeMethodNames } from '../../shared/bridge';
-import { createTestCore, TEST_PASSWORD, type TestCore } from './test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../../../test/support/test-core';
 
 let t: TestCore | undefined;
 afterEach(() => t?.close());

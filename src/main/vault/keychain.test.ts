@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeychainBackend, probeKeychain } from './keychain';
-import { TEST_SERVICE, cleanTestService, keychainAvailability } from './keychain-test-support';
+import { TEST_SERVICE, cleanTestService, keychainAvailability } from '../../../test/support/keychain-test-support';
 
 const availability = await keychainAvailability();
 

@@ -19,7 +19,7 @@ import { recoverDigestSigner } from '../../shared/protocol/signing';
 import { createMemoryStore } from '../store/key-value-store';
 import { VaultError, type VaultErrorCode } from './errors';
 import { createKeychainBackend } from './keychain';
-import { TEST_SERVICE, cleanTestService, keychainAvailability } from './keychain-test-support';
+import { TEST_SERVICE, cleanTestService, keychainAvailability } from '../../../test/support/keychain-test-support';
 import { openVault } from './open-vault';
 import { Vault, type VaultEvents } from './vault';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NonceRegistry, REQUEST_FORMAT, draftOrder, payloadToFileText } from '../../../client';
 import type { BridgeOutcome, QrShowView, ScanProgress } from '../../../shared/bridge';
 import { DigestSigner, makeExchangeDomain, type Address } from '../../../shared/protocol';
-import { createTestCore, TEST_PASSWORD, type TestCore } from '../test-core';
+import { createTestCore, TEST_PASSWORD, type TestCore } from '../../../../test/support/test-core';
 
 const MASTER_KEY = `0x${'33'.repeat(32)}` as const;
 const MASTER = new DigestSigner(MASTER_KEY).address;

@@ -12,7 +12,7 @@ import {
   type PracticeStart,
 } from '../../../shared/practice';
 import { packAssetId } from '../../../shared/protocol';
-import { createTestCore, type TestCore } from '../test-core';
+import { createTestCore, type TestCore } from '../../../../test/support/test-core';
 import { practiceDomain } from './practice-domain';
 import { PracticeHost, type PracticeSpawner } from './practice-host';
 import { PracticeMode } from './practice-mode';
