@@ -46,7 +46,7 @@ function settingsText() {
  * When the selected deployment is the built-in devnet (launcher/first-run.mjs devnetWanted), start it first (`tsx src/devnet/cli.ts`,
  * a child process: main never imports src/devnet) and wait for its `DEVNET READY {json}` line.
  * Its devnet.json (endpoints and funded demo accounts) reaches main through
- * EXCHANGE_TERMINAL_DEVNET_ACCOUNTS (src/main/core/devnet-accounts.ts).
+ * EXCHANGE_TERMINAL_DEVNET_ACCOUNTS (src/main/core/devnet/devnet-accounts.ts).
  * Returns a function that stops whatever was started.
  */
 async function startDevnet() {

@@ -15,7 +15,7 @@ import {
   type AppFacts,
   type UserInput,
 } from './core';
-import { attestedBy, devnetAtStart } from './core/devnet-deployment';
+import { attestedBy, devnetAtStart } from './core/devnet/devnet-deployment';
 import { launchedOffline } from './core/offline-mode';
 import { appMarkets } from './core/session/market-directory';
 import { createPracticeMode, workerThreadSpawner } from './core/practice';

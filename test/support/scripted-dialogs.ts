@@ -4,7 +4,7 @@
  * An unexpected dialog (empty queue, or the wrong kind) fails the call instead of guessing.
  */
 import { writeFileSync } from 'node:fs';
-import type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from '../../src/main/core/dialogs';
+import type { ConfirmRequest, Dialogs, OpenFileRequest, SaveFileRequest } from '../../src/main/core/dialogs/dialogs';
 
 export type DialogAnswer =
   | { readonly kind: 'confirm'; readonly yes: boolean }

@@ -8,7 +8,7 @@ import { DeploymentPinning, SettingsService, type Deployment } from '../../src/m
 import { createMemoryStore, type KeyValueStore } from '../../src/main/store/key-value-store';
 import { createManualClock, openVault } from '../../src/main/vault';
 import { createAppCore, type AppCore } from '../../src/main/core/app-core';
-import type { DevnetAccountEntry } from '../../src/main/core/devnet-accounts';
+import type { DevnetAccountEntry } from '../../src/main/core/devnet/devnet-accounts';
 import { createScriptedDialogs, type ScriptedDialogs } from './scripted-dialogs';
 import type { DeploymentsOptions } from '../../src/main/core/handlers/deployments';
 import type { TradingOptions } from '../../src/main/core/session/host';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../src/shared/bridge';
 import { createSignatureGate } from '../../src/main/core/signature-gate';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
-import { quotedReleaseNotes } from '../../src/main/core/update-dialog';
+import { quotedReleaseNotes } from '../../src/main/core/handlers/update-dialog';
 import { DEFAULT_NOTES, startUpdatesFixture, type UpdatesFixture } from './updates-fixture';
 
 const wait = { timeout: 10_000, interval: 20 };

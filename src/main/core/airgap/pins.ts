@@ -1,9 +1,9 @@
 /** Whether the signing machine trusts a request's domain: a deployment pin of its own, or one pinned for offline signing through main's dialog. */
 import { toChecksumAddress } from '../../../shared/protocol';
 import type { UnsignedRequest } from '../../../client';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
-import type { ConfirmRequest } from '../dialogs';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 
 interface DomainLike {
   chainId: string;

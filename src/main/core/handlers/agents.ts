@@ -5,7 +5,7 @@
 import type { AgentStatusView, OpenOrderView } from '../../../shared/bridge';
 import { toChecksumAddress, type Address, type Hex } from '../../../shared/protocol';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 import { assertSameFacts, signingFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';

@@ -15,10 +15,10 @@ import {
   type UnsignedRequest,
 } from '../../../client';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 import type { AirgapQrMethod } from './airgap-qr';
-import type { ConfirmRequest } from '../dialogs';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';
 import { passOrderStruct } from '../risk/signed-orders';

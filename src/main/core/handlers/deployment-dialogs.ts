@@ -7,8 +7,8 @@
 import type { Deployment, DomainFacts } from '../../settings';
 import type { DeploymentDraft } from '../../settings/endpoint-rules';
 import { endpointHosts } from '../../settings/endpoint-rules';
-import { exchangeText, fullAddress, userText } from '../confirm-text';
-import type { ConfirmRequest } from '../dialogs';
+import { exchangeText, fullAddress, userText } from '../dialogs/confirm-text';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 import type { InspectedMarket } from '../markets/market-inspector';
 
 const TRUST_NOTE = 'This changes what the app trusts. Confirm only if you asked for it.';

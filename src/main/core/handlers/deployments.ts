@@ -26,7 +26,7 @@ import {
 } from '../../settings/endpoint-rules';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
-import { discoverDeployment, feedCandidates } from '../deployment-discovery';
+import { discoverDeployment, feedCandidates } from './deployment-discovery';
 import { decodeAssetId } from '../markets/asset-decoder';
 import { inspectMarket, type InspectOptions } from '../markets/market-inspector';
 import { checkRpcChain, readDeploymentFacts, unreachable } from '../session/deployment-facts';

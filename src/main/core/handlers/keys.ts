@@ -4,7 +4,7 @@ import type { KeyInfo, KeyRole } from '../../../shared/bridge';
 import { keyWorld, type KeyOptions, type VaultKeyInfo } from '../../vault';
 import { practiceSelected, selectedWorld } from '../practice/practice-domain';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 
 /** The vault's key facts as the window sees them: demo keys of the devnet say so. */

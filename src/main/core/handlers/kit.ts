@@ -16,7 +16,7 @@ import {
   type SigningContext,
 } from '../../../client';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 import { airgapFailure, receiveKit } from '../airgap/kit-receive';
 import { kitMatchesPin, kitView } from '../airgap/kit-view';

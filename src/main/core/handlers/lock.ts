@@ -1,7 +1,7 @@
 /** lock.*: the app lock over the vault (password, lock, unlock, throttle). */
 import type { LockStatus } from '../../../shared/bridge';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 
 export function lockStatus(ctx: CoreContext): LockStatus {

@@ -5,7 +5,7 @@
  */
 import { selectedDeployment } from '../../settings';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 
 export function offlineModeHandler(ctx: CoreContext): Pick<AreaHandlers<'settings'>, 'settings.setOfflineMode'> {

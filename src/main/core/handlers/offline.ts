@@ -37,9 +37,9 @@ import {
   type SigningContext,
 } from '../../../client';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
-import type { ConfirmRequest } from '../dialogs';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 import { assertSameFacts, selectedSigningFacts, type SigningFacts } from '../session/signing-facts';
 import type { TradingHost } from '../session/host';
 import { vaultSigner } from '../session/vault-signer';

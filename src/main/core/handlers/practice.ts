@@ -11,7 +11,7 @@ import { PRACTICE_DEPLOYMENT_ID, PRACTICE_GRANT } from '../../../shared/practice
 import { formatDollars } from '../../../shared/protocol';
 import { NO_DEPLOYMENT, selectedDeployment } from '../../settings';
 import { BridgeFailure, unavailable, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 import { isPractice } from '../practice/practice-domain';
 import type { PracticeMode } from '../practice/practice-mode';

@@ -6,7 +6,7 @@
 import { settingLabel } from '../../../shared/field-words';
 import type { Settings } from '../../settings';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 
 /** Top-level settings the window may not change with settings.update, and where they are changed instead. */

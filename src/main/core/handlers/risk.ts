@@ -5,7 +5,7 @@
  */
 import type { RiskLimits } from '../../../shared/settings-schema';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
-import { confirmRequest } from '../confirm-text';
+import { confirmRequest } from '../dialogs/confirm-text';
 import type { CoreContext } from '../context';
 import { statusOf } from '../risk/budget-status';
 import { LIMIT_NAMES, limitText, loosened, parseLimits } from '../risk/limits';

@@ -10,7 +10,7 @@ import { UpdateProblem, type UpdateService } from '../../updates';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { SignatureGate } from '../signature-gate';
-import { installOnQuitRequest, updateRestartRequest } from '../update-dialog';
+import { installOnQuitRequest, updateRestartRequest } from './update-dialog';
 
 function asFailure(error: unknown): unknown {
   return error instanceof UpdateProblem ? new BridgeFailure(error.code, error.message) : error;

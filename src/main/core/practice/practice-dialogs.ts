@@ -2,7 +2,7 @@
  * Main's dialogs while practice is selected: every title starts with "Practice" and every text says
  * it is play money, so a dialog of practice is never read as one about money (issue 20, item 3).
  */
-import type { Dialogs } from '../dialogs';
+import type { Dialogs } from '../dialogs/dialogs';
 
 export const PRACTICE_DIALOG_NOTE =
   'PRACTICE: play money on a practice exchange on this computer. Nothing here is real money, and no practice signature is valid anywhere else.';

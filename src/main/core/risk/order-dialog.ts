@@ -6,8 +6,8 @@
  */
 import type { TimeInForceName } from '../../../shared/bridge';
 import { displayPrice, formatCents, formatDollars, formatSize, orderMargin } from '../../../shared/protocol';
-import { fullAddress, quoted } from '../confirm-text';
-import type { ConfirmRequest } from '../dialogs';
+import { fullAddress, quoted } from '../dialogs/confirm-text';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 import type { Breach } from './guards';
 import { openingSize } from './guards';
 

@@ -4,7 +4,7 @@ import type { RiskLimits } from '../../../shared/settings-schema';
 import { silentLogger } from '../../log';
 import { SettingsService } from '../../settings';
 import { createMemoryStore } from '../../store/key-value-store';
-import type { ConfirmRequest } from '../dialogs';
+import type { ConfirmRequest } from '../dialogs/dialogs';
 import { Clearances } from './clearances';
 import { LossBudget } from './loss-budget';
 import { OrderGate, type AccountSnapshot, type GateOrder, type GateView } from './order-gate';

@@ -12,7 +12,7 @@ import type { FairValue } from '../../../client';
 import type { Logger } from '../../log';
 import type { SettingsService } from '../../settings';
 import { BridgeFailure } from '../bridge-runtime';
-import type { Dialogs } from '../dialogs';
+import type { Dialogs } from '../dialogs/dialogs';
 import { coreProbe } from '../probe';
 import type { ClearedTerms, Clearances } from './clearances';
 import type { OrderFigures } from './account-figures';

@@ -8,7 +8,7 @@ import type { MarketFeed } from '../../../client';
 import type { ExchangeReader } from '../../../client';
 import { BookSync } from '../../../client';
 import { BridgeFailure } from '../bridge-runtime';
-import { createCoalescer, type Coalescer } from '../coalescer';
+import { createCoalescer, type Coalescer } from './coalescer';
 
 /** Own resting size by price, per side (decimal price → size). */
 export interface OwnLevels {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Deployment } from '../../settings';
-import { parseDevnetJson } from '../devnet-file';
+import { parseDevnetJson } from '../devnet/devnet-file';
 
 export interface MarketEntry {
   readonly assetId: bigint;

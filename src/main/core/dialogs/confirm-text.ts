@@ -6,7 +6,7 @@
  * quoted, cleaned of control and direction characters, and labelled as such, so it can never pass
  * for the app's own words or forge another line.
  */
-import { formatAmount, formatDollars, toChecksumAddress } from '../../shared/protocol';
+import { formatAmount, formatDollars, toChecksumAddress } from '../../../shared/protocol';
 import type { ConfirmRequest } from './dialogs';
 
 export interface AmountFact {

@@ -1,8 +1,8 @@
 /** The facts main shows before a deposit or a withdrawal, from the deposit plan and the pinned domain. */
-import type { DepositPlan } from '../../client';
-import { confirmRequest, fullAddress } from './confirm-text';
-import type { ConfirmRequest } from './dialogs';
-import type { SigningFacts } from './session/signing-facts';
+import type { DepositPlan } from '../../../client';
+import { confirmRequest, fullAddress } from '../dialogs/confirm-text';
+import type { ConfirmRequest } from '../dialogs/dialogs';
+import type { SigningFacts } from '../session/signing-facts';
 
 export function depositRequest(plan: DepositPlan, mode: 'approve' | 'permit', deploymentName: string): ConfirmRequest {
   const permit = mode === 'permit';

@@ -7,10 +7,10 @@
  * What could not be found is said, and left for the user to type.
  */
 import { JsonRpcProvider } from 'ethers';
-import type { DeploymentDraftArgs, DiscoveredFact, Discovery } from '../../shared/bridge';
-import { ExchangeClient, probeFeed, rpcConnection } from '../../client';
-import { BridgeFailure } from './bridge-runtime';
-import { readDeploymentFacts, unreachable } from './session/deployment-facts';
+import type { DeploymentDraftArgs, DiscoveredFact, Discovery } from '../../../shared/bridge';
+import { ExchangeClient, probeFeed, rpcConnection } from '../../../client';
+import { BridgeFailure } from '../bridge-runtime';
+import { readDeploymentFacts, unreachable } from '../session/deployment-facts';
 
 export interface DiscoveryOptions {
   /** Each read's timeout, ms. */

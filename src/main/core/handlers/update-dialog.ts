@@ -4,9 +4,9 @@
  * line by line and labelled as the release's own words (cleaned of control and direction characters,
  * bounded), never as the app's. And main's dialog before quitting may install updates at all.
  */
-import type { ConfirmRequest } from './dialogs';
-import { displayDate } from '../../shared/protocol/display';
-import { confirmRequest } from './confirm-text';
+import type { ConfirmRequest } from '../dialogs/dialogs';
+import { displayDate } from '../../../shared/protocol/display';
+import { confirmRequest } from '../dialogs/confirm-text';
 
 export interface UpdateDialogFacts {
   readonly runningVersion: string;

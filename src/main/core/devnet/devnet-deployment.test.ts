@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NO_DEPLOYMENT, SettingsService } from '../settings';
-import { createMemoryStore } from '../store/key-value-store';
+import { NO_DEPLOYMENT, SettingsService } from '../../settings';
+import { createMemoryStore } from '../../store/key-value-store';
 import { attestedBy, findRunningDevnet, parseDevnetFile, reconcileDevnet } from './devnet-deployment';
 
 const A = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;

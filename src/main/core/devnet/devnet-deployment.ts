@@ -14,7 +14,7 @@ import {
   type Deployment,
   type DomainFacts,
   type SettingsService,
-} from '../settings';
+} from '../../settings';
 import { parseDevnetJson } from './devnet-file';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

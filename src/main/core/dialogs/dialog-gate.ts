@@ -5,7 +5,7 @@
  * answered keeps only its own call waiting: every other call runs (see the capability check in
  * app-core, which refuses moves-value and changes-trust calls while a dialog is open).
  */
-import { BridgeFailure } from './bridge-runtime';
+import { BridgeFailure } from '../bridge-runtime';
 import type { Dialogs } from './dialogs';
 
 export interface DialogGate extends Dialogs {
