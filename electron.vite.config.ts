@@ -80,8 +80,10 @@ function noChainInTheApp(): Plugin {
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
-      const devnet =
-        /(^|\/)src\/devnet(\/|$)/.test(source) || (source.startsWith('.') && /(^|\/)devnet(\/|$)/.test(source));
+      // Relative specifiers are resolved against their importer: src/main/core/devnet/ (the built-in
+      // devnet deployment, which only reads devnet.json) is not src/devnet.
+      const target = source.startsWith('.') && importer ? resolve(dirname(importer), source) : source;
+      const devnet = target.startsWith(resolve(here, 'src/devnet') + '/') || /(^|\/)src\/devnet\//.test(source);
       if (devnet || /(^|\/)(hardhat|solc)(\/|$)/.test(source))
         this.error(`${importer ?? 'main'} imports ${source}: the app carries no chain and no chain tooling.`);
       return null;
