@@ -52,6 +52,7 @@ import { offlineModeMethods } from './bridge/offline-mode';
 import { kitMethods } from './bridge/kit';
 import { riskMethods, riskStatus } from './bridge/risk';
 import { practiceMethods } from './bridge/practice';
+import { workingOrderEvents, workingOrderMethods } from './bridge/working-orders';
 import { updateMethods, updateStatus } from './bridge/updates';
 import { airgapMethods, submitResult } from './bridge/airgap';
 import {
@@ -96,6 +97,7 @@ export * from './bridge/airgap';
 export * from './bridge/airgap-qr';
 export * from './bridge/updates';
 export * from './bridge/practice';
+export * from './bridge/working-orders';
 
 /** A method the window may call. `args` is a tuple schema: positional, nothing extra. */
 export interface MethodSpec {
@@ -109,6 +111,13 @@ export interface MethodSpec {
 export interface EventSpec {
   readonly payload: z.ZodType;
   readonly summary: string;
+  /**
+   * Market data and views that follow it: sent to the window with the next frame's batch, behind
+   * whatever else is sent (the answer to the window's own order never waits for it), and, with
+   * `latestBy`, only the latest per key in a frame (a whole view: a newer one replaces it). Without
+   * `perFrame`, an event is sent the moment it is emitted.
+   */
+  readonly perFrame?: { readonly latestBy?: (payload: never) => string };
 }
 
 export const appInfoSchema = z.object({
@@ -516,25 +525,44 @@ export const bridgeMethods = {
   ...kitMethods,
   ...riskMethods,
   ...practiceMethods,
+  ...workingOrderMethods,
 
   ...airgapMethods,
   ...updateMethods,
 } as const satisfies Record<string, MethodSpec>;
 
-/** Every event main may push. Book events are coalesced to at most 30 a second per book. */
+/**
+ * Every event main may push. Book events are coalesced to at most 30 a second per book; market data
+ * (`perFrame`) reaches the window at most once per key per frame (src/main/core/window-outbox.ts).
+ */
 export const bridgeEvents = {
   notice: { payload: noticeSchema, summary: 'A short message from the app core for the notice area.' },
   lock: { payload: lockStatus, summary: 'The vault locked or unlocked.' },
   keys: { payload: list(keyInfo), summary: 'The list of keys changed.' },
   settings: { payload: SettingsSchema, summary: 'Settings changed.' },
   connection: { payload: connectionView, summary: 'Deployment, pin or feed health changed.' },
-  markets: { payload: list(marketSummary), summary: 'Market list refreshed: oracle prices, epochs, top of book.' },
+  markets: {
+    payload: list(marketSummary),
+    summary: 'Market list refreshed: oracle prices, epochs, top of book.',
+    perFrame: { latestBy: () => '' },
+  },
   book: {
     payload: z.object({ subscriptionId: z.string(), book: bookView }),
     summary: 'A subscribed book changed (coalesced).',
+    perFrame: { latestBy: (p: { subscriptionId: string }) => p.subscriptionId },
   },
-  oracle: { payload: oracleTick, summary: 'A new oracle price.' },
-  account: { payload: accountView, summary: 'Balances, positions, orders or fills of the selected account changed.' },
+  oracle: {
+    payload: oracleTick,
+    summary: 'A new oracle price.',
+    // The charts keep one point a second per symbol: a tick replaced within a frame loses nothing.
+    perFrame: { latestBy: (p: { symbolId: string }) => p.symbolId },
+  },
+  account: {
+    payload: accountView,
+    summary: 'Balances, positions, orders or fills of the selected account changed.',
+    // The whole view, re-sent as the market marks the positions (several a second in a busy market).
+    perFrame: { latestBy: () => '' },
+  },
   fill: {
     payload: fillView,
     summary:
@@ -546,7 +574,12 @@ export const bridgeEvents = {
     summary:
       'The exchange answered an order of ours (its history entry), sent the moment main has the answer, before the account is read again: the window shows it at once.',
   },
-  trade: { payload: tradePrint, summary: 'A trade in a market whose book the window streams, from the market feed.' },
+  trade: {
+    payload: tradePrint,
+    summary: 'A trade in a market whose book the window streams, from the market feed.',
+    // Every print (the tape lists each), in order, but with the frame's market data.
+    perFrame: {},
+  },
   resolution: {
     payload: epochResolution,
     summary: 'An epoch resolved; the window words its notice as the notification settings allow.',
@@ -558,6 +591,7 @@ export const bridgeEvents = {
     summary:
       'Today’s loss budget as main counts it changed (an account change, a fair-value tick, an order): the one figure the meter shows.',
   },
+  ...workingOrderEvents,
 } as const satisfies Record<string, EventSpec>;
 
 export type BridgeMethods = typeof bridgeMethods;

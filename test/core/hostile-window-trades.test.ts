@@ -25,7 +25,13 @@ import {
 } from '../../src/client';
 import { TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
-import type { BridgeOutcome, InboxResult, PendingRequestView, SignedPayload } from '../../src/shared/bridge';
+import type {
+  BridgeOutcome,
+  InboxResult,
+  PendingRequestView,
+  SignedPayload,
+  WorkingOrderView,
+} from '../../src/shared/bridge';
 import { methodCapabilities } from '../../src/shared/bridge/capabilities';
 import { makeExchangeDomain, type Address } from '../../src/shared/protocol';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
@@ -56,6 +62,11 @@ const ORDER_PATHS = {
   'claims.claim': 'no order',
   'claims.claimAll': 'no order',
   'kit.panic': 'no order',
+  // A working order sends its orders later, when main sees its trigger hold: each through the gate.
+  'workingOrders.create': 'order',
+  'workingOrders.edit': 'order',
+  'workingOrders.cancel': 'no order',
+  'workingOrders.cancelAll': 'no order',
 } as const;
 
 const ORDER_DIALOG_TITLES = [
@@ -66,6 +77,7 @@ const ORDER_DIALOG_TITLES = [
   'Send an order signed earlier',
   'Sign an order another machine prepared',
   'Send an order signed on another machine',
+  'Working order',
 ];
 
 let temp: TempDevnet | undefined;
@@ -278,6 +290,87 @@ describe('every path that signs or sends an order passes the order gate', () => 
     await calls.ok('orders.cancelAll', { ...m, signAs: 'master' });
     expect(t.dialogs.shown.at(-1)?.kind === 'confirm' && t.dialogs.shown.at(-1)).toBeTruthy();
   }, 120_000);
+});
+
+describe('working orders the window creates send only what the gate accepts from the window itself', () => {
+  const working = (draft: Record<string, unknown>) =>
+    invoke('workingOrders.create', { assetId: market.assetId, epoch: market.epoch, signAs: 'master', ...draft });
+
+  it('with confirmation on, what they send shows main’s order dialog as a working order, and a no sends nothing', async () => {
+    expect(t.settings.getSettings().confirmations.orders).toBe(true);
+    await malloryQuotes(990_000n, 10_000n, 500n * N);
+    const before = await aliceOnExchange();
+    const shown = t.dialogs.shown.length;
+    // A bracket's entry goes at once: the dialog asks, the answer is no, the create is refused in words.
+    expectRefusedOrDeclined(
+      await working({
+        kind: 'bracket',
+        entry: { side: 'buy', price: '99', size: '500', timeInForce: 'IOC' },
+        stop: '50',
+      }),
+      'a bracket with a buy-high entry',
+    );
+    // A roll's quotes go right after it is created: one dialog per quote, each answered no.
+    const roll = await invoke('workingOrders.create', {
+      kind: 'roll',
+      assetId: market.assetId,
+      signAs: 'master',
+      quotes: [{ side: 'buy', size: '500', price: { from: 'fixed', price: '99' } }],
+    });
+    expect(roll.ok).toBe(true);
+    await vi.waitFor(() => expect(t.dialogs.shown.length).toBeGreaterThanOrEqual(shown + 2), { timeout: 10_000 });
+    for (const d of t.dialogs.shown.slice(shown)) {
+      if (d.kind !== 'confirm') throw new Error('expected a confirmation');
+      expect(d.request.title).toBe('Working order');
+      expect(d.request.detail).toMatch(/^Account: .*0x[0-9a-fA-F]{40}/m);
+      expect(d.request.detail).toContain('Sent by a working order');
+    }
+    await calls.ok('workingOrders.cancelAll', {});
+    expect(await aliceOnExchange()).toEqual(before);
+  }, 60_000);
+
+  it('with confirmation off, an exit priced to hand the position away is refused by the band, and nothing moves', async () => {
+    t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: false } });
+    try {
+      const m = market;
+      // A position of 1, bought at fair from mallory (the window's own order, inside the band).
+      const atFair = fair - (fair % 1_000n);
+      await malloryQuotes(atFair, 10_000n, N);
+      const bought = await calls.ok<{ filled: string }>('orders.place', {
+        ...m,
+        side: 'buy',
+        price: (Number(atFair) / 10_000).toFixed(1),
+        size: '1',
+        timeInForce: 'IOC',
+        signAs: 'master',
+      });
+      expect(bought.filled).toBe(N.toString());
+      // Mallory bids 1¢; the window sets a take-profit that fires at once and an IOC 99¢ below it.
+      await malloryQuotes(990_000n, 10_000n, 500n * N);
+      await vi.waitFor(async () => expect((await aliceOnExchange()).inventory).toBe(N), { timeout: 10_000 });
+      const before = await aliceOnExchange();
+      const malloryBefore = await mallory.getBalance(malloryAddress);
+      const created = await working({ kind: 'exit', trigger: { type: 'take-profit', price: '1' }, slippage: '0' });
+      if (!created.ok) throw new Error(created.error.message);
+      const id = (created.value as WorkingOrderView).id;
+      await vi.waitFor(
+        async () => {
+          const w = (await calls.ok<WorkingOrderView[]>('workingOrders.list')).find((x) => x.id === id)!;
+          expect(w.state).toBe('stopped');
+          expect(w.reason).toMatch(/^Stopped: its exit was refused\. Refused: .*(band|fair value)/);
+        },
+        { timeout: 15_000 },
+      );
+      expect(await aliceOnExchange()).toEqual(before);
+      expect((await mallory.getBalance(malloryAddress)).balance).toBe(malloryBefore.balance);
+      // The position goes back to mallory at fair, as the window could have sold it.
+      await malloryQuotes(990_000n, atFair, N);
+      await calls.ok('orders.flatten', { ...m, signAs: 'master' });
+    } finally {
+      t.settings.updateSettings({ confirmations: { ...t.settings.getSettings().confirmations, orders: true } });
+      await mallory.cancelAll({ assetId: BigInt(market.assetId), epoch: BigInt(market.epoch) }).catch(() => undefined);
+    }
+  }, 60_000);
 });
 
 describe('with confirmation off, a window loses at most the daily loss limit', () => {

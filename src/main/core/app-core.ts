@@ -49,6 +49,8 @@ import { practiceDialogs } from './practice/practice-dialogs';
 import { practiceSelected, selectedWorld } from './practice/practice-domain';
 import type { PracticeMode } from './practice/practice-mode';
 import { DayRecordStore } from './session/day-records';
+import { WorkingOrderRunner } from './working-orders/runner';
+import { workingOrdersHandlers } from './handlers/working-orders';
 
 export interface AppCoreDeps {
   readonly vault: Vault;
@@ -210,6 +212,8 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     }
   };
   feeds = deps.feeds ?? (() => trading.feeds());
+  // Working orders run in main on the trading host's sessions, kept in main's store (docs/working-orders.md).
+  const workingOrders = new WorkingOrderRunner({ ctx, trading, store });
   const updates =
     deps.updates ??
     createUpdateService({
@@ -240,6 +244,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     ...deploymentsHandlers(ctx, deps.deployments),
     ...updatesHandlers(ctx, updates, signing),
     ...practiceHandlers(ctx, trading, ctx.practice),
+    ...workingOrdersHandlers(workingOrders),
   });
   // The kept kits are read back (their signatures checked off the loop) now, so a first panic seldom waits.
   ctx.kits
@@ -383,6 +388,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     windowGone: () => trading.windowGone(),
     dispose: () => {
       for (const off of unsubscribe) off();
+      workingOrders.dispose();
       trading.dispose();
       ctx.dayRecords.flush();
       updates.dispose();

@@ -89,6 +89,12 @@ export const networkUse = {
   'orders.replace': 'network',
   'orders.flatten': 'network',
   'orders.history': 'network',
+  // Created, edited and cancelled only against a running session; the list is main's own store.
+  'workingOrders.create': 'network',
+  'workingOrders.edit': 'network',
+  'workingOrders.cancel': 'local',
+  'workingOrders.cancelAll': 'local',
+  'workingOrders.list': 'local',
 
   'agents.status': 'network',
   'agents.approve': 'network',

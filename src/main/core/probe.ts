@@ -9,4 +9,9 @@ export const coreProbe: {
   onGate: ((phase: 'enter' | 'leave') => void) | null;
   /** Told when the core emits an event to the window (its name only), before the payload is checked. */
   onEmit: ((event: string) => void) | null;
-} = { onInvoke: null, onGate: null, onEmit: null };
+  /**
+   * A working order fired (bench/working-orders.bench.ts): `eventAt` is performance.now() when main
+   * received the market-data event (book, oracle tick, clock) that made its trigger true.
+   */
+  onWorkingFire: ((eventAt: number) => void) | null;
+} = { onInvoke: null, onGate: null, onEmit: null, onWorkingFire: null };

@@ -164,6 +164,13 @@ export const methodCapabilities = {
   'practice.addFunds': 'read',
   // Throws away practice positions and history: main's dialog first.
   'practice.reset': 'changes-trust',
+  // Working orders (docs/working-orders.md): main decides when they fire, and every order they send
+  // passes the order gate as the window's own would, so they can do no more than orders.place.
+  'workingOrders.create': 'trade',
+  'workingOrders.edit': 'trade',
+  'workingOrders.cancel': 'trade',
+  'workingOrders.cancelAll': 'trade',
+  'workingOrders.list': 'read',
 } as const satisfies Record<BridgeMethod, Capability>;
 
 /** The class of a method; undefined only for a name that is not a bridge method. */

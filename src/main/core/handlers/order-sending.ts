@@ -16,7 +16,7 @@ import { sessionGateView } from '../risk/session-view';
 import type { TradingSession } from '../session/session';
 
 export interface GateSpec {
-  path: Extract<OrderPath, 'place' | 'edit' | 'close'>;
+  path: Extract<OrderPath, 'place' | 'edit' | 'close' | 'working-order'>;
   signAs: SignAs;
   assetId: bigint;
   epoch: bigint;
@@ -25,6 +25,8 @@ export interface GateSpec {
   replaces?: string;
   /** A marketable order main may tighten to the guards' edge (order-gate.ts GateOrder.tighten). */
   tighten?: { best: bigint | null };
+  /** Our own sentences for the dialog (a working order says what fired it). */
+  notes?: readonly string[];
 }
 
 /**
@@ -51,6 +53,7 @@ export function passGate(ctx: CoreContext, session: TradingSession, o: GateSpec)
       timeInForce: o.timeInForce,
       ...(o.replaces === undefined ? {} : { replaces: o.replaces }),
       ...(o.tighten ? { tighten: o.tighten } : {}),
+      ...(o.notes ? { notes: o.notes } : {}),
       signsHere: true,
     },
     sessionGateView(session),

@@ -11,7 +11,16 @@ import type { ConfirmRequest } from '../dialogs/dialogs';
 import type { Breach } from './guards';
 import { openingSize } from './guards';
 
-export type OrderPath = 'place' | 'edit' | 'close' | 'offline-sign' | 'offline-send' | 'airgap-sign' | 'airgap-send';
+export type OrderPath =
+  | 'place'
+  | 'edit'
+  | 'close'
+  | 'offline-sign'
+  | 'offline-send'
+  | 'airgap-sign'
+  | 'airgap-send'
+  /** An order a working order sends when its trigger holds (src/main/core/working-orders). */
+  | 'working-order';
 
 const TITLES: Readonly<Record<OrderPath, string>> = {
   place: 'Place order',
@@ -21,6 +30,7 @@ const TITLES: Readonly<Record<OrderPath, string>> = {
   'offline-send': 'Send an order signed earlier',
   'airgap-sign': 'Sign an order another machine prepared',
   'airgap-send': 'Send an order signed on another machine',
+  'working-order': 'Working order',
 };
 
 export interface OrderDialogFacts {

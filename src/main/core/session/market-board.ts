@@ -6,6 +6,7 @@
 import type { BookView, MarketSummary, OracleTick, ResolvedEpoch, TradePrint } from '../../../shared/bridge';
 import { formatTimeframe, unpackAssetId } from '../../../shared/protocol';
 import {
+  BookSync,
   estimateVolatility,
   fairValueFrom,
   type EpochWatcher,
@@ -164,6 +165,16 @@ export class MarketBoard {
       off.push(() => void sub.unsubscribe().catch(() => {}));
     }
     return off;
+  }
+
+  /**
+   * Follows one market's book for main itself (working orders watch their triggers on it): the same
+   * feed as the window's books, no window events; `onChange` after every change of the book or its state.
+   */
+  followBook(assetId: bigint, epoch: bigint, onChange: () => void): BookSync {
+    const sync = new BookSync({ assetId, epoch, reader: this.#o.reader, feed: this.#o.marketFeed, onChange });
+    sync.start().catch(() => undefined);
+    return sync;
   }
 
   oracleHistory(symbolId: string): OracleTick[] {

@@ -1,0 +1,13 @@
+/** One look at a working order's market: the kind's own state machine (exits.ts, roll.ts). */
+import { evaluateExits } from './exits';
+import { evaluateRoll } from './roll';
+import type { Effect, MarketLook, WorkingOrder } from './types';
+
+export function evaluate(o: WorkingOrder, look: MarketLook): Effect[] {
+  return o.kind === 'roll' ? evaluateRoll(o, look) : evaluateExits(o, look);
+}
+
+export { onExitResult, onFill, onLimitPlaced, type ExitOutcome, type PlacedOutcome } from './exits';
+export { onQuotesPlaced, type QuoteOutcome } from './roll';
+export { reconcile, restore } from './restore';
+export { end } from './lifecycle';
