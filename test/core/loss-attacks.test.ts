@@ -101,12 +101,12 @@ describe('the loss limit holds against each attack that broke it', () => {
     }
   }, 120_000);
 
-  it('a market-list edit restarts the session but not the fair value: no gap to trade in', async () => {
+  it('a market-list edit does not restart the session: the fair value stays, no gap to trade in', async () => {
     const victim = await w.freshAccount(nextKey++);
     const d = w.t.settings.getSettings().deployments[0]!;
     for (let i = 0; i < 3; i++) {
       await w.ok('deployments.moveMarket', { deploymentId: d.id, assetId: btc.assetId.toString(), to: i % 2 });
-      // The new session has the deployment's oracle history: a fair value within a moment, not 30 s.
+      // The edit is applied to the running session: its fair value is there at once, not after 30 s.
       const started = Date.now();
       const fair = await fairOf(btc);
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -222,4 +222,74 @@ describe('the loss limit holds against each attack that broke it', () => {
       await sleep(1_500);
     }
   }, 120_000);
+
+  it('orders resting on a market taken off the list are still watched: moved past the band, main cancels them', async () => {
+    const victim = await w.freshAccount(nextKey++);
+    const d = w.t.settings.getSettings().deployments[0]!;
+    const list = d.markets!;
+    await stalePair(victim, async () => {
+      // The window hides the market: its orders keep resting there.
+      await w.ok('deployments.removeMarket', { deploymentId: d.id, assetId: btc.assetId.toString() });
+      const shown = await w.ok<{ assetId: string }[]>('markets.list');
+      expect(shown.some((m) => m.assetId === btc.assetId.toString())).toBe(false);
+    });
+    w.t.settings.updateSettings({ deployments: [{ ...w.t.settings.getSettings().deployments[0]!, markets: list }] });
+  }, 120_000);
+
+  it('orders left resting on an account the window selected away from are still watched', async () => {
+    const other = await w.freshAccount(nextKey++);
+    const victim = await w.freshAccount(nextKey++);
+    const notices: string[] = [];
+    const off = w.t.core.on('notice', (n) => notices.push(n.message));
+    try {
+      await stalePair(victim, async () => {
+        await w.ok('account.select', { master: other, agent: null, tradeAs: 'master' });
+      });
+      expect(notices.some((n) => n.includes('no longer selected') && /Quote protection/.test(n))).toBe(true);
+    } finally {
+      off();
+    }
+  }, 120_000);
 });
+
+/**
+ * The stale-quote attack with a twist: `victim` rests an ask and a bid 0.5¢ around fair (400 contracts
+ * each, $2 of edge), `blind` tries to take the ledger's eyes off them, the oracle jumps so fair is far
+ * above the ask, and the colluder takes whatever still rests. Main's quote protection must still cancel
+ * the ask, and the victim's loss stays within the limit.
+ */
+async function stalePair(victim: Address, blind: () => Promise<void>): Promise<void> {
+  const fair = await fairOf(btc);
+  const ask = onTick(fair + 5_000n);
+  const bid = onTick(fair - 5_000n);
+  await w.mallory.cancelAll({ assetId: btc.assetId, epoch: btc.epoch }).catch(() => undefined);
+  await w.ok('orders.place', order(btc, 'sell', ask, 400n * N, 'GTC'));
+  await w.ok('orders.place', order(btc, 'buy', bid, 400n * N, 'GTC'));
+  await blind();
+  w.devnet.exchange.steerOracle(btc.symbolId, { offset: 2_000n * D });
+  try {
+    // Main's quote protection takes the ask off, though the window no longer shows it.
+    await until(async () => (await w.mallory.getBookOrders(btc.assetId, btc.epoch, victim)).sells.length === 0, 30_000);
+    await w.mallory
+      .placeOrder({
+        assetId: btc.assetId,
+        epoch: btc.epoch,
+        side: 'buy',
+        price: ask,
+        size: 400n * N,
+        timeInForce: 'IOC',
+      })
+      .catch(() => undefined);
+    const b = await w.mallory.getBalance(victim);
+    const p = await w.mallory.getPosition(victim, btc.assetId, btc.epoch).catch(() => null);
+    // Fair from the referee: the app's list may not show this market now.
+    const f = (await w.referee(btc, btc.epoch)) ?? fair;
+    const n = p?.inventory ?? 0n;
+    const value = n >= 0n ? (n * f) / SCALE : (-n * (SCALE - f)) / SCALE;
+    expect(START - (b.balance + b.pending + value)).toBeLessThanOrEqual(LIMIT);
+  } finally {
+    w.devnet.exchange.steerOracle(btc.symbolId, { offset: 0n });
+    await sleep(1_500);
+    await w.mallory.cancelAll({ assetId: btc.assetId, epoch: btc.epoch }).catch(() => undefined);
+  }
+}

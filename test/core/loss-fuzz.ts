@@ -4,29 +4,51 @@
  * confirmations off (turned off through main's dialog, as a hotkey trader does), every other dialog
  * of main answered no, and a colluding account (mallory) in this process resting and taking orders on
  * the same markets. Seeded random steps of hostile bridge calls (orders on listed and unlisted markets,
- * bursts not awaited, edits, offline-signed orders sent later, market-list edits that restart the
- * session, account switches, watch-only adds, lock and unlock) and of the market (the devnet's oracle
- * moved up and down, silent spells), and after every step:
+ * bursts not awaited, edits, offline-signed orders sent later, air-gapped orders signed here and sent
+ * from "another machine", market-list edits (moved, taken off the list and put back: applied in place),
+ * account switches that stay away for a few steps while the account's orders rest, watch-only adds,
+ * lock and unlock, restarts of the core over its store) and of the market (the devnet's oracle moved up
+ * and down, silent spells, and a 1-minute market whose epochs roll and resolve during the run), and
+ * after every step:
  *
  *   today's loss = equity at the start − equity now ≤ the limit + what the market moved held positions against the account
  *
  * where equity is the exchange's own numbers (balance, locked collateral, positions) with positions at
- * the market's fair value (the one the app shows; the last one seen while the oracle is silent), and
- * "what the market moved" sums, over each step, the positions held before it times the change in fair
- * value across it, when that sum is a loss. A position's market risk is the trader's, not the window's:
- * main never closes positions, so a move against them may take today's loss past the limit by that
- * much. A move in the account's favour is today's gain like any other: the limit is on the day's loss.
- * The assertion adds one cent of rounding per order.
+ * the market's fair value (the one the app's list shows; for a market off the list, a referee's own
+ * N(d2) over the oracle ticks it hears, as the app computes it; the last one seen while none is known;
+ * an ended epoch at what its resolution pays once known), and
+ * "what the market moved" is how far the market's own moves (over each step, the positions held before
+ * it times the change in fair value across it, summed) have fallen since the window's trading last
+ * changed the account with room under the limit (a step whose loss, less all the market's moves,
+ * differs by over a cent, after a step that ended within the limit). A
+ * position's market risk is the trader's, not the window's: main never closes positions, so a move
+ * against them may take today's loss past the limit by that much. A move in the account's favour is
+ * today's gain like any other: the limit is on the day's loss, so main lets the window trade against
+ * the equity it has now, gains included, and only moves after that count as the market's part. (An
+ * earlier version counted the market's part from the start of the run: a morning's gain then hid an
+ * afternoon's adverse move, and seed 3 read $101.39, later $129.41, of $100 in a step where only the
+ * oracle moved.) The assertion adds one cent of rounding per order.
  */
 import { DEVNET_SYMBOLS, defineMarket } from '../../src/exchange/markets';
 import { devnetClient } from '../../src/exchange/bots';
 import { seededRandom } from '../../src/exchange/prng';
 import type { DevnetHandle } from '../../src/devnet/devnet';
-import type { ExchangeClient } from '../../src/client';
+import {
+  OracleFeed,
+  REQUEST_FORMAT,
+  RESPONSE_FORMAT,
+  draftOrder,
+  fairValueOf,
+  payloadFromFileText,
+  payloadToFileText,
+  toSignedAction,
+  type ExchangeClient,
+  type PriceTick,
+} from '../../src/client';
 import { devnetMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';
 import { devnetDeploymentAt } from '../../src/main/settings';
-import type { Address } from '../../src/shared/protocol';
+import { makeExchangeDomain, unpackAssetId, type Address } from '../../src/shared/protocol';
 import type { SignedPayload } from '../../src/shared/bridge';
 import { startTempDevnet, type TempDevnet } from '../devnet-kit';
 
@@ -56,8 +78,14 @@ export interface Market {
   assetId: bigint;
   epoch: bigint;
   symbolId: bigint;
+  symbol: string;
   listed: boolean;
 }
+
+/** The markets of the fuzz devnet, in its order: BTC, ETH and SOL hourly, and BTC in 1-minute epochs that roll during a run. */
+const SOL_INDEX = 2;
+/** Length of the short market's epochs (s): a short run sees it roll and resolve. */
+export const SHORT_EPOCH_S = 30n;
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const cents = (p: bigint): string => (Number(p) / 10_000).toFixed(1);
@@ -65,6 +93,7 @@ const cents = (p: bigint): string => (Number(p) / 10_000).toFixed(1);
 export interface FuzzWorld {
   temp: TempDevnet;
   devnet: DevnetHandle;
+  /** The core now (a restart replaces it over the same store). */
   t: TestCore;
   alice: Address;
   bob: Address;
@@ -73,38 +102,74 @@ export interface FuzzWorld {
   /** A fresh funded account from the devnet's demo keys (index 3 and up), imported and selected: a day of its own. */
   freshAccount(index: number): Promise<Address>;
   ok<T>(method: string, ...args: unknown[]): Promise<T>;
+  /** Ends the core as quitting the app does and starts it again over its store; unlocked, `master` selected. */
+  restart(master: Address): Promise<void>;
+  /** A fair value of any market's epoch computed apart from the app (see the header), null while none. */
+  referee(m: Market, epoch: bigint): Promise<bigint | null>;
   close(): Promise<void>;
+}
+
+/** Oracle ticks heard apart from the app, per symbol: a fair value for markets the app does not list. */
+function startReferee(
+  devnet: DevnetHandle,
+  symbolIds: readonly bigint[],
+): { ticks: Map<bigint, PriceTick[]>; close(): void } {
+  const feed = new OracleFeed({ url: devnetDeploymentAt(devnet).oracleWsUrl });
+  const ticks = new Map<bigint, PriceTick[]>();
+  for (const id of new Set(symbolIds)) {
+    const list: PriceTick[] = [];
+    ticks.set(id, list);
+    feed.subscribe(id, {
+      onPrice: (p) => {
+        list.push({ price: p.price, at: p.tsMs });
+        if (list.length > 2_000) list.splice(0, 1_000);
+      },
+    });
+  }
+  return { ticks, close: () => feed.close() };
 }
 
 /** The devnet (no bots, flat oracle paths that only the fuzzer moves) and the core, set up and warmed. */
 export async function fuzzWorld(prefix = 'loss-fuzz-'): Promise<FuzzWorld> {
   const temp = await startTempDevnet(prefix, {
     bots: 0,
-    demoAccounts: 10,
+    demoAccounts: 14,
     blockTimeMs: 500,
     markets: (nowSec) => {
       const flat = (s: (typeof DEVNET_SYMBOLS)[keyof typeof DEVNET_SYMBOLS]) => ({ ...s, volatility: 0 });
       const [BTC, ETH, SOL] = [flat(DEVNET_SYMBOLS.BTC), flat(DEVNET_SYMBOLS.ETH), flat(DEVNET_SYMBOLS.SOL)];
       return {
         symbols: [BTC, ETH, SOL],
-        markets: [BTC, ETH, SOL].map((symbol) => defineMarket({ symbol, startTime: nowSec, periodLength: 3600n })),
+        markets: [
+          ...[BTC, ETH, SOL].map((symbol) => defineMarket({ symbol, startTime: nowSec, periodLength: 3600n })),
+          defineMarket({ symbol: BTC, startTime: nowSec - (nowSec % SHORT_EPOCH_S), periodLength: SHORT_EPOCH_S }),
+        ],
       };
     },
   });
   const devnet = temp.devnet;
-  const { t, ok } = await connectCore(devnet);
+  const referee = startReferee(
+    devnet,
+    devnet.markets.markets.map((m) => m.symbolId),
+  );
+  const first = await connectCore(devnet);
+  let t = first.t;
+  const ok: Ok = <T>(method: string, ...args: unknown[]): Promise<T> => okOn(t, method, ...args);
   const alice = await importKey(t, devnet, 0, 'alice');
   const bob = await importKey(t, devnet, 1, 'bob');
   const mallory = devnetClient(devnet, devnet.accounts[2]!.privateKey, { timeoutMs: 10_000, doctor: false });
   await devnet.exchange.credit(alice, START);
+  await devnet.exchange.credit(bob, START);
   await devnet.exchange.credit(devnet.accounts[2]!.address, 1_000_000n * D);
   await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
   const markets: Market[] = devnet.markets.markets.map((m, i) => ({
     assetId: m.assetId,
     epoch: 0n,
     symbolId: m.symbolId,
-    listed: i < 2,
+    symbol: m.symbol,
+    listed: i !== SOL_INDEX,
   }));
+  const listedCount = markets.filter((m) => m.listed).length;
   // Warm: every listed market has a fair value, and the account is read.
   await until(async () => {
     const list = await ok<{ assetId: string; epoch: string; fairPrice: string | null }[]>('markets.list');
@@ -112,15 +177,17 @@ export async function fuzzWorld(prefix = 'loss-fuzz-'): Promise<FuzzWorld> {
       const mine = markets.find((x) => x.assetId.toString() === m.assetId);
       if (mine) mine.epoch = BigInt(m.epoch);
     }
-    return list.length === 2 && list.every((m) => m.fairPrice !== null);
+    return list.length === listedCount && list.every((m) => m.fairPrice !== null);
   }, 120_000);
-  const sol = markets[2]!;
+  const sol = markets[SOL_INDEX]!;
   sol.epoch = (await mallory.getAsset(sol.assetId)).epoch;
   await until(
     async () =>
       (await ok<{ balance: { available: string } | null }>('account.get')).balance?.available === START.toString(),
   );
-  return {
+  /** The app's strike per market epoch, read once (the referee's N(d2) needs it). */
+  const strikes = new Map<string, bigint>();
+  const world: FuzzWorld = {
     temp,
     devnet,
     t,
@@ -143,26 +210,71 @@ export async function fuzzWorld(prefix = 'loss-fuzz-'): Promise<FuzzWorld> {
       );
       return address;
     },
+    async restart(master) {
+      const before = world.t;
+      before.dialogs.releaseWaiting();
+      before.shutDown();
+      t = await createTestCore({ trading: coreTrading(devnet), reuse: { store: before.store, dir: before.dir } });
+      world.t = t;
+      t.dialogs.whenUnscripted('no');
+      await ok('lock.unlock', TEST_PASSWORD);
+      await until(async () => (await ok<{ pin: { kind: string } }>('app.connection')).pin.kind === 'pinned');
+      await ok('account.select', { master, agent: null, tradeAs: 'master' });
+    },
+    async referee(m, epoch) {
+      const key = `${m.assetId}:${epoch}`;
+      let strike = strikes.get(key);
+      if (strike === undefined) {
+        const a = await mallory.getAssetAtEpoch(m.assetId, epoch).catch(() => null);
+        if (!a || a.strikePrice <= 0n) return null;
+        strikes.set(key, (strike = a.strikePrice));
+      }
+      const f = unpackAssetId(m.assetId);
+      const fair = fairValueOf({
+        ticks: referee.ticks.get(m.symbolId) ?? [],
+        strike,
+        expiryMs: Number(f.startTime + (epoch + 1n) * f.periodLength) * 1000,
+        nowMs: Date.now(),
+        symbol: m.symbol,
+      });
+      return fair.known ? fair.price : null;
+    },
     async close() {
-      t.dialogs.releaseWaiting();
-      t.close();
+      referee.close();
+      world.t.dialogs.releaseWaiting();
+      world.t.close();
       await temp.stop();
     },
   };
+  return world;
+}
+
+async function okOn<T>(t: TestCore, method: string, ...args: unknown[]): Promise<T> {
+  const o = await t.core.invoke(method, args);
+  if (!o.ok) throw new Error(`${method}: ${o.error.code} ${o.error.message}`);
+  return o.value as T;
+}
+
+/** What the fuzz core trades with: every devnet market but SOL in its directory. */
+function coreTrading(devnet: DevnetHandle) {
+  const entries = devnet.markets.markets
+    .filter((_, i) => i !== SOL_INDEX)
+    .map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  return { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, balancePollMs: 500 };
 }
 
 type Ok = <T>(method: string, ...args: unknown[]) => Promise<T>;
 
 /**
- * A core on the devnet as a hotkey trader runs it: its directory lists BTC and ETH only (SOL trades on
- * the exchange but is not on the list), an app password, confirmation of orders turned off through
+ * A core on the devnet as a hotkey trader runs it: its directory lists every market but SOL (SOL trades
+ * on the exchange but is not on the list), an app password, confirmation of orders turned off through
  * main's dialog, and every other dialog of main answered no. Connected and pinned.
  */
 export async function connectCore(devnet: DevnetHandle): Promise<{ t: TestCore; ok: Ok }> {
-  const entries = devnet.markets.markets.slice(0, 2).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  const t = await createTestCore({
-    trading: { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, balancePollMs: 500 },
-  });
+  const entries = devnet.markets.markets
+    .filter((_, i) => i !== SOL_INDEX)
+    .map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  const t = await createTestCore({ trading: coreTrading(devnet) });
   // A deployment the person added (its market list is theirs to edit), confirmed and then pinned in
   // main's dialogs, answered yes as the person would.
   const { builtIn: _builtIn, ...at } = devnetDeploymentAt(devnet);
@@ -178,11 +290,7 @@ export async function connectCore(devnet: DevnetHandle): Promise<{ t: TestCore; 
     ],
     selectedDeploymentId: 'fuzz',
   });
-  const ok: Ok = async <T>(method: string, ...args: unknown[]): Promise<T> => {
-    const o = await t.core.invoke(method, args);
-    if (!o.ok) throw new Error(`${method}: ${o.error.code} ${o.error.message}`);
-    return o.value as T;
-  };
+  const ok: Ok = <T>(method: string, ...args: unknown[]): Promise<T> => okOn<T>(t, method, ...args);
   await ok('lock.setPassword', { password: TEST_PASSWORD, passwordAgain: TEST_PASSWORD });
   await until(async () => {
     const state = (await ok<{ pin: { kind: string } }>('app.connection')).pin.kind;
@@ -220,17 +328,21 @@ export async function until(check: () => Promise<boolean>, timeoutMs = 60_000): 
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `steps` seeded random steps on a warmed world; checks the invariant after each. */
+/** Runs `steps` seeded random steps on a warmed world; checks the invariant after each (alice's day). */
 export async function runLossFuzz(
   w: FuzzWorld,
   seed: number,
   steps: number,
   log: (line: string) => void = () => undefined,
+  /** Kinds of step a short run must play: each one not drawn by its turn (spread evenly over the run) is played then. */
+  mustPlay: readonly string[] = [],
+  /** Only these kinds of step (each named by the start of its name) are drawn: a run aimed at one attack. */
+  only: readonly string[] = [],
 ): Promise<FuzzReport> {
   const r = seededRandom(seed);
-  const { t, devnet, alice, mallory, markets } = w;
-  const invoke = (method: string, ...args: unknown[]) => t.core.invoke(method, args);
-  const listed = markets.filter((m) => m.listed);
+  const { devnet, alice, mallory, markets } = w;
+  const invoke = (method: string, ...args: unknown[]) => w.t.core.invoke(method, args);
+  const listed = (): Market[] => markets.filter((m) => m.listed);
   const report: FuzzReport = {
     seed,
     steps: 0,
@@ -248,37 +360,77 @@ export async function runLossFuzz(
   const limit = status.ok ? BigInt((status.value as { lossLimit: string | null }).lossLimit ?? '0') : 0n;
   report.limit = limit;
   const offsets = new Map<bigint, bigint>();
+  /** Fair (or settled) value per `asset:epoch`, the last one known. */
   const lastFair = new Map<string, bigint>();
+  const key = (m: Market, epoch = m.epoch): string => `${m.assetId}:${epoch}`;
+  /** Epochs of each market where alice held something after they ended: valued at their resolution. */
+  const ended = new Map<string, { m: Market; epoch: bigint }>();
   const fairNow = async (): Promise<Map<string, bigint>> => {
     const out = await invoke('markets.list');
+    const shown = new Map<string, { epoch: bigint; fair: bigint | null }>();
     if (out.ok)
-      for (const m of out.value as { assetId: string; fairPrice: string | null }[])
-        if (m.fairPrice !== null) lastFair.set(m.assetId, BigInt(m.fairPrice));
+      for (const x of out.value as { assetId: string; epoch: string; fairPrice: string | null }[])
+        shown.set(x.assetId, { epoch: BigInt(x.epoch), fair: x.fairPrice === null ? null : BigInt(x.fairPrice) });
+    for (const m of markets) {
+      const s = shown.get(m.assetId.toString());
+      const epoch =
+        s?.epoch ??
+        (await mallory
+          .getAsset(m.assetId)
+          .then((a) => a.epoch)
+          .catch(() => m.epoch));
+      if (epoch !== m.epoch) {
+        // The epoch rolled: what was held in the old one is valued at its resolution from now on.
+        ended.set(key(m), { m, epoch: m.epoch });
+        m.epoch = epoch;
+      }
+      // The app's fair value where the list shows one; the referee's for a market off the list.
+      const f = s ? s.fair : await w.referee(m, epoch);
+      if (f !== null) lastFair.set(key(m), f);
+    }
+    for (const [k, e] of ended) {
+      const a = await mallory.getAssetAtEpoch(e.m.assetId, e.epoch).catch(() => null);
+      // Devnet rule: Up wins at or above the strike.
+      if (a && (a.isResolved ?? a.resolutionPrice > 0n))
+        lastFair.set(k, a.resolutionPrice >= a.strikePrice ? SCALE : 0n);
+    }
     return lastFair;
   };
   const held = async (): Promise<{ cash: bigint; inventory: Map<string, bigint> }> => {
     const b = await mallory.getBalance(alice);
     const inventory = new Map<string, bigint>();
-    for (const m of markets) {
-      const p = await mallory.getPosition(alice, m.assetId, m.epoch).catch(() => null);
-      if (p && p.inventory !== 0n) inventory.set(m.assetId.toString(), p.inventory);
+    const at = [...markets.map((m) => ({ m, epoch: m.epoch })), ...ended.values()];
+    for (const { m, epoch } of at) {
+      const p = await mallory.getPosition(alice, m.assetId, epoch).catch(() => null);
+      if (p && p.inventory !== 0n) inventory.set(key(m, epoch), p.inventory);
+      else if (epoch !== m.epoch) ended.delete(key(m, epoch));
       // A position is cash too: its collateral is counted with the position's value below.
     }
     return { cash: b.balance + b.pending, inventory };
   };
-  // SOL has no fair value here (not listed): valued at the price mallory last quoted it around, 50¢.
+  // Until a fair value is known (SOL before the referee has heard enough), valued at 50¢: its flat oracle sits at the strike.
   const valueOf = (inv: Map<string, bigint>, fair: Map<string, bigint>): bigint => {
     let v = 0n;
-    for (const [asset, n] of inv) {
-      const f = fair.get(asset) ?? SCALE / 2n;
+    for (const [k, n] of inv) {
+      const f = fair.get(k) ?? SCALE / 2n;
       v += n > 0n ? (n * f) / SCALE : (-n * (SCALE - f)) / SCALE;
     }
     return v;
   };
-  let before = await held();
   let fairBefore = new Map(await fairNow());
+  let before = await held();
   const startEquity = before.cash + valueOf(before.inventory, fairBefore);
+  /** The market's own moves on held positions since the start, summed (a gain positive). */
   let drift = 0n;
+  /** The window's part of today's loss (all the market's moves taken out) when it last changed, and the market's sum then. */
+  let windowPart = 0n;
+  let anchor = 0n;
+  /** Today's loss after the step before (the room main had when this step's orders were checked). */
+  let totalBefore = 0n;
+  /** Steps left before the window selects alice again (0: alice is selected). */
+  let away = 0;
+  /** Markets taken off the list, with the steps left before the person puts them back. */
+  const offList = new Map<Market, number>();
 
   const order = (m: Market, side: 'buy' | 'sell', price: bigint, size: bigint, tif: string) => ({
     assetId: m.assetId.toString(),
@@ -289,10 +441,11 @@ export async function runLossFuzz(
     timeInForce: tif,
     signAs: 'master',
   });
-  /** A price near the market's fair value: inside the band mostly, across it sometimes. */
+  /** A price near the market's fair value: inside the band mostly, across it sometimes, at the book's end now and then. */
   const priceNear = (m: Market, side: 'buy' | 'sell'): bigint => {
-    const f = lastFair.get(m.assetId.toString()) ?? SCALE / 2n;
-    const off = BigInt(Math.floor(r() * (r() < 0.8 ? 150_000 : 400_000)));
+    const f = lastFair.get(key(m)) ?? SCALE / 2n;
+    const draw = r();
+    const off = draw < 0.1 ? SCALE : BigInt(Math.floor(r() * (draw < 0.8 ? 150_000 : 400_000)));
     const p = side === 'buy' ? f + off : f - off;
     const tick = 1_000n;
     const q = (p / tick) * tick;
@@ -306,6 +459,55 @@ export async function runLossFuzz(
       report.refusedBy[code] = (report.refusedBy[code] ?? 0) + 1;
     } else if (BigInt((o.value as { filled?: string }).filled ?? '0') > 0n) report.fills++;
   };
+  const note = (what: string): void => void (report.kinds[what] = (report.kinds[what] ?? 0) + 1);
+  const selectAlice = async (): Promise<void> => {
+    await invoke('account.select', { master: alice, agent: null, tradeAs: 'master' });
+  };
+  /** The person puts a market back on the list (addMarket is main's dialog, answered yes): written as the dialog writes it. */
+  const putBack = (m: Market): void => {
+    const settings = w.t.settings;
+    const d = settings.getSettings().deployments[0]!;
+    const list = d.markets ?? [];
+    if (!list.some((x) => x.assetId === m.assetId.toString()))
+      settings.updateSettings({
+        deployments: [{ ...d, markets: [...list, { assetId: m.assetId.toString(), symbol: m.symbol }] }],
+      });
+    m.listed = true;
+    offList.delete(m);
+  };
+  /** Another machine's request for alice's key, signed here (through the gate) and sent from there. */
+  const airGapped = async (m: Market, side: 'buy' | 'sell', price: bigint, size: bigint): Promise<void> => {
+    const pin = w.t.pinning.pinFor('fuzz');
+    if (!pin) return;
+    const domain = makeExchangeDomain({
+      chainId: BigInt(pin.chainId),
+      verifyingContract: pin.verifyingContract as Address,
+      name: pin.domainName,
+    });
+    const request = await draftOrder(
+      { signer: alice, domain, contracts: { exchange: domain.verifyingContract, ledger: null } },
+      { assetId: m.assetId, epoch: m.epoch, side, price, size: size * N, timeInForce: 'IOC' },
+    );
+    const received = await invoke('airgap.receiveText', {
+      text: payloadToFileText({ format: REQUEST_FORMAT, request }),
+      via: 'file',
+    });
+    if (!received.ok) return placed(received);
+    const id = (received.value as { request: { id: string } }).request.id;
+    const signed = await invoke('airgap.sign', { id });
+    placed(signed);
+    if (!signed.ok || !(signed.value as { confirmed: boolean }).confirmed) return;
+    const text = await invoke('airgap.envelopeText', { kind: 'response', id });
+    if (!text.ok) return;
+    const payload = payloadFromFileText((text.value as { text: string }).text, [RESPONSE_FORMAT]);
+    if (payload.format !== RESPONSE_FORMAT) return;
+    // Sent from the machine that asked for it: main never sees it go.
+    const action = toSignedAction(request, payload.response);
+    await mallory
+      .submitSigned('orders', action.bodyText)
+      .then(() => note('air-gapped order sent from elsewhere'))
+      .catch(() => note('air-gapped order refused by the exchange'));
+  };
 
   const actions: [string, number, () => Promise<void>][] = [
     [
@@ -313,13 +515,16 @@ export async function runLossFuzz(
       6,
       async () => {
         const m = pick(r, markets);
-        const f = lastFair.get(m.assetId.toString()) ?? SCALE / 2n;
+        const f = lastFair.get(key(m)) ?? SCALE / 2n;
         const onTick = (p: bigint): bigint => (p / 1_000n) * 1_000n;
-        const ask = onTick(f + BigInt(Math.floor(r() * 150_000)));
-        const bid = onTick(f - BigInt(Math.floor(r() * 150_000)));
+        // Mostly within 15¢ of fair; a quarter of the time far from it (up to 99¢ / down to 1¢), the
+        // liquidity a buy far above worth needs to fill there.
+        const far = r() < 0.25 ? 850_000 : 150_000;
+        const ask = onTick(f + BigInt(Math.floor(r() * far)));
+        const bid = onTick(f - BigInt(Math.floor(r() * far)));
         const size = BigInt(1 + Math.floor(r() * 300)) * N;
         await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
-        if (ask < 1_000_000n)
+        if (ask < 1_000_000n && ask > 0n)
           await mallory
             .placeOrder({ assetId: m.assetId, epoch: m.epoch, side: 'sell', price: ask, size, timeInForce: 'GTC' })
             .catch(() => undefined);
@@ -333,9 +538,10 @@ export async function runLossFuzz(
       'order through the window',
       8,
       async () => {
-        const m = r() < 0.85 ? pick(r, listed) : markets[2]!;
+        const unlisted = markets.filter((m) => !m.listed);
+        const m = r() < 0.85 || unlisted.length === 0 ? pick(r, listed()) : pick(r, unlisted);
         const side = r() < 0.5 ? 'buy' : 'sell';
-        const size = BigInt(1 + Math.floor(r() * 200));
+        const size = BigInt(1 + Math.floor(r() * (r() < 0.8 ? 200 : 500)));
         placed(await invoke('orders.place', order(m, side, priceNear(m, side), size, r() < 0.5 ? 'IOC' : 'GTC')));
       },
     ],
@@ -343,7 +549,7 @@ export async function runLossFuzz(
       'burst not awaited',
       4,
       async () => {
-        const m = pick(r, listed);
+        const m = pick(r, listed());
         const side = r() < 0.5 ? 'buy' : 'sell';
         const outs = await Promise.all(
           Array.from({ length: 3 + Math.floor(r() * 5) }, () =>
@@ -379,7 +585,7 @@ export async function runLossFuzz(
       'edit a resting order',
       2,
       async () => {
-        const m = pick(r, listed);
+        const m = pick(r, listed());
         const book = await mallory.getBookOrders(m.assetId, m.epoch, alice).catch(() => null);
         const o = book?.buys[0] ?? book?.sells[0];
         if (!o) return;
@@ -400,7 +606,7 @@ export async function runLossFuzz(
       'sign an order offline, send it later',
       2,
       async () => {
-        const m = pick(r, listed);
+        const m = pick(r, listed());
         const side = r() < 0.5 ? 'buy' : 'sell';
         const signed = await invoke('offline.sign', {
           signer: alice,
@@ -417,24 +623,46 @@ export async function runLossFuzz(
       },
     ],
     [
-      'market list edited (the session restarts)',
-      1,
+      'air-gapped order',
+      2,
       async () => {
-        const d = t.settings.getSettings().deployments[0]!;
-        await invoke('deployments.moveMarket', {
-          deploymentId: d.id,
-          assetId: listed[Math.floor(r() * 2)]!.assetId.toString(),
-          to: 1,
-        });
+        const m = pick(r, listed());
+        const side = r() < 0.5 ? 'buy' : 'sell';
+        await airGapped(m, side, priceNear(m, side), BigInt(1 + Math.floor(r() * 100))).catch(() => undefined);
       },
     ],
     [
-      'switch accounts, watch some, read the budget',
-      1,
+      'market list edited (in place)',
+      2,
       async () => {
-        await invoke('account.select', { master: w.bob, agent: null, tradeAs: 'master' });
+        const d = w.t.settings.getSettings().deployments[0]!;
+        const on = listed();
+        const m = pick(r, on);
+        if (r() < 0.5 || on.length <= 1) {
+          await invoke('deployments.moveMarket', {
+            deploymentId: d.id,
+            assetId: m.assetId.toString(),
+            to: Math.floor(r() * 3),
+          });
+          return;
+        }
+        // Off the list for a few steps: what rests there keeps trading, and the colluder takes it.
+        const out = await invoke('deployments.removeMarket', { deploymentId: d.id, assetId: m.assetId.toString() });
+        if (!out.ok) return;
+        m.listed = false;
+        offList.set(m, 1 + Math.floor(r() * 6));
+      },
+    ],
+    [
+      'switch accounts for a while, watch some, read the budget',
+      2,
+      async () => {
+        // Alice's orders keep resting while the window looks elsewhere for a few steps.
+        const other = r() < 0.5 ? w.bob : null;
+        if (other) await invoke('account.select', { master: other, agent: null, tradeAs: 'master' });
         await invoke('risk.status');
-        for (let i = 0; i < 3; i++) {
+        // Enough of them over a run to fill any bounded store of day records many times over.
+        for (let i = 0, n = 3 + Math.floor(r() * 14); i < n; i++) {
           const address = `0x${Math.floor(r() * 2 ** 48)
             .toString(16)
             .padStart(40, '0')}`;
@@ -442,7 +670,8 @@ export async function runLossFuzz(
           await invoke('account.select', { master: address, agent: null, tradeAs: 'master' });
           await invoke('risk.status');
         }
-        await invoke('account.select', { master: alice, agent: null, tradeAs: 'master' });
+        if (other && r() < 0.5) await invoke('account.select', { master: other, agent: null, tradeAs: 'master' });
+        away = 1 + Math.floor(r() * 5);
       },
     ],
     [
@@ -451,14 +680,23 @@ export async function runLossFuzz(
       async () => {
         await invoke('lock.lock');
         await invoke('lock.unlock', TEST_PASSWORD);
-        await invoke('account.select', { master: alice, agent: null, tradeAs: 'master' });
+        if (away === 0) await selectAlice();
+      },
+    ],
+    [
+      'restart the core over its store',
+      1,
+      async () => {
+        // The new core's oracle history is empty: a spell with no fair value, counted at the worst.
+        await w.restart(alice);
+        away = 0;
       },
     ],
     [
       'oracle moves',
       5,
       async () => {
-        const m = pick(r, listed);
+        const m = pick(r, markets);
         // ± $600 on $65,000: fair value moves by up to about 10¢ a step, sometimes past the band.
         const step = BigInt(Math.floor((r() - 0.5) * 1_200)) * D;
         const next = (offsets.get(m.symbolId) ?? 0n) + step;
@@ -471,33 +709,111 @@ export async function runLossFuzz(
       'oracle silent for a spell',
       1,
       async () => {
-        const m = pick(r, listed);
+        const m = pick(r, markets);
         devnet.exchange.steerOracle(m.symbolId, { silent: true });
         await sleep(2_500 + r() * 2_000);
         devnet.exchange.steerOracle(m.symbolId, { silent: false });
       },
     ],
+    [
+      // Working orders (docs/working-orders.md) the window sets: main sends what they fire through the
+      // same gate, so they are held to the same limit. Exits at any price, brackets, rolls, cancel all.
+      'working orders from the window',
+      2,
+      async () => {
+        const m = pick(r, listed());
+        const ref = { assetId: m.assetId.toString(), epoch: m.epoch.toString(), signAs: 'master' };
+        const side = r() < 0.5 ? 'buy' : 'sell';
+        const price = cents(priceNear(m, side));
+        const kinds = [
+          () => ({
+            ...ref,
+            kind: 'exit',
+            trigger: { type: r() < 0.5 ? 'take-profit' : 'stop', price, double: r() < 0.3 },
+            slippage: String(Math.floor(r() * 40)),
+            retries: Math.floor(r() * 3),
+          }),
+          () => ({
+            ...ref,
+            kind: 'exit',
+            trigger: { type: 'oracle-stop', level: { from: 'strike', offset: String(Math.floor((r() - 0.5) * 400)) } },
+          }),
+          () => ({
+            ...ref,
+            kind: 'exit',
+            trigger: { type: 'time-exit', secondsBeforeEnd: 1 + Math.floor(r() * 3_600) },
+          }),
+          () => ({
+            ...ref,
+            kind: 'bracket',
+            entry: { side, price, size: String(1 + Math.floor(r() * 150)), timeInForce: r() < 0.5 ? 'IOC' : 'GTC' },
+            ...(side === 'buy' ? { takeProfit: '99', stop: '1' } : { takeProfit: '1', stop: '99' }),
+          }),
+          () => {
+            const { epoch: _epoch, ...asset } = ref;
+            return {
+              ...asset,
+              kind: 'roll',
+              quotes: [
+                {
+                  side,
+                  size: String(1 + Math.floor(r() * 100)),
+                  price: { from: 'fair', offset: String(Math.floor((r() - 0.5) * 60)) },
+                },
+              ],
+            };
+          },
+        ];
+        if (r() < 0.15) {
+          await invoke('workingOrders.cancelAll', {});
+          return;
+        }
+        placed(await invoke('workingOrders.create', pick(r, kinds)()));
+      },
+    ],
   ];
+  if (only.length > 0) for (const a of actions) if (!only.some((o) => a[0].startsWith(o))) a[1] = 0;
   const weights = actions.reduce((s, a) => s + a[1], 0);
+  let lastEpochs = markets.map((m) => m.epoch).join(',');
   for (let step = 0; step < steps; step++) {
+    if (away > 0 && --away === 0) await selectAlice();
+    for (const [m, left] of offList)
+      if (left <= 1) putBack(m);
+      else offList.set(m, left - 1);
     let x = r() * weights;
-    const [kind, , act] = actions.find((a) => (x -= a[1]) < 0) ?? actions[0]!;
-    report.kinds[kind] = (report.kinds[kind] ?? 0) + 1;
+    const due = mustPlay.find(
+      (k, j) => step === Math.floor((steps * (j + 1)) / (mustPlay.length + 1)) && !report.kinds[k],
+    );
+    const [kind, , act] = actions.find((a) => a[0] === due) ?? actions.find((a) => (x -= a[1]) < 0) ?? actions[0]!;
+    note(kind);
     await act();
     // Main acts between orders on its own: let it answer what this step changed.
     await sleep(150);
-    const after = await held();
     const fair = await fairNow();
-    // What the market did to what was held before this step: not the window's doing.
-    for (const [asset, n] of before.inventory) {
-      const f0 = fairBefore.get(asset);
-      const f1 = fair.get(asset);
+    const after = await held();
+    const epochs = markets.map((m) => m.epoch).join(',');
+    if (epochs !== lastEpochs) note('epoch rolled');
+    lastEpochs = epochs;
+    // What the market did to what was held before this step: not the window's doing (an ended
+    // epoch's move from its last fair value to what it pays included).
+    for (const [k, n] of before.inventory) {
+      const f0 = fairBefore.get(k);
+      const f1 = fair.get(k);
       if (f0 !== undefined && f1 !== undefined) drift += (n * (f1 - f0)) / SCALE;
     }
     const equity = after.cash + valueOf(after.inventory, fair);
     // Today's loss at the exchange's numbers, and what of it the market did to held positions.
     const total = startEquity - equity;
-    const adverse = drift < 0n ? -drift : 0n;
+    // The window traded (or was traded against) this step. With room left before it, main checked it
+    // against today's loss as it stood, market moves so far included, so the market's part counts again
+    // from here. Already past the limit by the market's doing, only orders that reduce a position go
+    // (at no cost against fair): the market's part stays, and whatever the window adds counts in full.
+    if (total + drift - windowPart > 10_000n || windowPart - (total + drift) > 10_000n) {
+      windowPart = total + drift;
+      if (totalBefore <= limit) anchor = drift;
+    }
+    totalBefore = total;
+    const adverse = anchor > drift ? anchor - drift : 0n;
     // The limit holds for today's loss; only the market moving against positions the account holds
     // (main never closes them) may take it further, by as much as it moved them.
     const loss = total - adverse;
@@ -514,6 +830,8 @@ export async function runLossFuzz(
     before = after;
     fairBefore = new Map(fair);
   }
+  for (const m of [...offList.keys()]) putBack(m);
+  if (away > 0) await selectAlice();
   const history = await invoke('orders.history');
   if (history.ok)
     report.cancelledByMain = (history.value as { reason?: string }[]).filter((e) =>

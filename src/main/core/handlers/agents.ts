@@ -117,7 +117,7 @@ export function agentsHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
 /** "BTC 1m #5, ETH 5m #2": the markets a set of orders rest in. */
 function marketsOf(session: TradingSession, orders: readonly OpenOrderView[]): string {
   const names = orders.map((o) => {
-    const symbol = session.markets.find((m) => m.assetId === BigInt(o.assetId))?.symbol ?? o.assetId;
+    const symbol = session.marketSet.entry(BigInt(o.assetId))?.symbol ?? o.assetId;
     return marketLabel(symbol, BigInt(o.assetId), BigInt(o.epoch));
   });
   return [...new Set(names)].join(', ');

@@ -2,8 +2,9 @@
  * Runs the risk ledger's look between orders (ledger-watch.ts) on one trading session: reads the
  * selected account, its fair values, today's budget and the orders on their way; cancels what the
  * plan says with the master key (or its agent when the master is watch-only here), one notice each;
- * and tells the loss budget what it saw while nothing was at risk. Looks are coalesced: one at a
- * time, and one more after it when something changed meanwhile.
+ * and tells the loss budget what it saw while nothing was at risk. Keys of this machine the window
+ * selected away from with orders resting (left-accounts.ts) are looked at the same way, each against
+ * its own day. Looks are coalesced: one at a time, and one more after it when something changed meanwhile.
  */
 import type { Hex } from '../../../shared/protocol';
 import type { Logger } from '../../log';
@@ -13,7 +14,8 @@ import { lossLimit, type LossBudget } from './loss-budget';
 import type { ParsedLimits } from './limits';
 import { cancelNotice, plan, type Cancel, type WatchedOrder } from './ledger-watch';
 import type { Reservations } from './reservations';
-import { sessionEquity } from './session-view';
+import type { AccountState } from '../../../client';
+import { accountEquity } from './session-view';
 
 export interface LedgerRunnerDeps {
   budget: LossBudget;
@@ -23,6 +25,14 @@ export interface LedgerRunnerDeps {
   /** After each look: the host pushes today's budget to the window when its figure changed. */
   looked?(): void;
   logger: Logger;
+}
+
+/** One account the ledger looks at: the selected one, or one left with orders resting. */
+interface Watched {
+  master: string;
+  account: AccountState;
+  selected: boolean;
+  placedAt(orderId: string): number | null;
 }
 
 export class LedgerRunner {
@@ -60,23 +70,50 @@ export class LedgerRunner {
 
   async #lookOnce(): Promise<void> {
     const session = this.#session;
+    if (session.stopped) return;
+    const watched: Watched[] = [];
     const master = session.desk.selection.master;
     const account = session.desk.account;
-    if (session.stopped || !master || !account?.balance) return;
-    const equity = sessionEquity(session);
-    if (equity === null) return;
-    const orders = this.#orders();
-    const open = new Set(orders.map((o) => o.id));
+    if (master && account) {
+      const desk = session.desk;
+      watched.push({ master, account, selected: true, placedAt: (id) => desk.placed(id)?.placedAt ?? null });
+    }
+    for (const l of session.left.list()) {
+      if (master && l.address.toLowerCase() === master.toLowerCase()) continue;
+      watched.push({
+        master: l.address,
+        account: l.state,
+        selected: false,
+        placedAt: (id) => l.placedAt.get(id.toLowerCase()) ?? null,
+      });
+    }
+    const open = new Set<string>();
+    const looks = watched.map((w) => {
+      const orders = this.#orders(w);
+      for (const o of orders) open.add(o.id);
+      return { w, orders };
+    });
     for (const id of this.#cancelling) if (!open.has(id)) this.#cancelling.delete(id);
-    let holds = false;
-    for (const p of account.positions.values()) if (p && (p.inventory !== 0n || p.margin !== 0n)) holds = true;
+    await Promise.all(looks.map(({ w, orders }) => this.#lookAt(w, orders)));
+  }
+
+  async #lookAt(w: Watched, orders: WatchedOrder[]): Promise<void> {
+    const session = this.#session;
+    const { master, account } = w;
+    if (!account.balance) return;
+    const equity = accountEquity(session, account);
+    if (equity === null) return;
     const { reservations, budget } = this.#d;
-    budget.observeFlat(
-      master,
-      equity,
-      !holds && orders.length === 0 && reservations.count(master) === 0,
-      reservations.taken(master),
-    );
+    if (w.selected) {
+      let holds = false;
+      for (const p of account.positions.values()) if (p && (p.inventory !== 0n || p.margin !== 0n)) holds = true;
+      budget.observeFlat(
+        master,
+        equity,
+        !holds && orders.length === 0 && reservations.count(master) === 0,
+        reservations.taken(master),
+      );
+    }
     if (orders.length === 0) return;
     const limits = this.#d.limits();
     const record = budget.peek(master);
@@ -106,14 +143,17 @@ export class LedgerRunner {
     );
     if (cancels.length === 0) return;
     for (const c of cancels) this.#cancelling.add(c.order.id);
-    await Promise.all(cancels.map((c) => this.#cancel(c, limits.band, budgetNow)));
-    await session.desk.refresh().catch(() => undefined);
+    await Promise.all(cancels.map((c) => this.#cancel(w, c, limits.band, budgetNow)));
+    if (w.selected) await session.desk.refresh().catch(() => undefined);
+    else await session.left.read(master).catch(() => undefined);
   }
 
-  #orders(): WatchedOrder[] {
+  /** The account's resting orders in epochs trading now (an ended epoch's orders are off the book). */
+  #orders(w: Watched): WatchedOrder[] {
     const out: WatchedOrder[] = [];
-    const desk = this.#session.desk;
-    for (const book of desk.account?.orders.values() ?? []) {
+    for (const book of w.account.orders.values()) {
+      const current = this.#session.epochs.current(book.assetId);
+      if (current !== undefined && current !== book.epoch) continue;
       for (const [list, sell] of [
         [book.buys, false],
         [book.sells, true],
@@ -126,7 +166,7 @@ export class LedgerRunner {
             sell,
             price: o.price,
             size: o.size,
-            placedAt: desk.placed(o.id)?.placedAt ?? null,
+            placedAt: w.placedAt(o.id),
           });
         }
       }
@@ -134,13 +174,17 @@ export class LedgerRunner {
     return out;
   }
 
-  async #cancel(c: Cancel, band: bigint, budget: { limit: bigint } | null): Promise<void> {
+  async #cancel(w: Watched, c: Cancel, band: bigint, budget: { limit: bigint } | null): Promise<void> {
     const session = this.#session;
     const o = c.order;
     const market = this.#marketName(o.assetId, o.epoch);
+    // A left account is named: the window shows another one now.
+    const whose = w.selected ? '' : `On ${w.master} (no longer selected): `;
     let actor;
     try {
-      actor = session.actor('master');
+      actor = w.selected
+        ? session.actor('master')
+        : { client: session.signers.client(w.master), master: undefined, signedBy: 'master' as const };
     } catch {
       try {
         actor = session.actor('agent');
@@ -163,11 +207,12 @@ export class LedgerRunner {
         this.#cancelling.delete(o.id);
         return;
       }
-      session.desk.ordersCancelled(
-        [o.id],
-        c.why === 'band' ? 'cancelled by quote protection' : 'cancelled by the daily loss limit',
-      );
-      this.#d.notify('warning', cancelNotice(c, market, band, budget));
+      if (w.selected)
+        session.desk.ordersCancelled(
+          [o.id],
+          c.why === 'band' ? 'cancelled by quote protection' : 'cancelled by the daily loss limit',
+        );
+      this.#d.notify('warning', `${whose}${cancelNotice(c, market, band, budget)}`);
     } catch (error) {
       // Asked again at the next look.
       this.#cancelling.delete(o.id);
@@ -176,7 +221,7 @@ export class LedgerRunner {
   }
 
   #marketName(assetId: bigint, epoch: bigint): string {
-    const symbol = this.#session.markets.find((m) => m.assetId === assetId)?.symbol ?? assetId.toString();
+    const symbol = this.#session.marketSet.entry(assetId)?.symbol ?? assetId.toString();
     return marketLabel(symbol, assetId, epoch);
   }
 }

@@ -3,15 +3,16 @@
  * name, and the selected account's position, open orders and equity at fair value from the account
  * desk. Only the selected account is read: its figures are the ones on screen, kept live by the feed.
  */
+import type { AccountState } from '../../../client';
 import type { TradingSession } from '../session/session';
 import { marketLabel } from '../session/market-name';
 import { figuresSourceOf } from './figures-source';
 import { equityAtFair, type HeldPosition } from './equity';
 import type { GateView } from './order-gate';
 
-function positionsOf(session: TradingSession): HeldPosition[] {
+function positionsOf(account: AccountState | null): HeldPosition[] {
   const out: HeldPosition[] = [];
-  for (const p of session.desk.account?.positions.values() ?? []) {
+  for (const p of account?.positions.values() ?? []) {
     if (p && (p.inventory !== 0n || p.margin !== 0n))
       out.push({ assetId: p.assetId, epoch: p.epoch, inventory: p.inventory, margin: p.margin });
   }
@@ -32,13 +33,18 @@ export function sessionIdentity(session: TradingSession): string {
 
 /** The selected account's equity at fair value, recomputed in full, or null before its balance is read. */
 export function sessionEquity(session: TradingSession): bigint | null {
-  const balance = session.desk.account?.balance;
-  if (!balance) return null;
-  const source = figuresSourceOf(session.desk, session.board);
+  return accountEquity(session, session.desk.account);
+}
+
+/** An account's equity at fair value by this session's prices (the selected one, or one left watched), null before its balance is read. */
+export function accountEquity(session: TradingSession, account: AccountState | null): bigint | null {
+  const balance = account?.balance;
+  if (!account || !balance) return null;
+  const source = figuresSourceOf({ account, currentEpoch: (a) => session.desk.currentEpoch(a) }, session.board);
   return equityAtFair({
     available: balance.balance,
     locked: balance.pending,
-    positions: positionsOf(session),
+    positions: positionsOf(account),
     fair: source.fair,
     ended: source.ended,
   });
@@ -59,7 +65,7 @@ export function sessionGateView(
     },
     deploymentName: session.deployment.name,
     identity,
-    listed: (assetId) => session.markets.some((m) => m.assetId === assetId),
+    listed: (assetId) => session.isListed(assetId),
     account: (master, assetId, epoch, sell, replaces) => {
       if (!isSelected(session, master)) return null;
       // Kept up to date by the session between orders; checked against the account and prices here.

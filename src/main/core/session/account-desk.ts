@@ -51,6 +51,15 @@ export interface AccountDeskOptions {
   onOwnOrdersChanged(): void;
   /** The selected account's state changed (after the view is emitted). */
   onAccountChanged?(): void;
+  /**
+   * The account's records of the day name these markets (a position, an order still open): the session
+   * follows them, listed or not, so what is open there is read and counted (market-set.ts).
+   */
+  onMarketsMet?(assetIds: readonly bigint[]): void;
+  /** Another account is selected: the one left, with when its orders were placed here (left-accounts.ts keeps watching it). */
+  onLeave?(state: AccountState, placedAt: (orderId: string) => number | undefined): void;
+  /** `master` is selected (again): the desk watches it now. */
+  onTake?(master: string): void;
   placedKept?: number;
   /** Clock for the closed-order grace (tests). */
   now?: () => number;
@@ -284,7 +293,10 @@ export class AccountDesk implements AccountViewSource {
     this.selection = selection;
     const master = selection.master;
     if (!master || this.account?.account.toLowerCase() !== master.toLowerCase()) {
-      if (this.account) this.#leaveDay();
+      if (this.account) {
+        this.#o.onLeave?.(this.account, (id) => this.placed(id)?.placedAt);
+        this.#leaveDay();
+      }
       this.account = null;
       this.walletTokenBalance = null;
       this.#taker.clear();
@@ -292,6 +304,7 @@ export class AccountDesk implements AccountViewSource {
     if (!master) return;
     const fresh = !this.account;
     if (!this.account) {
+      this.#o.onTake?.(master);
       this.account = new AccountState({
         reader: this.#o.reader,
         account: master as Address,
@@ -393,6 +406,10 @@ export class AccountDesk implements AccountViewSource {
       )
       .map((f) => ({ fill: plain(f), seq: f.seq ?? null }));
     for (const p of day.positions) this.#dayPositions.set(`${p.assetId}:${p.epoch}`, p);
+    const met = new Set<string>();
+    for (const p of day.positions) if (BigInt(p.inventory) !== 0n || BigInt(p.margin) !== 0n) met.add(p.assetId);
+    for (const e of day.history) if (e.outcome === 'open') met.add(e.assetId);
+    if (met.size > 0) this.#o.onMarketsMet?.([...met].map((a) => BigInt(a)));
     // A live epoch's position is read now (refresh); one kept from an ended epoch stands until re-read.
     account.restorePositions(
       day.positions.map((p) => positionOfDay(account.account, p)).filter((p) => this.#ended(p.assetId, p.epoch)),

@@ -12,7 +12,8 @@ const masterOf = (session: TradingSession): Address => session.desk.master('Choo
 export async function listClaims(session: TradingSession): Promise<ClaimableEpoch[]> {
   const master = masterOf(session);
   const out: ClaimableEpoch[] = [];
-  for (const m of session.markets) {
+  // Every market followed: one taken off the list may still pay.
+  for (const m of session.marketSet.all) {
     for (const c of await session.epochs.claimable(m.assetId, master)) {
       session.desk.claimableSeen(c.assetId, c.epoch, c.claimable);
       out.push({

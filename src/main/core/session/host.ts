@@ -10,7 +10,7 @@ import { connectionView, exchangeClockOf } from '../handlers/app';
 import { offlineRefusal } from '../offline-mode';
 import { AutoClaimer } from './auto-claim';
 import { claimOne } from './claim-actions';
-import type { MarketDirectory } from './market-directory';
+import type { MarketDirectory, MarketEntry } from './market-directory';
 import { OracleHistory } from './oracle-history';
 import { LedgerRunner } from '../risk/ledger-runner';
 import { parseLimits } from '../risk/limits';
@@ -54,12 +54,22 @@ export interface TradingHost {
 
 const NO_SELECTION: AccountSelection = { master: null, agent: null, tradeAs: 'master' };
 
+/**
+ * What a session is made for: a change of it starts another. The market list is not part of it: an
+ * edit of the list (reordered, renamed, added to, cut) is applied to the running session in place
+ * (TradingSession.setListed), so it neither reconnects nor opens a spell with no fair value to check
+ * orders against.
+ */
 function sessionKey(ctx: CoreContext, s: Settings, offline: boolean): string {
   const deployment = selectedDeployment(s) ?? null;
   // Practice connects only while its worker answers at the URLs written (practice-mode.ts).
   const live = deployment ? (ctx.practice?.live(deployment) ?? !isPractice(deployment)) : false;
-  return JSON.stringify([deployment, offline, live]);
+  const { markets: _markets, ...made } = deployment ?? {};
+  return JSON.stringify([deployment ? made : null, offline, live]);
 }
+
+const listKey = (markets: readonly MarketEntry[]): string =>
+  JSON.stringify(markets.map((m) => [m.assetId.toString(), m.symbol]));
 
 /** The first practice master key: what practice trades with until the person picks another. */
 function practiceSelection(ctx: CoreContext): AccountSelection {
@@ -201,6 +211,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       },
       onResolved: (assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
       onRiskInputs: () => ledger.look(),
+      pendingOrders: (account) => ctx.reservations.count(account),
       notify: (level, message) => {
         if (current !== session) return;
         ctx.events.emit('notice', { level, message: message.slice(0, 500) });
@@ -240,8 +251,17 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
   const isOffline = (): boolean => ctx.offline() !== 'off';
   let key = sessionKey(ctx, ctx.settings.getSettings(), isOffline());
   const restartIfChanged = (): void => {
-    const nextKey = sessionKey(ctx, ctx.settings.getSettings(), isOffline());
-    if (nextKey === key) return;
+    const settings = ctx.settings.getSettings();
+    const nextKey = sessionKey(ctx, settings, isOffline());
+    if (nextKey === key) {
+      // The same deployment: only its market list may have changed, applied in place.
+      const deployment = selectedDeployment(settings);
+      if (current && deployment) {
+        const listed = options.markets(deployment);
+        if (listKey(listed) !== listKey(current.markets)) current.setListed(listed);
+      }
+      return;
+    }
     key = nextKey;
     start();
     emitConnection();

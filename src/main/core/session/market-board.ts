@@ -23,6 +23,7 @@ import { BridgeFailure } from '../bridge-runtime';
 import type { EventHub } from '../event-hub';
 import { BookSubscriptions, type OwnLevels } from './book-subscriptions';
 import type { MarketEntry } from './market-directory';
+import { MarketSet } from './market-set';
 import { OracleHistory } from './oracle-history';
 import { marketLabel } from './market-name';
 import { othersTopOf } from './others-top';
@@ -37,7 +38,8 @@ interface LastTrade {
 
 export interface MarketBoardOptions {
   deployment: Deployment;
-  markets: readonly MarketEntry[];
+  /** The window's list, or the session's set of followed markets (the list and those off it: market-set.ts). */
+  markets: readonly MarketEntry[] | MarketSet;
   reader: Pick<ExchangeReader, 'getOrderBook' | 'getTopOfBook' | 'getAsset' | 'getAssetAtEpoch' | 'getResolutionPrice'>;
   epochs: EpochWatcher;
   marketFeed: MarketFeed;
@@ -99,9 +101,15 @@ export class MarketBoard {
   readonly #shownFair = new Map<string, { epoch: bigint; shown: ShownFair }>();
   readonly #now: () => number;
   #marketsJson = '';
+  readonly #set: MarketSet;
+  /** The feeds' hooks once subscribed, and the assets and oracle symbols subscribed with them. */
+  #hooks: FeedHooks | null = null;
+  readonly #subscribed = new Set<bigint>();
+  readonly #symbols = new Set<bigint>();
 
   constructor(opts: MarketBoardOptions) {
     this.#o = opts;
+    this.#set = opts.markets instanceof MarketSet ? opts.markets : new MarketSet(opts.markets);
     this.#now = opts.now ?? Date.now;
     this.#oracle = opts.oracleHistory ?? new OracleHistory();
     this.books = new BookSubscriptions({
@@ -118,12 +126,14 @@ export class MarketBoard {
     });
   }
 
+  /** The window's list. */
   get markets(): readonly MarketEntry[] {
-    return this.#o.markets;
+    return this.#set.listed;
   }
 
+  /** A market of the window's list (what the window may ask about); a coded failure for any other. */
   market(assetId: bigint): MarketEntry {
-    const m = this.#o.markets.find((e) => e.assetId === assetId);
+    const m = this.#set.listed.find((e) => e.assetId === assetId);
     if (!m)
       throw new BridgeFailure(
         'markets.unknown',
@@ -132,11 +142,25 @@ export class MarketBoard {
     return m;
   }
 
-  /** Subscribes every market and its oracle symbol; returns what unsubscribes them. */
+  /**
+   * Subscribes every followed market and its oracle symbol, listed or not (a market off the list still
+   * needs its trades, for the account's fills, and its fair value, for main's cancels); returns what
+   * unsubscribes them. Markets followed later are subscribed by `follow`.
+   */
   subscribeFeeds(hooks: FeedHooks): (() => void)[] {
+    this.#hooks = hooks;
+    return this.follow(this.#set.all);
+  }
+
+  /** Subscribes the feeds of markets newly followed (a market added to the list while connected); returns what unsubscribes them. */
+  follow(markets: readonly MarketEntry[]): (() => void)[] {
+    const hooks = this.#hooks;
+    if (!hooks) return [];
     const off: (() => void)[] = [];
     const symbols = new Set<bigint>();
-    for (const m of this.#o.markets) {
+    for (const m of markets) {
+      if (this.#subscribed.has(m.assetId)) continue;
+      this.#subscribed.add(m.assetId);
       const sub = this.#o.marketFeed.subscribe(m.assetId, {
         onUpdate: (u) => {
           this.#onMarketUpdate(u);
@@ -145,9 +169,11 @@ export class MarketBoard {
         onResyncRequired: () => hooks.onResyncRequired(),
       });
       off.push(() => void sub.unsubscribe().catch(() => {}));
-      symbols.add(unpackAssetId(m.assetId).id);
+      const symbolId = unpackAssetId(m.assetId).id;
+      if (!this.#symbols.has(symbolId)) symbols.add(symbolId);
     }
     for (const symbolId of symbols) {
+      this.#symbols.add(symbolId);
       const sub = this.#o.oracleFeed.subscribe(symbolId, {
         onPrice: (p) => {
           hooks.onOracle(p.receivedAt);
@@ -165,6 +191,16 @@ export class MarketBoard {
       off.push(() => void sub.unsubscribe().catch(() => {}));
     }
     return off;
+  }
+
+  /**
+   * The window's list was edited in place (market-set.ts): the list's fair values are made for the
+   * markets now on it and the window hears the new list. Fair values of every market are kept.
+   */
+  listChanged(): void {
+    this.#valuation++;
+    this.#refreshShownFair();
+    this.#emitMarketsIfChanged();
   }
 
   /**
@@ -187,7 +223,7 @@ export class MarketBoard {
 
   async refreshMarkets(): Promise<void> {
     await Promise.all(
-      this.#o.markets.map(async (m) => {
+      this.#set.listed.map(async (m) => {
         const epoch = this.#o.epochs.current(m.assetId);
         // A market with a live book needs no poll: its top comes from the book.
         if (epoch === undefined) return;
@@ -228,7 +264,8 @@ export class MarketBoard {
   }
 
   #fairValueNow(assetId: bigint, epoch: bigint): FairValue {
-    const m = this.#o.markets.find((e) => e.assetId === assetId);
+    // Any market followed, listed or not: one off the list is still valued (and guarded) by main.
+    const m = this.#set.entry(assetId);
     if (!m)
       return {
         known: false,
@@ -262,7 +299,7 @@ export class MarketBoard {
 
   /** Recomputes the list's fair values (of one symbol's markets, or all) for the next market-list update. */
   #refreshShownFair(symbolId?: string): void {
-    for (const m of this.#o.markets) {
+    for (const m of this.#set.listed) {
       if (symbolId !== undefined && unpackAssetId(m.assetId).id.toString() !== symbolId) continue;
       const epoch = this.#o.epochs.asset(m.assetId)?.epoch;
       if (epoch !== undefined) this.#computeShownFair(m.assetId, epoch);
@@ -292,7 +329,7 @@ export class MarketBoard {
 
   marketList(): MarketSummary[] {
     const out: MarketSummary[] = [];
-    for (const m of this.#o.markets) {
+    for (const m of this.#set.listed) {
       const asset = this.#o.epochs.asset(m.assetId);
       if (!asset) continue;
       const f = unpackAssetId(m.assetId);

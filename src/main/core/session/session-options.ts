@@ -36,6 +36,8 @@ export interface SessionOptions {
   oracleHistory?: OracleHistory;
   /** The selected account's state changed, or an oracle tick moved fair values: the risk ledger looks again. */
   onRiskInputs?(why: 'account' | 'fair'): void;
+  /** How many orders of an account are passed by the gate and not yet answered, or signed for elsewhere (reservations.ts). */
+  pendingOrders?(account: string): number;
   /** Today's fills, order history and positions per account on this deployment, kept across restarts (day-records.ts). */
   dayRecords?: DayRecordsPort;
 }

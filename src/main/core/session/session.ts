@@ -19,6 +19,8 @@ import { AccountDesk } from './account-desk';
 import { ConnectionHealth, ORACLE_STALE_MS } from './connection-health';
 import { MarketBoard } from './market-board';
 import type { MarketEntry } from './market-directory';
+import { MarketSet } from './market-set';
+import { LEFT_ACCOUNTS_KEPT as LEFT_ACCOUNTS_NOTE, LeftAccounts } from './left-accounts';
 import { endedOrdersText } from './epoch-end';
 import { marketLabel } from './market-name';
 import { oldestKept } from './retention';
@@ -47,6 +49,10 @@ export class TradingSession {
   /** The selected account's risk figures for the order gate, kept between orders. */
   readonly figures: AccountFigures;
   readonly signers: Signers;
+  /** The window's list and every market met off it: the ledger reads the account on all (market-set.ts). */
+  readonly marketSet: MarketSet;
+  /** Keys of this machine the window selected away from with orders still resting: still watched (left-accounts.ts). */
+  readonly left: LeftAccounts;
   readonly ready: Promise<void>;
   readonly #o: SessionOptions;
   readonly #marketFeed: MarketFeed;
@@ -66,6 +72,8 @@ export class TradingSession {
   constructor(opts: SessionOptions) {
     this.#o = opts;
     this.deployment = opts.deployment;
+    this.marketSet = new MarketSet(opts.markets);
+    const marketSet = this.marketSet;
     this.reader = new ExchangeClient({
       baseUrl: opts.deployment.httpUrl,
       timeoutMs: 15_000,
@@ -90,6 +98,7 @@ export class TradingSession {
     this.signers = new Signers({ ...opts, clock: this.clock });
     this.board = new MarketBoard({
       ...opts,
+      markets: marketSet,
       reader: this.reader,
       epochs: this.epochs,
       marketFeed: this.#marketFeed,
@@ -109,6 +118,13 @@ export class TradingSession {
     });
     this.desk = new AccountDesk({
       ...opts,
+      // Every market followed, listed or not: orders and positions off the list count too.
+      get markets() {
+        return marketSet.all;
+      },
+      onMarketsMet: (assetIds) => this.#meet(assetIds),
+      onLeave: (state, placedAt) => this.left.leave(state, placedAt),
+      onTake: (master) => this.left.take(master),
       reader: this.reader,
       currentEpoch: (a) => this.epochs.current(a),
       topOfBook: (a, e) => this.board.topOfBook(a, e),
@@ -130,6 +146,26 @@ export class TradingSession {
       },
     });
     this.figures = new AccountFigures(figuresSourceOf(this.desk, this.board));
+    this.left = new LeftAccounts({
+      reader: this.reader,
+      markets: () => marketSet.all,
+      currentEpoch: (a) => this.epochs.current(a),
+      canSign: (address) => this.#canSign(address),
+      pending: (address) => opts.pendingOrders?.(address) ?? 0,
+      onChange: () => opts.onRiskInputs?.('account'),
+      cancelAll: async (a) => {
+        const client = this.signers.client(a.address);
+        for (const [k, o] of a.state.orders) {
+          if (o.buys.length + o.sells.length === 0) continue;
+          const [assetId, epoch] = k.split(':').map((x) => BigInt(x)) as [bigint, bigint];
+          await client.cancelAll({ assetId, epoch }).catch(() => undefined);
+        }
+        opts.notify(
+          'warning',
+          `Main cancelled every resting order of ${a.address}: more than ${LEFT_ACCOUNTS_NOTE} accounts were left with orders resting, and one main cannot watch may not keep orders on the book.`,
+        );
+      },
+    });
     this.ready = this.#connect();
   }
 
@@ -150,9 +186,12 @@ export class TradingSession {
     }
     if (this.#timers.stopped) return;
     this.#o.notify('info', `Connected to ${this.deployment.name}.`);
-    for (const m of this.#o.markets) await this.epochs.track(m.assetId);
+    for (const m of this.marketSet.all) await this.epochs.track(m.assetId);
     const off = this.board.subscribeFeeds({
-      onUpdate: (u) => this.desk.onMarketUpdate(u),
+      onUpdate: (u) => {
+        this.desk.onMarketUpdate(u);
+        this.left.onMarketUpdate(u);
+      },
       onResyncRequired: () => {
         this.health.marketResynced();
         void this.desk.refresh();
@@ -172,10 +211,12 @@ export class TradingSession {
     });
     this.#unsubscribe.push(...off);
     if (this.desk.selection.master) await this.desk.select(this.desk.selection);
+    this.#watchLeftBeforeRestart();
     this.#timers.every(this.#o.pollMs ?? 1_000, () => this.board.refreshMarkets());
     this.#timers.every(this.#o.healthMs ?? 5_000, () => this.health.probe());
     const balanceMs = this.#o.balancePollMs ?? 5_000;
     this.#timers.every(balanceMs, () => this.desk.pollBalance(balanceMs));
+    this.#timers.every(balanceMs, () => this.left.readAll());
     // Socket states are in memory: re-read them every second so the status bar never shows a cut
     // feed as live for the length of a network probe.
     this.#timers.every(1_000, () => Promise.resolve(this.health.emitIfChanged()));
@@ -219,7 +260,7 @@ export class TradingSession {
    */
   #renewForGate(): void {
     if (!this.desk.account?.balance) return;
-    for (const m of this.#o.markets) {
+    for (const m of this.marketSet.all) {
       const epoch = this.epochs.current(m.assetId);
       if (epoch !== undefined) this.board.fairValue(m.assetId, epoch, FAIR_AHEAD_MS);
     }
@@ -227,7 +268,7 @@ export class TradingSession {
   }
 
   #marketName(assetId: bigint, epoch: bigint): string {
-    const symbol = this.#o.markets.find((m) => m.assetId === assetId)?.symbol ?? assetId.toString();
+    const symbol = this.marketSet.entry(assetId)?.symbol ?? assetId.toString();
     return marketLabel(symbol, assetId, epoch);
   }
 
@@ -250,9 +291,77 @@ export class TradingSession {
 
   /** Resolves once connected; while the exchange cannot be reached, rejects with the reason (the retries go on). */
   whenConnected = (): Promise<void> => this.health.whenConnected(this.ready);
+  /** The window's list. */
   get markets(): readonly MarketEntry[] {
-    return this.#o.markets;
+    return this.marketSet.listed;
   }
+
+  /** Whether a market is on the window's list (the only markets the window may trade). */
+  isListed(assetId: bigint): boolean {
+    return this.marketSet.isListed(assetId);
+  }
+
+  /**
+   * The window's list was edited (reordered, renamed, added to, cut): applied to this session in place,
+   * with no reconnect and every fair value kept. A market new to the session is tracked and subscribed
+   * and the account read on it; one taken off the list stays followed (its orders still count).
+   */
+  setListed(next: readonly MarketEntry[]): void {
+    const added = this.marketSet.setListed(next);
+    this.board.listChanged();
+    this.#follow(added);
+  }
+
+  /** Whether this machine signs for `address`: a master key in the vault, not an address only watched. */
+  #canSign(address: string): boolean {
+    const a = address.toLowerCase();
+    return (
+      !this.#o.vault.watchOnly.has(address) &&
+      this.#o.vault.list().some((k) => k.role === 'master' && k.address.toLowerCase() === a)
+    );
+  }
+
+  /**
+   * After a restart the desk has the selected account only: the other keys of this machine with orders
+   * open today by their records (day-records.ts, a few accounts) are read and watched while they rest.
+   */
+  #watchLeftBeforeRestart(): void {
+    const port = this.#o.dayRecords;
+    if (!port) return;
+    const selected = this.desk.selection.master?.toLowerCase();
+    for (const k of this.#o.vault.list()) {
+      if (k.role !== 'master' || k.address.toLowerCase() === selected || !this.#canSign(k.address)) continue;
+      const open = port.load(k.address).history.filter((e) => e.outcome === 'open');
+      if (open.length === 0) continue;
+      this.#meet([...new Set(open.map((e) => e.assetId))].map((a) => BigInt(a)));
+      this.left.watch(k.address as `0x${string}`);
+    }
+  }
+
+  /** Markets met in the account's records of the day (not listed, maybe never): followed from now on. */
+  #meet(assetIds: readonly bigint[]): void {
+    const met = assetIds.filter((a) => this.marketSet.meet(a)).map((a) => this.marketSet.entry(a)!);
+    this.#follow(met);
+  }
+
+  #follow(markets: readonly MarketEntry[]): void {
+    if (markets.length === 0 || this.#timers.stopped) return;
+    // Before the feeds are subscribed this subscribes nothing: #connect subscribes every followed market.
+    this.#unsubscribe.push(...this.board.follow(markets));
+    void Promise.all(markets.map((m) => this.epochs.track(m.assetId)))
+      .then(() => {
+        if (this.#timers.stopped) return;
+        this.board.noteEpoch();
+        return Promise.all(
+          markets.map((m) => {
+            const e = this.epochs.current(m.assetId);
+            return e === undefined ? Promise.resolve() : this.desk.refresh(e, m.assetId);
+          }),
+        );
+      })
+      .catch(() => undefined);
+  }
+
   /** Who signs for the selected account: the master or its agent. */
   actor = (signAs: SignAs): Actor => this.signers.actor(this.desk.selection, signAs);
 }
