@@ -22,9 +22,14 @@ interface WireEndpoint {
   accounts: { label: string; address: string; privateKey: Hex }[];
 }
 
-export type ParentMessage = { type: 'credit'; id: number; address: string; amount: string } | { type: 'stop' };
+export type ParentMessage =
+  | { type: 'credit'; id: number; address: string; amount: string }
+  | { type: 'bots'; id: number; on: boolean }
+  | { type: 'stop' };
 export type ChildMessage =
-  { type: 'ready'; endpoint: WireEndpoint } | { type: 'credited'; id: number; error: string | null };
+  | { type: 'ready'; endpoint: WireEndpoint }
+  | { type: 'credited'; id: number; error: string | null }
+  | { type: 'bots'; id: number; error: string | null };
 
 export interface DevnetProcess {
   readonly httpUrl: string;
@@ -38,6 +43,8 @@ export interface DevnetProcess {
   readonly accounts: readonly { label: string; address: string; privateKey: Hex }[];
   /** Credits `amount` (protocol units) to an exchange account, as a confirmed deposit would. */
   credit(address: string, amount: bigint): Promise<void>;
+  /** Turns the devnet's three liquidity bots on (quoting and trading every market) or off. */
+  bots(on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +91,12 @@ export async function startDevnetProcess(): Promise<DevnetProcess> {
         const id = nextId++;
         pending.set(id, { resolve, reject });
         send({ type: 'credit', id, address, amount: amount.toString() });
+      }),
+    bots: (on) =>
+      new Promise<void>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        send({ type: 'bots', id, on });
       }),
     async stop() {
       if (child.connected) send({ type: 'stop' });

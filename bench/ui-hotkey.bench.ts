@@ -19,46 +19,60 @@
 // (GC pauses always, the OS run queue and page faults with UI_BENCH_SCHED=1, for core → wire and for
 // the gate alone); UI_BENCH_CALIBRATE=1 times, before each gate, a window of as many memory reads as
 // the gate makes of its objects, the machine's floor for the gate's p99 (core-timing-probe.ts).
-import { loadavg } from 'node:os';
+//
+// Then what the trader sees, in the page (bench/ui-page-figures.ts), twice in the same run: with the
+// devnet idle (the baseline) and live, its three liquidity bots quoting and trading every market
+// (issue 29): key → "sending…" row, → ladder Mine ◌, → resting row, → Mine ●; page load → connected and
+// → ladder with quotes; the renderer's long tasks per minute while watching and while pressing; the
+// bridge events the page receives; the load average around each run, and a table of both with the
+// goals. UI_BENCH_PRESSES=0 skips the core → wire part; UI_BENCH_BASELINE_REF=<git ref> adds the
+// same runs for that ref's renderer.
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { note, ratio, type Benchmark } from './harness';
 import type { WindowCauses } from './tail-causes';
 import type { Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { CALIBRATION_PAGES, installCoreTimingProbe, type CoreTimingProbe } from './core-timing-probe';
 import { buildRenderer, pct, rigHops, sortedCopy, startUiRig } from './ui-shared';
 import {
   buildRendererAt,
+  installPageCounters,
   measureOwnOrders,
   measurePageLoad,
+  readPageCounters,
   serveDirectory,
   summary,
+  waitForLiveQuotes,
   type PageFigures,
 } from './ui-page-figures';
+
+type Counters = Awaited<ReturnType<typeof readPageCounters>>;
+/** One run's page figures: presses, loads, what the page received and its long tasks, the machine's load. */
+type LiveFigures = PageFigures & { watching: Counters; trading: Counters; loadBefore: number[]; loadAfter: number[] };
+
+/** Bridge events per second by name, most first. */
+function eventRates(c: Counters): string {
+  return Object.entries(c.events)
+    .sort((a, b) => b[1] - a[1])
+    .map(([e, n]) => `${e} ${(n / c.seconds).toFixed(1)}`)
+    .join(', ');
+}
 
 const WARMUP = 20;
 const PRESSES = Number(process.env['UI_BENCH_PRESSES'] ?? '200');
 const PAGE_PRESSES = Number(process.env['UI_BENCH_PAGE_PRESSES'] ?? '60');
 const PAGE_LOADS = Number(process.env['UI_BENCH_PAGE_LOADS'] ?? '15');
+/** Seconds the page is only watched (no presses) per run, for its long tasks. */
+const WATCH_SECONDS = Number(process.env['UI_BENCH_WATCH_SECONDS'] ?? '30');
 /** The core in a process of its own (two more hops each way than Electron's IPC) instead of this one. */
 const CORE_PROCESS = process.env['UI_BENCH_CORE_PROCESS'] === '1';
-
-/** The commit before the own-order echo arrived (the parent of the one that added it), for "before". */
-function baselineOfOwnOrderEcho(): string {
-  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'src/renderer/lib/own-orders.ts'], {
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n')
-    .at(-1);
-  return added ? `${added}^` : 'HEAD';
-}
 
 /** Opens the Trade screen at `url` and readies it for presses (readyForPresses). */
 async function openTradeAt(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Trade' }).click();
-  await page.getByTestId('ladder').locator('[data-price="300000"]').first().waitFor({ timeout: 15_000 });
+  // A quoted bid (the bench's own resting one when idle, the bots' when live), wherever the ladder centres.
+  await page.getByTestId('ladder').locator('.cell.bid[aria-label*=" bid"]').first().waitFor({ timeout: 15_000 });
   await readyForPresses(page);
 }
 
@@ -198,7 +212,7 @@ const bench: Benchmark = {
       let heldOff = 0;
       const keyToWire: number[] = [];
       let done = 0;
-      for (let i = 0; i < WARMUP + PRESSES; i++) {
+      for (let i = 0; i < (PRESSES > 0 ? WARMUP + PRESSES : 0); i++) {
         binding = core = wire = gate = NaN;
         const before = (await rig.call<{ openOrders: unknown[] }>('account.get')).openOrders.length;
         await page.keyboard.press('b');
@@ -237,192 +251,225 @@ const bench: Benchmark = {
         // Keep the book and the account small: cancel the joined bids now and then (not measured).
         if (i % 50 === 49) await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
       }
-      const rows: [string, number[]][] = [
-        ['key → binding (page → bench process, Playwright)', keyToBinding],
-        [`binding → core invoke (${CORE_PROCESS ? 'harness loopback HTTP' : 'same process'})`, bindingToCore],
-        ['key → core invoke (window↔core hop of this harness)', keyToCore],
-        ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
-        ['order gate (risk guards, fair value, account read), inside core → wire', inGate],
-        ['core invoke → wire without the gate’s time (the baseline)', coreToWireLessGate],
-        [
-          `the gate’s own time (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it)`,
-          gateOwn,
-        ],
-        ['key → wire (total)', keyToWire],
-        ...(calibrations.length > 0
-          ? ([
-              [
-                `the machine’s floor: one number from each of ${CALIBRATION_PAGES} buffers, read just before the gate`,
-                calibrations,
-              ],
-            ] as [string, number[]][])
-          : []),
-        ...(coreProcess.sched
-          ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
-              string,
-              number[],
-            ][])
-          : []),
-      ];
-      for (const [label, xs] of rows) {
-        const s = sortedCopy(xs);
-        const line = `${label}: p50 ${pct(s, 50).toFixed(2)} ms, p99 ${pct(s, 99).toFixed(2)} ms, max ${s.at(-1)!.toFixed(2)} ms`;
-        console.log(`  ${line}`);
-        report.notes.push(line);
-        const p50 = pct(s, 50);
-        report.measurements.push({
-          label: `${label} (p50)`,
-          opsPerRound: 1,
-          rounds: s.length,
-          opsPerSec: 1000 / p50,
-          minOpsPerSec: 1000 / s.at(-1)!,
-          maxOpsPerSec: 1000 / s[0]!,
-          usPerOp: p50 * 1000,
-        });
+      // UI_BENCH_PRESSES=0: the page-level figures only.
+      if (done > 0) {
+        const rows: [string, number[]][] = [
+          ['key → binding (page → bench process, Playwright)', keyToBinding],
+          [`binding → core invoke (${CORE_PROCESS ? 'harness loopback HTTP' : 'same process'})`, bindingToCore],
+          ['key → core invoke (window↔core hop of this harness)', keyToCore],
+          ['core invoke → wire (sign, serialise, write; carries to Electron)', coreToWire],
+          ['order gate (risk guards, fair value, account read), inside core → wire', inGate],
+          ['core invoke → wire without the gate’s time (the baseline)', coreToWireLessGate],
+          [
+            `the gate’s own time (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it)`,
+            gateOwn,
+          ],
+          ['key → wire (total)', keyToWire],
+          ...(calibrations.length > 0
+            ? ([
+                [
+                  `the machine’s floor: one number from each of ${CALIBRATION_PAGES} buffers, read just before the gate`,
+                  calibrations,
+                ],
+              ] as [string, number[]][])
+            : []),
+          ...(coreProcess.sched
+            ? ([['core invoke → wire less the run-queue wait (time the OS gave the core a CPU)', coreToWireOnCpu]] as [
+                string,
+                number[],
+              ][])
+            : []),
+        ];
+        for (const [label, xs] of rows) {
+          const s = sortedCopy(xs);
+          const line = `${label}: p50 ${pct(s, 50).toFixed(2)} ms, p99 ${pct(s, 99).toFixed(2)} ms, max ${s.at(-1)!.toFixed(2)} ms`;
+          console.log(`  ${line}`);
+          report.notes.push(line);
+          const p50 = pct(s, 50);
+          report.measurements.push({
+            label: `${label} (p50)`,
+            opsPerRound: 1,
+            rounds: s.length,
+            opsPerSec: 1000 / p50,
+            minOpsPerSec: 1000 / s.at(-1)!,
+            maxOpsPerSec: 1000 / s[0]!,
+            usPerOp: p50 * 1000,
+          });
+        }
+        const c2w = sortedCopy(coreToWire);
+        const k2w = sortedCopy(keyToWire);
+        ratio(report, 'core → wire p50 (ms)', pct(c2w, 50));
+        ratio(report, 'core → wire p99 (ms)', pct(c2w, 99));
+        ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
+        ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
+        ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
+        const g = sortedCopy(inGate);
+        const base = sortedCopy(coreToWireLessGate);
+        ratio(report, 'order gate p50 (µs)', pct(g, 50) * 1000);
+        ratio(report, 'order gate p99 (µs)', pct(g, 99) * 1000);
+        if (calibrations.length > 0) {
+          const floor = sortedCopy(calibrations);
+          for (const p of [50, 99])
+            ratio(
+              report,
+              `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p${p} (µs)`,
+              pct(floor, p) * 1000,
+            );
+        }
+        ratio(report, 'core → wire p99 ÷ the same less the gate (what the gate adds)', pct(c2w, 99) / pct(base, 99));
+        // Before and after, same presses: p99 of core → wire with the gate's time and without it. A p99
+        // of a few hundred presses rests on its few largest, so the presses are resampled for a 90 % interval.
+        const adds = gateAddsAtP99(coreToWire, inGate);
+        console.log(
+          `  the gate adds at p99 (core → wire ${(pct(base, 99) * 1000).toFixed(0)} µs without it → ${(pct(c2w, 99) * 1000).toFixed(0)} µs with it): ${adds.point.toFixed(1)} µs, 90 % interval ${adds.low.toFixed(1)}–${adds.high.toFixed(1)} µs over ${inGate.length} presses`,
+        );
+        ratio(report, 'what the gate adds to core → wire at p99 (µs)', adds.point, { atMost: 50 });
+        ratio(report, 'what the gate adds at p99, 95th percentile of the resampled (µs)', adds.high);
+        // The same, counting only the gate's own work: a GC pause or another process given the CPU inside
+        // the gate is time the core → wire window would have lost wherever it fell. A diagnostic, with no
+        // target: the causes' reads bracket a slightly longer window than the gate's, so a wait just
+        // outside it is taken out too (it can read 0). The target is the plain figure's, above.
+        const own = gateAddsAtP99(coreToWire, gateOwn);
+        console.log(
+          `  the gate's own work adds at p99 (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it): ${own.point.toFixed(1)} µs, 90 % interval ${own.low.toFixed(1)}–${own.high.toFixed(1)} µs; ${slowGates} gate windows over ${SLOW_GATE_MS * 1000} µs, ${slowGatesExplained} of them under it without those${coreProcess.sched ? `; ${slowGatesFaulted} of them took a page fault (as did ${fastGatesFaulted} of the ${inGate.length - slowGates} others)` : ''}`,
+        );
+        ratio(report, 'what the gate’s own work adds at p99 (µs)', own.point);
+        ratio(report, 'what the gate’s own work adds at p99, 95th percentile of the resampled (µs)', own.high);
+        note(
+          report,
+          `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}.`,
+        );
+        note(
+          report,
+          `Signing on ${engines.signing}, hashing on ${engines.keccak}: installed by the core's deferred warm-up after unlock, as in the app.`,
+        );
+        note(
+          report,
+          CORE_PROCESS
+            ? 'The core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.'
+            : 'The core runs in the bench process (beside Playwright and this loop, as main beside its IPC handler), the devnet in another.',
+        );
+        note(
+          report,
+          `${done} presses of "B" (join the bid, GTC, confirmations off, every risk guard on; the order rate limit raised to 6,000 a minute for the run) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
+        );
+        note(
+          report,
+          `Window↔core hops in this run: ${hops}. core → wire is the figure that carries over to the Electron app unchanged. key → core spans Chromium's and node's clocks (both timeOrigin + now).`,
+        );
+        note(
+          report,
+          'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.',
+        );
       }
-      const c2w = sortedCopy(coreToWire);
-      const k2w = sortedCopy(keyToWire);
-      ratio(report, 'core → wire p50 (ms)', pct(c2w, 50));
-      ratio(report, 'core → wire p99 (ms)', pct(c2w, 99));
-      ratio(report, 'key → wire p50 (ms)', pct(k2w, 50));
-      ratio(report, 'key → wire p99 (ms)', pct(k2w, 99));
-      ratio(report, 'key → wire p50 ÷ core → wire p50 (harness hop share)', pct(k2w, 50) / pct(c2w, 50));
-      const g = sortedCopy(inGate);
-      const base = sortedCopy(coreToWireLessGate);
-      ratio(report, 'order gate p50 (µs)', pct(g, 50) * 1000);
-      ratio(report, 'order gate p99 (µs)', pct(g, 99) * 1000);
-      if (calibrations.length > 0) {
-        const floor = sortedCopy(calibrations);
-        for (const p of [50, 99])
-          ratio(
-            report,
-            `the machine’s floor: ${CALIBRATION_PAGES} reads from as many pages, p${p} (µs)`,
-            pct(floor, p) * 1000,
-          );
-      }
-      ratio(report, 'core → wire p99 ÷ the same less the gate (what the gate adds)', pct(c2w, 99) / pct(base, 99));
-      // Before and after, same presses: p99 of core → wire with the gate's time and without it. A p99
-      // of a few hundred presses rests on its few largest, so the presses are resampled for a 90 % interval.
-      const adds = gateAddsAtP99(coreToWire, inGate);
-      console.log(
-        `  the gate adds at p99 (core → wire ${(pct(base, 99) * 1000).toFixed(0)} µs without it → ${(pct(c2w, 99) * 1000).toFixed(0)} µs with it): ${adds.point.toFixed(1)} µs, 90 % interval ${adds.low.toFixed(1)}–${adds.high.toFixed(1)} µs over ${inGate.length} presses`,
-      );
-      ratio(report, 'what the gate adds to core → wire at p99 (µs)', adds.point, { atMost: 50 });
-      ratio(report, 'what the gate adds at p99, 95th percentile of the resampled (µs)', adds.high);
-      // The same, counting only the gate's own work: a GC pause or another process given the CPU inside
-      // the gate is time the core → wire window would have lost wherever it fell. A diagnostic, with no
-      // target: the causes' reads bracket a slightly longer window than the gate's, so a wait just
-      // outside it is taken out too (it can read 0). The target is the plain figure's, above.
-      const own = gateAddsAtP99(coreToWire, gateOwn);
-      console.log(
-        `  the gate's own work adds at p99 (less the GC pauses${coreProcess.sched ? ' and run-queue waits' : ''} inside it): ${own.point.toFixed(1)} µs, 90 % interval ${own.low.toFixed(1)}–${own.high.toFixed(1)} µs; ${slowGates} gate windows over ${SLOW_GATE_MS * 1000} µs, ${slowGatesExplained} of them under it without those${coreProcess.sched ? `; ${slowGatesFaulted} of them took a page fault (as did ${fastGatesFaulted} of the ${inGate.length - slowGates} others)` : ''}`,
-      );
-      ratio(report, 'what the gate’s own work adds at p99 (µs)', own.point);
-      ratio(report, 'what the gate’s own work adds at p99, 95th percentile of the resampled (µs)', own.high);
-      note(
-        report,
-        `Tail causes: ${gcHit} of ${done} core → wire windows overlap a GC pause${coreProcess.sched ? `; in ${heldOff} the OS kept the core's thread waiting for a CPU for over 1 ms (run-queue wait, /proc/thread-self/schedstat)` : ' (UI_BENCH_SCHED=1 adds the run-queue wait on Linux)'}; load average at the end ${loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}.`,
-      );
-      note(
-        report,
-        `Signing on ${engines.signing}, hashing on ${engines.keccak}: installed by the core's deferred warm-up after unlock, as in the app.`,
-      );
-      note(
-        report,
-        CORE_PROCESS
-          ? 'The core runs in a process of its own (harness server and core only: bench/hotkey-core-child.ts), the devnet in another, Playwright and this loop in the bench process.'
-          : 'The core runs in the bench process (beside Playwright and this loop, as main beside its IPC handler), the devnet in another.',
-      );
-      note(
-        report,
-        `${done} presses of "B" (join the bid, GTC, confirmations off, every risk guard on; the order rate limit raised to 6,000 a minute for the run) after ${WARMUP} warm-up presses, one at a time, each waiting for its answer.`,
-      );
-      note(
-        report,
-        `Window↔core hops in this run: ${hops}. core → wire is the figure that carries over to the Electron app unchanged. key → core spans Chromium's and node's clocks (both timeOrigin + now).`,
-      );
-      note(
-        report,
-        'Shared 2-core machine also running the devnet (chain + exchange, in a child process), the core, Playwright and Chromium; figures are indicative.',
-      );
 
-      // Page-level figures, before and after issue 21's own-order echo, in this run (bench/ui-page-figures.ts).
+      // Page-level figures (bench/ui-page-figures.ts) in this run: the devnet idle (the baseline) and
+      // with its three liquidity bots quoting and trading every market (the live market a trader sees).
       await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
-      const baselineRef = process.env['UI_BENCH_BASELINE_REF'] ?? baselineOfOwnOrderEcho();
-      const baseline = buildRendererAt(baselineRef);
-      const baselineServer = await serveDirectory(baseline.dir);
       const currentUrl = page.url();
+      const baselineRef = process.env['UI_BENCH_BASELINE_REF'];
+      const baseline = baselineRef ? buildRendererAt(baselineRef) : null;
+      const baselineServer = baseline ? await serveDirectory(baseline.dir) : null;
       try {
-        const figures: Record<'before' | 'after', PageFigures> = {} as Record<'before' | 'after', PageFigures>;
-        for (const [when, url] of [
-          ['before', baselineServer.url],
-          ['after', currentUrl],
-        ] as const) {
-          await openTradeAt(page, url);
+        const runs: { label: string; url: string; bots: boolean }[] = [
+          ...(baselineServer && baselineRef
+            ? [
+                { label: `idle, renderer of ${baselineRef.slice(0, 10)}`, url: baselineServer.url, bots: false },
+                { label: `live, renderer of ${baselineRef.slice(0, 10)}`, url: baselineServer.url, bots: true },
+              ]
+            : []),
+          { label: 'idle', url: currentUrl, bots: false },
+          { label: 'live', url: currentUrl, bots: true },
+        ];
+        const figures = new Map<string, LiveFigures>();
+        for (const run of runs) {
+          const loadBefore = loadavg();
+          await rig.devnet.bots(run.bots);
+          await openTradeAt(page, run.url);
+          if (run.bots) await waitForLiveQuotes(page);
+          // The frame budget while the trader only watches, then while they trade.
+          await installPageCounters(page);
+          await new Promise((r) => setTimeout(r, WATCH_SECONDS * 1000));
+          const watching = await readPageCounters(page);
+          await installPageCounters(page);
           const own = await measureOwnOrders(
             page,
-            '300000',
             PAGE_PRESSES,
             5,
             () => rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' }),
             () => ({ wire, answer, emitted }),
           );
+          const trading = await readPageCounters(page);
           await rig.call('orders.cancelAll', { assetId, epoch, signAs: 'master' });
-          const loadToLadder = await measurePageLoad(page, url, PAGE_LOADS);
-          figures[when] = { ...own, loadToLadder };
-          for (const [label, xs] of [
-            ['key → on screen (open orders)', own.keyToScreen],
-            ['key → ladder Mine column', own.keyToMine],
-            ['key → acknowledged on screen', own.keyToAck],
-            ['  of which wire → answer at main (the exchange itself)', own.wireToAnswer],
-            ['  of which answer at main → main emits it (main)', own.answerToEmit],
-            ['  of which main emits → acknowledged on screen', own.emitToAck],
-            ['    of which main emits → the answer reaches the page (this harness’s hop)', own.emitToPage],
-            ['    of which the answer in the page → acknowledged on screen (renderer, next frame)', own.pageToAck],
-            ['page load → live ladder with quotes', loadToLadder],
-          ] as const) {
-            const line = summary(
-              `${when} (${when === 'before' ? baselineRef.slice(0, 10) : 'this build'}) ${label}`,
-              xs,
-            );
-            console.log(`  ${line}`);
-            report.notes.push(line);
+          const load = await measurePageLoad(page, run.url, PAGE_LOADS);
+          const loadAfter = loadavg();
+          figures.set(run.label, { ...own, ...load, watching, trading, loadBefore, loadAfter });
+          const perMin = (c: typeof watching): string =>
+            `${((c.longTasks.length * 60) / c.seconds).toFixed(1)}/min (${c.longTasks.length} in ${c.seconds.toFixed(0)} s, longest ${Math.max(0, ...c.longTasks).toFixed(0)} ms)`;
+          for (const line of [
+            `load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`,
+            summary('hotkey → "sending…" row in open orders', own.keyToScreen),
+            summary('hotkey → ladder Mine ◌', own.keyToMine),
+            summary('hotkey → resting row in open orders', own.keyToAck),
+            summary('hotkey → ladder Mine ●', own.keyToMineBook),
+            summary('  of which wire → answer at main (the exchange itself)', own.wireToAnswer),
+            summary('  of which answer at main → main emits it (main)', own.answerToEmit),
+            summary('  of which main emits → the answer reaches the page (this harness’s hop)', own.emitToPage),
+            summary('  of which the answer in the page → resting on screen (renderer)', own.pageToAck),
+            `presses refused (left out above): ${own.rejected}`,
+            summary('page load → connected', load.loadToConnected),
+            summary('page load → ladder with quotes', load.loadToLadder),
+            `renderer long tasks (> 50 ms) while watching: ${perMin(watching)}; while pressing: ${perMin(trading)}`,
+            `bridge events into the page while watching, per second: ${eventRates(watching)}`,
+          ]) {
+            console.log(`  [${run.label}] ${line}`);
+            report.notes.push(`[${run.label}] ${line}`);
           }
         }
-        const targets: string[] = [];
-        for (const [label, key, p, target] of [
-          ['key → pending on screen', 'keyToScreen', 95, 20],
-          ['key → ladder Mine', 'keyToMine', 95, NaN],
-          ['key → acknowledged on screen', 'keyToAck', 95, 50],
-          ['page load → live ladder', 'loadToLadder', 50, 500],
+        await rig.devnet.bots(false);
+        const idle = figures.get('idle')!;
+        const live = figures.get('live')!;
+        const rows: string[] = [];
+        for (const [label, key, p, goal] of [
+          ['hotkey → "sending…" row', 'keyToScreen', 95, 20],
+          ['hotkey → ladder Mine ◌', 'keyToMine', 95, 16],
+          ['hotkey → resting row (open orders)', 'keyToAck', 95, 50],
+          ['hotkey → ladder Mine ●', 'keyToMineBook', 95, 100],
+          ['page load → connected', 'loadToConnected', 50, 300],
+          ['page load → ladder with quotes', 'loadToLadder', 50, 500],
         ] as const) {
-          const after = pct(sortedCopy(figures.after[key]), p);
-          const before = pct(sortedCopy(figures.before[key]), p);
-          ratio(report, `${label} p${p} after (ms)`, after);
-          ratio(report, `${label} p${p} before (ms)`, before);
-          if (!Number.isNaN(target))
-            targets.push(
-              `  ${`${label} p${p}`.padEnd(36)} before ${before.toFixed(1).padStart(7)} ms   after ${after.toFixed(1).padStart(7)} ms   target < ${target} ms: ${after < target ? 'met' : 'NOT met'}`,
-            );
+          const s = (f: LiveFigures, q: number): number => pct(sortedCopy(f[key]), q);
+          const i = s(idle, p);
+          const l = s(live, p);
+          ratio(report, `${label} p${p} idle (ms)`, i);
+          ratio(report, `${label} p${p} live (ms)`, l, { atMost: goal });
+          rows.push(
+            `  | ${label.padEnd(36)} | ${`${s(idle, 50).toFixed(0)} / ${s(idle, 95).toFixed(0)}`.padStart(11)} | ${`${s(live, 50).toFixed(0)} / ${s(live, 95).toFixed(0)}`.padStart(11)} | ${(l / i).toFixed(2).padStart(5)}× | p${p} < ${String(goal).padEnd(4)} ${l < goal ? 'met' : 'NOT met'} |`,
+          );
+        }
+        const lt = (f: LiveFigures, c: 'watching' | 'trading'): number => (f[c].longTasks.length * 60) / f[c].seconds;
+        for (const c of ['watching', 'trading'] as const) {
+          ratio(report, `renderer long tasks per minute, ${c}, idle`, lt(idle, c));
+          ratio(report, `renderer long tasks per minute, ${c}, live`, lt(live, c));
+          rows.push(
+            `  | ${`long tasks > 50 ms per minute, ${c}`.padEnd(36)} | ${lt(idle, c).toFixed(1).padStart(11)} | ${lt(live, c).toFixed(1).padStart(11)} |       |                  |`,
+          );
         }
         console.log(
-          `\n  Issue 21 targets (before = renderer of ${baselineRef.slice(0, 10)}, after = this build; same run, core and devnet; load average ${loadavg()
-            .map((l) => l.toFixed(2))
-            .join(' ')}):\n${targets.join('\n')}\n  window↔core hops: ${hops}\n`,
+          `\n  Issue 29, the page with the devnet idle and live (bots on), same run, core and devnet (p50 / p95, ms; ratio of the goal's percentile live ÷ idle):\n` +
+            `  | ${'figure'.padEnd(36)} | ${'idle'.padStart(11)} | ${'live'.padStart(11)} | ratio  | goal             |\n${rows.join('\n')}\n` +
+            `  load average: idle run ${idle.loadBefore.map((x) => x.toFixed(2)).join(' ')} → ${idle.loadAfter.map((x) => x.toFixed(2)).join(' ')}; live run ${live.loadBefore.map((x) => x.toFixed(2)).join(' ')} → ${live.loadAfter.map((x) => x.toFixed(2)).join(' ')} (${cpus().length} cores${Math.max(...live.loadBefore.slice(0, 1), ...idle.loadBefore.slice(0, 1)) > cpus().length * 0.75 ? ': LOADED, figures are pessimistic' : ''})\n  window↔core hops: ${hops}\n`,
         );
         note(
           report,
-          `Page-level figures: ${PAGE_PRESSES} presses of "B" and ${PAGE_LOADS} page loads per build, measured in the page (performance.now(), first frame that shows it); "before" is the renderer of ${baselineRef} built in this run, on the same core and devnet.`,
-        );
-        note(
-          report,
-          `The answer's way back: ${hops}. 'main emits → the answer reaches the page' is that hop; 'the answer in the page → acknowledged on screen' is the renderer's own part.`,
+          `Page-level figures: ${PAGE_PRESSES} presses of "B" and ${PAGE_LOADS} page loads per run, measured in the page (performance.now(), the first frame that shows it); idle = the devnet with its bots off, live = three liquidity bots quoting and trading every market, same core and devnet.`,
         );
       } finally {
-        await baselineServer.close();
-        baseline.remove();
+        await rig.devnet.bots(false).catch(() => undefined);
+        await baselineServer?.close();
+        baseline?.remove();
       }
     } finally {
       if (!rig.coreProcess) (coreProcess as CoreTimingProbe).stop();

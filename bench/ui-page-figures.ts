@@ -19,11 +19,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { serveDirectory } from '../e2e/static-server';
+import { bridgeEventNames } from '../src/shared/bridge';
 import { pct, sortedCopy } from './ui-shared';
 
 export interface PageFigures {
   keyToScreen: number[];
+  /** The key press to the first frame whose ladder Mine column shows the order on its way (◌). */
   keyToMine: number[];
+  /** … to the first frame whose Mine cell at the order's row shows it as resting in the book (●). */
+  keyToMineBook: number[];
   keyToAck: number[];
   /** From the order's bytes leaving the core to the exchange's answer reaching it: the exchange's own time. */
   wireToAnswer: number[];
@@ -35,7 +39,11 @@ export interface PageFigures {
   emitToPage: number[];
   /** From the page hearing the answer to the first frame showing it: the renderer's own part. */
   pageToAck: number[];
+  /** Presses whose order the exchange or main refused (left out of the figures). */
+  rejected: number;
   loadToLadder: number[];
+  /** Page load → the status bar's connection reads connected. */
+  loadToConnected: number[];
 }
 
 /** The renderer of `ref` built into a temporary folder (its `out/renderer`), and how to remove it. */
@@ -54,20 +62,26 @@ export function buildRendererAt(ref: string): { dir: string; remove(): void } {
 interface Sample {
   screen: number;
   mine: number;
+  book: number;
   ack: number;
+  rejected: boolean;
   /** When the page's listener heard orderAnswered (epoch ms). */
   heard: number;
 }
 
-/** Installs a per-frame watcher for the next order at `price`; the page keeps its first times. */
-async function watchNextOrder(page: Page, price: string): Promise<void> {
-  await page.evaluate((at: string) => {
-    type El = { textContent: string | null };
+/**
+ * Installs a per-frame watcher for the next order; the page keeps its first times. The order's row
+ * is wherever "B" joins the bid (with the bots on, their best bid moves): the first Mine cell that
+ * turns to ◌ names it, and ● in that cell is the book (or the answer) showing it resting.
+ */
+async function watchNextOrder(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type El = { textContent: string | null; closest(s: string): { getAttribute(n: string): string | null } | null };
     const w = globalThis as unknown as {
-      __order: { screen: number; mine: number; ack: number; heard: number };
+      __order: { screen: number; mine: number; book: number; ack: number; heard: number; rejected: boolean };
       __heardOff?: () => void;
       terminal: { on(event: string, listener: () => void): () => void };
-      document: { querySelectorAll(s: string): { length: number }; querySelector(s: string): El | null };
+      document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
       requestAnimationFrame(f: (t: number) => void): void;
       performance: { timeOrigin: number; now(): number };
     };
@@ -77,10 +91,15 @@ async function watchNextOrder(page: Page, price: string): Promise<void> {
       w.document.querySelectorAll(
         '[data-testid="open-orders"] tbody tr:not([data-testid="own-order-echo"]):not(:has(td.empty))',
       ).length;
-    const mine = (): string =>
-      w.document.querySelector(`[data-testid="ladder"] [data-price="${at}"] .own`)?.textContent ?? '';
-    const base = { rows: rows(), main: mainRows(), mine: mine() };
-    const o = { screen: NaN, mine: NaN, ack: NaN, heard: NaN };
+    const ownCells = (): El[] => Array.from(w.document.querySelectorAll('[data-testid="ladder"] [data-price] .own'));
+    const waitingBefore = new Set(
+      ownCells()
+        .filter((c) => (c.textContent ?? '').includes('◌'))
+        .map((c) => c.closest('[data-price]')?.getAttribute('data-price')),
+    );
+    const base = { rows: rows(), main: mainRows() };
+    const o = { screen: NaN, mine: NaN, book: NaN, ack: NaN, heard: NaN, rejected: false };
+    let at: string | null = null;
     w.__order = o;
     // A listener beside the app's, through the same bridge: when the answer reached the page.
     w.__heardOff?.();
@@ -91,28 +110,46 @@ async function watchNextOrder(page: Page, price: string): Promise<void> {
     const frame = (): void => {
       const t = w.performance.timeOrigin + w.performance.now();
       if (Number.isNaN(o.screen) && rows() > base.rows) o.screen = t;
-      if (Number.isNaN(o.mine) && mine() !== base.mine) o.mine = t;
+      if (at === null) {
+        const cell = ownCells().find(
+          (c) =>
+            (c.textContent ?? '').includes('◌') &&
+            !waitingBefore.has(c.closest('[data-price]')?.getAttribute('data-price')),
+        );
+        if (cell) {
+          o.mine = t;
+          at = cell.closest('[data-price]')?.getAttribute('data-price') ?? null;
+        }
+      }
+      if (at !== null && Number.isNaN(o.book)) {
+        const text = w.document.querySelector(`[data-testid="ladder"] [data-price="${at}"] .own`)?.textContent ?? '';
+        if (text.includes('●')) o.book = t;
+      }
       const resting = w.document.querySelectorAll('[data-testid="own-order-echo"][data-state="resting"]').length > 0;
+      // Refused (a join that would cross by the time it arrived, a risk guard): no resting row or ● follows.
+      if (w.document.querySelectorAll('[data-testid="own-order-echo"][data-state="rejected"]').length > 0)
+        o.rejected = true;
       if (Number.isNaN(o.ack) && (resting || mainRows() > base.main)) o.ack = t;
-      const done = !Number.isNaN(o.screen) && !Number.isNaN(o.mine) && !Number.isNaN(o.ack);
+      const done = o.rejected || (!Number.isNaN(o.screen) && !Number.isNaN(o.book) && !Number.isNaN(o.ack));
       if (!done && w.performance.now() - started < 10_000) w.requestAnimationFrame(frame);
     };
     w.requestAnimationFrame(frame);
-  }, price);
+  });
 }
 
 /** Presses "B" (join the bid at `price`) `presses` times after `warmup`, each waiting for main's row. */
 export async function measureOwnOrders(
   page: Page,
-  price: string,
   presses: number,
   warmup: number,
   cancelAll: () => Promise<unknown>,
   last: () => { wire: number; answer: number; emitted: number },
-): Promise<Omit<PageFigures, 'loadToLadder'>> {
+): Promise<Omit<PageFigures, 'loadToLadder' | 'loadToConnected'>> {
   const out = {
     keyToScreen: [] as number[],
     keyToMine: [] as number[],
+    keyToMineBook: [] as number[],
+    rejected: 0,
     keyToAck: [] as number[],
     wireToAnswer: [] as number[],
     answerToEmit: [] as number[],
@@ -121,7 +158,7 @@ export async function measureOwnOrders(
     pageToAck: [] as number[],
   };
   for (let i = 0; i < warmup + presses; i++) {
-    await watchNextOrder(page, price);
+    await watchNextOrder(page);
     await page.keyboard.press('b');
     // One call that waits in the page (the watcher's frames), not a poll from here: calls into the
     // page share its channel with the events the harness delivers, and would delay them.
@@ -136,7 +173,7 @@ export async function measureOwnOrders(
           const until = w.performance.now() + 10_000;
           const check = (): void => {
             const o = w.__order;
-            const all = !Number.isNaN(o.screen) && !Number.isNaN(o.mine) && !Number.isNaN(o.ack);
+            const all = o.rejected || (!Number.isNaN(o.screen) && !Number.isNaN(o.book) && !Number.isNaN(o.ack));
             if (all || w.performance.now() > until) done({ ...o });
             else w.requestAnimationFrame(check);
           };
@@ -153,10 +190,14 @@ export async function measureOwnOrders(
       { timeout: 15_000 },
     );
     const key = (await page.evaluate(() => (globalThis as unknown as { __keys: number[] }).__keys.at(-1))) ?? NaN;
-    if (i >= warmup) {
-      out.keyToScreen.push(s.screen - key);
-      out.keyToMine.push(s.mine - key);
-      out.keyToAck.push(s.ack - key);
+    if (i >= warmup && s.rejected) out.rejected++;
+    // Never shown within 10 s counts as Infinity (the summaries say how many), never as NaN, which sorts anywhere.
+    const seen = (x: number): number => (Number.isNaN(x) ? Infinity : x);
+    if (i >= warmup && !s.rejected) {
+      out.keyToScreen.push(seen(s.screen - key));
+      out.keyToMine.push(seen(s.mine - key));
+      out.keyToMineBook.push(seen(s.book - key));
+      out.keyToAck.push(seen(s.ack - key));
       const { wire, answer, emitted } = last();
       out.wireToAnswer.push(answer - wire);
       out.answerToEmit.push(emitted - answer);
@@ -180,61 +221,164 @@ export async function measureOwnOrders(
 }
 
 /**
- * Reloads `url` `loads` times; each time the page opens Trade as soon as it can and waits for a live
- * ladder with quotes. Nothing is closed between loads: the core closes what a page that went away
- * had opened (AppCore.windowGone, told by the harness as main's page-lifetime.ts tells it).
+ * The page-load watcher, run in every document the page loads (an init script) but acting only while
+ * measurePageLoad asks (sessionStorage flag): from the document's first script on, each frame it
+ * opens Trade as soon as the button exists and notes the first frame where the status bar reads
+ * connected and the first with a live ladder showing quotes (ms from navigation start).
  */
-export async function measurePageLoad(page: Page, url: string, loads: number): Promise<number[]> {
-  const times: number[] = [];
-  const tell = (m: { text(): string }): void => {
-    if (m.text().startsWith('[bench]')) console.log(`  ${m.text()}`);
+const LOAD_WATCHER = `(() => {
+  if (sessionStorage.getItem('__benchLoad') !== '1') return;
+  const firsts = (globalThis.__firsts = { connected: NaN, quoted: NaN, missed: '' });
+  let clicked = false;
+  const frame = () => {
+    const t = performance.now();
+    if (!clicked) {
+      const trade = [...document.querySelectorAll('nav[aria-label="Sections"] button')].find((b) =>
+        (b.textContent || '').includes('Trade'),
+      );
+      if (trade) {
+        trade.click();
+        clicked = true;
+      }
+    }
+    if (Number.isNaN(firsts.connected) && document.querySelector('[data-testid="connection-status"][data-state="connected"]'))
+      firsts.connected = t;
+    const quoted = document.querySelector('[data-testid="ladder"] .cell.bid[aria-label*=" bid"]');
+    const blocked = document.querySelector('[data-testid="book-blocked"]');
+    if (Number.isNaN(firsts.quoted) && quoted && !blocked) firsts.quoted = t;
+    if (!Number.isNaN(firsts.quoted) && !Number.isNaN(firsts.connected)) return;
+    // A load that shows no live ladder in 20 s counts as such (Infinity), not as a bench failure.
+    if (t > 20000) {
+      const ladder = document.querySelector('[data-testid="ladder"]');
+      firsts.missed = (ladder ? 'ladder' : 'no ladder') + '; blocked: ' + (blocked ? blocked.textContent : 'no') + '; bids: ' + document.querySelectorAll('[data-testid="ladder"] .cell.bid').length;
+      if (Number.isNaN(firsts.quoted)) firsts.quoted = Infinity;
+      if (Number.isNaN(firsts.connected)) firsts.connected = Infinity;
+      return;
+    }
+    requestAnimationFrame(frame);
   };
-  page.on('console', tell);
-  for (let i = 0; i < loads + 1; i++) {
-    await page.goto(url);
-    const ms = await page.evaluate(
-      () =>
-        new Promise<number>((done) => {
-          type Node = { click(): void; textContent: string | null };
-          const w = globalThis as unknown as {
-            document: { querySelector(s: string): Node | null; querySelectorAll(s: string): Node[] };
-            requestAnimationFrame(f: () => void): void;
-            performance: { now(): number };
-          };
-          let clicked = false;
-          const frame = (): void => {
-            if (!clicked) {
-              const trade = [...w.document.querySelectorAll('nav[aria-label="Sections"] button')].find((b) =>
-                (b.textContent ?? '').includes('Trade'),
-              );
-              if (trade) {
-                trade.click();
-                clicked = true;
-              }
-            }
-            const quoted = w.document.querySelector('[data-testid="ladder"] .cell.bid[aria-label*=" bid"]');
-            const blocked = w.document.querySelector('[data-testid="book-blocked"]');
-            if (quoted && !blocked) return done(w.performance.now());
-            // A load that shows no live ladder in 20 s counts as such (Infinity), not as a bench failure.
-            if (w.performance.now() > 20_000) {
-              const g = globalThis as unknown as { __missed?: string[] };
-              const ladder = w.document.querySelector('[data-testid="ladder"]');
-              g.__missed = [
-                ...(g.__missed ?? []),
-                `${ladder ? 'ladder' : 'no ladder'}; blocked: ${blocked?.textContent ?? 'no'}; heading: ${w.document.querySelector('h1')?.textContent ?? ''}; bids: ${w.document.querySelectorAll('[data-testid="ladder"] .cell.bid').length}`,
-              ];
-              console.log(`[bench] no live ladder: ${g.__missed.at(-1)}`);
-              return done(Infinity);
-            }
-            w.requestAnimationFrame(frame);
-          };
-          w.requestAnimationFrame(frame);
-        }),
-    );
-    if (i > 0) times.push(ms); // the first load warms the caches
+  requestAnimationFrame(frame);
+})();`;
+const watched = new WeakSet<Page>();
+
+/**
+ * Reloads `url` `loads` times; each time the page opens Trade as soon as it can (LOAD_WATCHER) and
+ * the first frames that show the status bar connected and a live ladder with quotes are taken.
+ * Nothing is closed between loads: the core closes what a page that went away had opened
+ * (AppCore.windowGone, told by the harness as main's page-lifetime.ts tells it).
+ */
+export async function measurePageLoad(
+  page: Page,
+  url: string,
+  loads: number,
+): Promise<{ loadToLadder: number[]; loadToConnected: number[] }> {
+  if (!watched.has(page)) {
+    await page.addInitScript({ content: LOAD_WATCHER });
+    watched.add(page);
   }
-  page.off('console', tell);
-  return times;
+  const loadToLadder: number[] = [];
+  const loadToConnected: number[] = [];
+  const flag = (on: boolean): Promise<void> =>
+    page.evaluate((set) => {
+      const store = (
+        globalThis as unknown as {
+          sessionStorage: { setItem(k: string, v: string): void; removeItem(k: string): void };
+        }
+      ).sessionStorage;
+      if (set) store.setItem('__benchLoad', '1');
+      else store.removeItem('__benchLoad');
+    }, on);
+  await flag(true);
+  try {
+    for (let i = 0; i < loads + 1; i++) {
+      await page.goto(url);
+      const firsts = await page.evaluate(
+        () =>
+          new Promise<{ connected: number; quoted: number; missed: string }>((done) => {
+            const w = globalThis as unknown as {
+              __firsts: { connected: number; quoted: number; missed: string };
+              requestAnimationFrame(f: () => void): void;
+            };
+            const check = (): void => {
+              const f = w.__firsts;
+              if (!Number.isNaN(f.connected) && !Number.isNaN(f.quoted)) done({ ...f });
+              else w.requestAnimationFrame(check);
+            };
+            check();
+          }),
+      );
+      if (firsts.missed) console.log(`  [bench] no live ladder: ${firsts.missed}`);
+      // The first load warms the caches.
+      if (i > 0) {
+        loadToLadder.push(firsts.quoted);
+        loadToConnected.push(firsts.connected);
+      }
+    }
+  } finally {
+    await flag(false);
+  }
+  return { loadToLadder, loadToConnected };
+}
+
+/** Waits until the page's ladder shows a bid other than the one the bench rests (the bots are quoting). */
+export async function waitForLiveQuotes(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+      ).document.querySelectorAll('[data-testid="ladder"] .cell.bid[aria-label*=" bid"]').length >= 3,
+    undefined,
+    { timeout: 60_000 },
+  );
+}
+
+/**
+ * Counts, from now, the bridge events the page receives (by name, through the same bridge as the
+ * app's listeners) and its long tasks (> 50 ms, PerformanceObserver 'longtask').
+ */
+export async function installPageCounters(page: Page): Promise<void> {
+  await page.evaluate(
+    (names: string[]) => {
+      const w = globalThis as unknown as {
+        __counters: { since: number; events: Record<string, number>; longTasks: number[]; offs: (() => void)[] };
+        terminal: { on(event: string, listener: () => void): () => void };
+        performance: { now(): number };
+        PerformanceObserver: new (f: (list: { getEntries(): { duration: number }[] }) => void) => {
+          observe(o: { type: string; buffered: boolean }): void;
+          disconnect(): void;
+        };
+      };
+      for (const off of w.__counters?.offs ?? []) off();
+      const c = {
+        since: w.performance.now(),
+        events: {} as Record<string, number>,
+        longTasks: [] as number[],
+        offs: [] as (() => void)[],
+      };
+      for (const name of names)
+        c.offs.push(w.terminal.on(name, () => void (c.events[name] = (c.events[name] ?? 0) + 1)));
+      const observer = new w.PerformanceObserver((list) => {
+        for (const e of list.getEntries()) c.longTasks.push(e.duration);
+      });
+      observer.observe({ type: 'longtask', buffered: false });
+      c.offs.push(() => observer.disconnect());
+      w.__counters = c;
+    },
+    [...bridgeEventNames],
+  );
+}
+
+export async function readPageCounters(
+  page: Page,
+): Promise<{ seconds: number; events: Record<string, number>; longTasks: number[] }> {
+  return page.evaluate(() => {
+    const w = globalThis as unknown as {
+      __counters: { since: number; events: Record<string, number>; longTasks: number[] };
+      performance: { now(): number };
+    };
+    const c = w.__counters;
+    return { seconds: (w.performance.now() - c.since) / 1000, events: { ...c.events }, longTasks: [...c.longTasks] };
+  });
 }
 
 export function summary(label: string, xs: readonly number[]): string {

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findCredentialsAsync, AsyncEntry } from '@napi-rs/keyring';
-import { createAppCore, type AppCore, type UserInput } from '../../src/main/core';
+import { createAppCore, windowOutbox, type AppCore, type UserInput } from '../../src/main/core';
 import { createScriptedDialogs, type DialogAnswer } from '../../test/support/scripted-dialogs';
 import { createLogger } from '../../src/main/log';
 import { DeploymentPinning, SettingsService, devnetDeploymentAt } from '../../src/main/settings';
@@ -24,7 +24,6 @@ import { openVault, type Clock, type Vault } from '../../src/main/vault';
 import { appMarkets, devnetMarkets, type MarketEntry } from '../../src/main/core/session/market-directory';
 import { resolve } from 'node:path';
 import { createPracticeMode, workerThreadSpawner, type PracticeMode } from '../../src/main/core/practice';
-import { bridgeEventNames } from '../../src/shared/bridge';
 import { TOKEN_HEADER, type HarnessClient, type HarnessEvent } from './client';
 import {
   startUpdatesFixture,
@@ -107,6 +106,7 @@ function userInput(body: Record<string, unknown>): UserInput {
 
 interface Running {
   core: AppCore;
+  stopOutbox: () => void;
   vault: Vault;
   updates: UpdatesFixture | null;
   practice: PracticeMode | null;
@@ -185,16 +185,16 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
           ? { trading: { markets: practice ? appMarkets(null) : devnetMarkets([]) } }
           : {}),
     });
-    for (const event of bridgeEventNames) {
-      core.on(event, (payload) => {
-        const item = { seq: ++seq, event, payload };
-        for (const listener of listeners) listener([item]);
-        if (streams.size === 0) return;
-        const line = `${JSON.stringify(item)}\n`;
-        for (const stream of streams) stream.write(line);
-      });
-    }
-    return { core, vault, updates, practice };
+    // In the order and pace main's forwardEvents sends them to the window (window-outbox.ts): an
+    // order's answer at once, market data once per frame, latest per key.
+    const stopOutbox = windowOutbox(core, (batch) => {
+      const items = batch.map(([event, payload]) => ({ seq: ++seq, event, payload }));
+      for (const listener of listeners) listener(items);
+      if (streams.size === 0) return;
+      const lines = items.map((item) => `${JSON.stringify(item)}\n`).join('');
+      for (const stream of streams) stream.write(lines);
+    });
+    return { core, vault, updates, practice, stopOutbox };
   }
 
   let running = await open();
@@ -236,6 +236,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
     },
     '/control/restart': async () => {
       await running.practice?.host.stop();
+      running.stopOutbox();
       running.core.dispose();
       running.vault.dispose();
       await running.updates?.close();
@@ -326,6 +327,7 @@ export async function startCoreServer(options: CoreServerOptions = {}): Promise<
       for (const stream of streams) stream.end();
       listeners.clear();
       await running.practice?.host.stop();
+      running.stopOutbox();
       running.core.dispose();
       running.vault.dispose();
       await running.updates?.close();

@@ -23,10 +23,14 @@ export const HOTKEY_LABELS: Readonly<Record<HotkeyAction, string>> = {
   priceTickUp: 'Ticket price up a tick',
   priceTickDown: 'Ticket price down a tick',
   panic: 'Panic: send the emergency kit (any screen)',
+  attachBracket: 'Attach the default bracket to the next order',
+  timeExit: 'Flatten before expiry (a time exit on this market)',
+  cancelAllWorking: 'Cancel all working orders',
 };
 
 const SETTING_LABELS: Readonly<Record<string, string>> = {
   maxSlippageCents: 'Max slippage',
+  workingDefaults: 'The working-order defaults',
   autoLockMinutes: 'Auto-lock',
   autoClaim: 'Auto-claim',
   offlineMode: 'Offline mode',
@@ -42,6 +46,13 @@ const SETTING_LABELS: Readonly<Record<string, string>> = {
   pins: 'The pinned signing facts',
   pendingPinChanges: 'The pinned signing facts',
   version: 'The settings version',
+};
+
+/** The working-order defaults as the Working orders tab names them. */
+const WORKING_DEFAULT_LABELS: Readonly<Record<string, string>> = {
+  takeProfitCents: 'The default take-profit',
+  stopCents: 'The default stop',
+  timeExitSeconds: 'The default time exit',
 };
 
 const DEPLOYMENT_LABELS: Readonly<Record<string, string>> = {
@@ -88,6 +99,8 @@ export function settingLabel(path: readonly (string | number)[]): string {
   if (head === 'hotkeys' && second === 'bindings' && typeof third === 'string' && third in HOTKEY_LABELS)
     return `The “${HOTKEY_LABELS[third as HotkeyAction]}” hotkey`;
   if (head === 'deployments' && typeof third === 'string') return DEPLOYMENT_LABELS[third] ?? 'An exchange setting';
+  if (head === 'workingDefaults' && typeof second === 'string' && second in WORKING_DEFAULT_LABELS)
+    return WORKING_DEFAULT_LABELS[second]!;
   return (typeof head === 'string' && SETTING_LABELS[head]) || 'This setting';
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_WORKING_DEFAULTS } from './working-defaults';
 
 export const SETTINGS_VERSION = 1;
 
@@ -115,6 +116,9 @@ export const HOTKEY_ACTIONS = [
   'priceTickUp',
   'priceTickDown',
   'panic',
+  'attachBracket',
+  'timeExit',
+  'cancelAllWorking',
 ] as const;
 export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number];
 
@@ -145,6 +149,10 @@ export const DEFAULT_HOTKEYS: Record<HotkeyAction, string> = {
   priceTickDown: 'ArrowDown',
   // Three modifiers: never pressed by accident, and free in settings saved before it existed.
   panic: 'Ctrl+Alt+Shift+P',
+  // Working orders (docs/working-orders.md): A for attach, T for time, Shift+Escape beside Escape's cancel all.
+  attachBracket: 'Shift+A',
+  timeExit: 'Shift+T',
+  cancelAllWorking: 'Shift+Escape',
 };
 
 const HotkeyBindingsSchema = z
@@ -155,6 +163,10 @@ const HotkeyBindingsSchema = z
     >),
     // Added after settings v1 were first saved: a stored binding table without it gets the default.
     panic: KeyComboSchema.default(DEFAULT_HOTKEYS.panic),
+    // Added with working orders: stored tables without them get the defaults.
+    attachBracket: KeyComboSchema.default(DEFAULT_HOTKEYS.attachBracket),
+    timeExit: KeyComboSchema.default(DEFAULT_HOTKEYS.timeExit),
+    cancelAllWorking: KeyComboSchema.default(DEFAULT_HOTKEYS.cancelAllWorking),
   })
   .superRefine((bindings, ctx) => {
     const seen = new Map<string, string>();
@@ -194,6 +206,23 @@ export const MaxSlippageSchema = z
     message: 'must be from 0.1 to 99.9 cents with at most one decimal, such as 5 or 2.5',
   })
   .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
+
+/**
+ * What the working-order hotkeys and the position row start from (docs/working-orders.md): the
+ * default bracket's take-profit and stop, in cents from its entry's price, and how long before the
+ * epoch's end a time exit flattens. Plain preferences: every order they lead to passes the order gate.
+ */
+export const WorkingDefaultsSchema = z.strictObject({
+  takeProfitCents: MaxSlippageSchema,
+  stopCents: MaxSlippageSchema,
+  timeExitSeconds: z
+    .number({ message: 'must be a whole number of seconds from 1 to 3600' })
+    .int({ message: 'must be a whole number of seconds from 1 to 3600' })
+    .min(1, { message: 'must be a whole number of seconds from 1 to 3600' })
+    .max(3600, { message: 'must be a whole number of seconds from 1 to 3600' }),
+});
+export type { WorkingDefaults } from './working-defaults';
+export { DEFAULT_WORKING_DEFAULTS };
 
 /** A whole-cents dollar amount typed as text, more than $0 and below $1,000,000,000: "250", "12.5". */
 const DollarsSchema = z
@@ -309,6 +338,8 @@ export const SettingsSchema = z
      * cents (0.1–99.9, one decimal). Older settings files get the default.
      */
     maxSlippageCents: MaxSlippageSchema.default(DEFAULT_MAX_SLIPPAGE_CENTS),
+    /** The default bracket and time exit (older files get the defaults). */
+    workingDefaults: WorkingDefaultsSchema.default(DEFAULT_WORKING_DEFAULTS),
     /**
      * Claim each newly resolved epoch with something to claim as soon as it resolves (a claim only
      * pays the account, so this is a plain preference). Off by default; older files get the default.
@@ -396,6 +427,7 @@ export function defaultSettings(deployments: Deployment[] = [DEVNET_DEPLOYMENT])
     layout: { panelSizes: {}, selectedMarket: null },
     autoLockMinutes: 15,
     maxSlippageCents: DEFAULT_MAX_SLIPPAGE_CENTS,
+    workingDefaults: { ...DEFAULT_WORKING_DEFAULTS },
     autoClaim: false,
     offlineMode: false,
     riskLimits: { ...DEFAULT_RISK_LIMITS },

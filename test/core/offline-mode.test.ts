@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { parseDevnetAccounts, type DevnetAccountEntry } from '../../src/main/core/devnet/devnet-accounts';
-import { attestedBy, devnetAtStart, parseDevnetFile, type RunningDevnet } from '../../src/main/core/devnet/devnet-deployment';
+import {
+  attestedBy,
+  devnetAtStart,
+  parseDevnetFile,
+  type RunningDevnet,
+} from '../../src/main/core/devnet/devnet-deployment';
 import { needsNetwork } from '../../src/main/core/offline-mode';
 import { appMarkets } from '../../src/main/core/session/market-directory';
 import { createTestCore, TEST_PASSWORD, type TestCore } from '../support/test-core';

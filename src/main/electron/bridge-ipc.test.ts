@@ -60,6 +60,33 @@ describe('forwardEvents', () => {
     expect(send).toHaveBeenCalledWith(eventChannel('notice'), { level: 'info', message: 'hello' });
   });
 
+  it('sends the answer to an own order ahead of market data held for the frame, then the latest book', async () => {
+    const hub = createEventHub();
+    const sent: [string, unknown][] = [];
+    forwardEvents(hub, () => ({ send: (channel: string, payload: unknown) => void sent.push([channel, payload]) }));
+    const book = (seqId: string) => ({
+      subscriptionId: 's1',
+      book: {
+        assetId: '1',
+        epoch: '2',
+        seqId,
+        bids: [],
+        asks: [],
+        last: null,
+        health: { state: 'live' as const, reason: '', resyncs: 0, lastUpdateAt: null },
+      },
+    });
+    hub.emit('book', book('1'));
+    hub.emit('book', book('2'));
+    hub.emit('notice', { level: 'info', message: 'answered' });
+    expect(sent.map(([channel]) => channel)).toEqual([eventChannel('notice')]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(sent.map(([channel, p]) => [channel, (p as { book?: { seqId: string } }).book?.seqId])).toEqual([
+      [eventChannel('notice'), undefined],
+      [eventChannel('book'), '2'],
+    ]);
+  });
+
   it('throws on a payload that breaks the contract, before anything is sent', () => {
     const hub = createEventHub();
     const send = vi.fn();

@@ -6,15 +6,8 @@
  * a fake ipcMain.
  */
 import type { IpcMainInvokeEvent } from 'electron';
-import {
-  BRIDGE_ERROR,
-  bridgeEventNames,
-  bridgeMethodNames,
-  eventChannel,
-  invokeChannel,
-  type BridgeOutcome,
-} from '../../shared/bridge';
-import type { AppCore } from '../core';
+import { BRIDGE_ERROR, bridgeMethodNames, eventChannel, invokeChannel, type BridgeOutcome } from '../../shared/bridge';
+import { windowOutbox, type AppCore } from '../core';
 import { refusal } from '../core/bridge-runtime';
 import type { SenderFrame } from '../window/app-entry';
 
@@ -59,16 +52,13 @@ export function registerCore(
 }
 
 /**
- * Sends every core event to the current window (none while it is closed). Payloads were
- * validated by the core's event hub.
+ * Sends every core event to the current window (none while it is closed), in the order and pace of
+ * the window outbox (core/window-outbox.ts): an order's answer at once, market data once per frame.
+ * Payloads were validated by the core's event hub.
  */
 export function forwardEvents(core: Pick<AppCore, 'on'>, target: () => BridgeEventSink | null): () => void {
-  const offs = bridgeEventNames.map((event) =>
-    core.on(event, (payload) => {
-      target()?.send(eventChannel(event), payload);
-    }),
-  );
-  return () => {
-    for (const off of offs) off();
-  };
+  return windowOutbox(core, (batch) => {
+    const sink = target();
+    if (sink) for (const [event, payload] of batch) sink.send(eventChannel(event), payload);
+  });
 }

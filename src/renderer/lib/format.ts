@@ -77,6 +77,11 @@ export function sizeToInput(size: string | bigint): string {
   return exactSize(toBig(size));
 }
 
+/** An oracle price (USD × 10^6) as a field would take it, exact: 64980500000 → "64980.5". */
+export function oracleToInput(price: string | bigint): string {
+  return exactSize(toBig(price));
+}
+
 /** 6-decimal USD: 1234567890 → "$1,234.57"; negative → "−$1.00". */
 export function formatUsd(amount: Amount): string {
   return amount === null || amount === undefined ? '—' : displayUsd(toBig(amount));

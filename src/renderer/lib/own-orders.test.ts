@@ -1,7 +1,14 @@
 import { get } from 'svelte/store';
 import { describe, expect, it } from 'vitest';
 import type { AccountView, OrderHistoryEntry, OrderResult, OrderTicket } from '../../shared/bridge';
-import { OwnOrderEcho, pendingAt, pendingLevels, REJECTED_SHOWN_MS, RESTING_ECHO_MS } from './own-orders';
+import {
+  answeredLevels,
+  OwnOrderEcho,
+  pendingAt,
+  pendingLevels,
+  REJECTED_SHOWN_MS,
+  RESTING_ECHO_MS,
+} from './own-orders';
 
 const ticket = (over: Partial<OrderTicket> = {}): OrderTicket => ({
   assetId: '7',
@@ -89,5 +96,22 @@ describe('own orders on screen at once', () => {
     expect(pendingAt(levels.bids, 400_000n, 10_000n, 'bid')).toBe(2_000_000n);
     expect(pendingAt(levels.asks, 610_000n, 10_000n, 'ask')).toBe(1_000_000n);
     expect(pendingLevels(get(echo.orders), '7', '4').bids.size).toBe(0);
+  });
+
+  it('counts an order as resting (●) from the answer on, and as on its way (◌) only until then', () => {
+    const echo = new OwnOrderEcho();
+    echo.sending(ticket());
+    echo.sending(ticket({ price: '41' }));
+    echo.answered([entry(1)]);
+    // 40¢ answered as resting, 41¢ still on its way.
+    const waiting = pendingLevels(get(echo.orders), '7', '3');
+    expect([...waiting.bids]).toEqual([['410000', 2_000_000n]]);
+    const resting = answeredLevels(get(echo.orders), [], '7', '3');
+    expect([...resting.bids]).toEqual([['400000', 2_000_000n]]);
+    // Once the account view lists it the echo goes, and the account's open order carries it on: no gap, no double.
+    const open = { assetId: '7', epoch: '3', side: 'buy' as const, price: '400000', remaining: '2000000' };
+    echo.account({ openOrders: [{ ...open, orderId: id(1) }] } as unknown as AccountView);
+    expect([...answeredLevels(get(echo.orders), [open], '7', '3').bids]).toEqual([['400000', 2_000_000n]]);
+    expect(answeredLevels(get(echo.orders), [open], '7', '4').bids.size).toBe(0);
   });
 });

@@ -8,6 +8,7 @@
 import { writable, type Readable } from 'svelte/store';
 import type {
   AccountView,
+  OpenOrderView,
   OrderHistoryEntry,
   OrderResult,
   OrderTicket,
@@ -156,16 +157,47 @@ export class OwnOrderEcho {
 /** The window's echo of its own orders. */
 export const ownOrders = new OwnOrderEcho();
 
-/** Own sizes not yet in the book's own sizes, by price, for the ladder's Mine column. */
+/** Own sizes on their way (sent, not yet answered), by price, for the ladder's Mine column (◌). */
 export function pendingLevels(
   list: readonly PendingOrder[],
   assetId: string,
   epoch: string,
 ): { bids: Map<string, bigint>; asks: Map<string, bigint> } {
+  return levelsIn(list, assetId, epoch, 'sending');
+}
+
+/**
+ * Own sizes resting in the book as the answers know them, by price: the orders the exchange answered as
+ * resting that main's account view does not list yet (their echoes), plus the account view's open
+ * orders. The Mine column shows them as in the book (●) from the answer on, not from the book's next
+ * update; the ladder takes the larger of this and the book's own size per row, as both count the same
+ * orders once the book catches up (an echo ends when the account view lists its order).
+ */
+export function answeredLevels(
+  list: readonly PendingOrder[],
+  openOrders: readonly Pick<OpenOrderView, 'assetId' | 'epoch' | 'side' | 'price' | 'remaining'>[],
+  assetId: string,
+  epoch: string,
+): { bids: Map<string, bigint>; asks: Map<string, bigint> } {
+  const levels = levelsIn(list, assetId, epoch, 'resting');
+  for (const o of openOrders) {
+    if (o.assetId !== assetId || o.epoch !== epoch) continue;
+    const side = o.side === 'buy' ? levels.bids : levels.asks;
+    side.set(o.price, (side.get(o.price) ?? 0n) + BigInt(o.remaining));
+  }
+  return levels;
+}
+
+function levelsIn(
+  list: readonly PendingOrder[],
+  assetId: string,
+  epoch: string,
+  state: PendingState,
+): { bids: Map<string, bigint>; asks: Map<string, bigint> } {
   const bids = new Map<string, bigint>();
   const asks = new Map<string, bigint>();
   for (const p of list) {
-    if (p.assetId !== assetId || p.epoch !== epoch || p.state === 'rejected') continue;
+    if (p.assetId !== assetId || p.epoch !== epoch || p.state !== state) continue;
     const side = p.side === 'buy' ? bids : asks;
     side.set(p.price, (side.get(p.price) ?? 0n) + BigInt(p.remaining));
   }

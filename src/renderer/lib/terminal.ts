@@ -23,9 +23,11 @@ import { BridgeCallError, type BridgeClient } from './bridge';
 import { marketLabel } from './format';
 import { fillText, resolutionText } from './notice-text';
 import { pushNotice, setNoticesPractice } from './notices';
+import { perFrame } from './frame-batch';
 import { ownOrders } from './own-orders';
 import type { SectionId } from './sections';
 import { followUpdates } from './updates';
+import { followWorkingOrders } from './working-list';
 
 export const connectionView = writable<ConnectionView | null>(null);
 export const settings = writable<Settings | null>(null);
@@ -160,7 +162,8 @@ export function startTerminal(bridge: BridgeClient): () => void {
       deploymentId = v.deploymentId;
     }),
     bridge.on('settings', (v) => settings.set(v)),
-    bridge.on('markets', (v) => markets.set(v)),
+    // Market data: applied once per frame (lib/frame-batch.ts), the latest list wins.
+    bridge.on('markets', (v) => perFrame.put('markets', () => markets.set(v))),
     bridge.on('account', (v) => {
       account.set(v);
       ownOrders.account(v);
@@ -190,6 +193,8 @@ export function startTerminal(bridge: BridgeClient): () => void {
       orderHistory.set(h);
     }),
     followUpdates(bridge, pushNotice),
+    // Working orders run in main; the window draws and lists them (lib/working-orders.ts).
+    followWorkingOrders(bridge),
   ];
   // The clock also rolls markets: once an epoch has expired, ask for the list again (at most
   // every few seconds) in case the core's own refresh has not arrived yet.

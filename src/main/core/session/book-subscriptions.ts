@@ -29,12 +29,35 @@ interface Subscription {
   sync: BookSync;
   depth: number;
   coalescer: Coalescer<null>;
+  /** Where the sync's changes go: this subscription's coalescer, or nowhere while parked. */
+  relay: Relay;
+}
+
+/** A book sync's change callback, re-pointed when a parked sync serves a new subscription. */
+interface Relay {
+  changed: () => void;
+}
+
+/** A closed subscription's sync, kept in step with the feed for a while in case the book is asked for again. */
+interface Parked {
+  sync: BookSync;
+  relay: Relay;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 const MAX_SUBSCRIPTIONS = 32;
+/**
+ * A page reload (or the Trade screen opened again) asks for the same book a moment later: a sync kept
+ * in step for this long answers at once, where a new one waits for the exchange's snapshot (hundreds of
+ * ms with the market busy: issue 29, page load → ladder with quotes).
+ */
+export const PARKED_BOOK_MS = 60_000;
+const MAX_PARKED = 4;
 
 export class BookSubscriptions {
   readonly #subs = new Map<string, Subscription>();
+  /** Most recently parked last. */
+  readonly #parked: Parked[] = [];
   constructor(private readonly sources: BookSources) {}
 
   async subscribe(assetId: bigint, epoch: bigint, depth: number): Promise<{ subscriptionId: string; book: BookView }> {
@@ -49,16 +72,21 @@ export class BookSubscriptions {
       const sub = this.#subs.get(subscriptionId);
       if (sub) this.sources.emit(subscriptionId, this.view(sub));
     }, 30);
-    const sync = new BookSync({
-      assetId,
-      epoch,
-      reader: this.sources.reader,
-      feed: this.sources.feed,
-      onChange: () => coalescer.push(null),
-    });
-    const sub = { sync, depth, coalescer };
+    const parked = this.#unpark(assetId, epoch);
+    const relay: Relay = parked?.relay ?? { changed: () => {} };
+    const sync =
+      parked?.sync ??
+      new BookSync({
+        assetId,
+        epoch,
+        reader: this.sources.reader,
+        feed: this.sources.feed,
+        onChange: () => relay.changed(),
+      });
+    relay.changed = () => coalescer.push(null);
+    const sub = { sync, depth, coalescer, relay };
     this.#subs.set(subscriptionId, sub);
-    await sync.start();
+    if (!parked) await sync.start();
     return { subscriptionId, book: this.view(sub) };
   }
 
@@ -116,14 +144,50 @@ export class BookSubscriptions {
     return n;
   }
 
-  closeAll(): void {
-    for (const [id, sub] of this.#subs) this.#close(id, sub);
+  /** Closes every subscription; `park`: keep their syncs for a while (a page going away), else stop them. */
+  closeAll(park = false): void {
+    for (const [id, sub] of this.#subs) this.#close(id, sub, park);
+    if (!park) for (const p of this.#parked.splice(0)) this.#stopParked(p);
   }
 
-  #close(id: string, sub: Subscription): void {
+  #close(id: string, sub: Subscription, park = true): void {
     sub.coalescer.dispose();
-    sub.sync.stop();
     this.#subs.delete(id);
+    if (!park) {
+      sub.sync.stop();
+      return;
+    }
+    sub.relay.changed = () => {};
+    const parked: Parked = {
+      sync: sub.sync,
+      relay: sub.relay,
+      timer: setTimeout(() => {
+        const i = this.#parked.indexOf(parked);
+        if (i >= 0) this.#stopParked(this.#parked.splice(i, 1)[0]!);
+      }, PARKED_BOOK_MS),
+    };
+    parked.timer.unref?.();
+    this.#parked.push(parked);
+    while (this.#parked.length > MAX_PARKED) this.#stopParked(this.#parked.shift()!);
+  }
+
+  /** A parked sync of this book still in step with the feed, taken out of the park; else null. */
+  #unpark(assetId: bigint, epoch: bigint): Parked | null {
+    for (let i = this.#parked.length - 1; i >= 0; i--) {
+      const p = this.#parked[i]!;
+      if (p.sync.store.assetId !== assetId || p.sync.store.epoch !== epoch) continue;
+      this.#parked.splice(i, 1);
+      clearTimeout(p.timer);
+      if (p.sync.health().state === 'live') return p;
+      this.#stopParked(p);
+      return null;
+    }
+    return null;
+  }
+
+  #stopParked(p: Parked): void {
+    clearTimeout(p.timer);
+    p.sync.stop();
   }
 
   view(sub: Subscription): BookView {

@@ -138,7 +138,8 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
     feeds: () => (current ? current.health.feedHealth() : []),
     clockOffsetMs: () => current?.health.clockOffsetMs() ?? null,
     clockUncertaintyMs: () => current?.health.clockUncertaintyMs() ?? null,
-    windowGone: () => current?.board.books.closeAll(),
+    // Kept in step a while (parked): the next page asks for the same book at once, and gets it at once.
+    windowGone: () => current?.board.books.closeAll(true),
     personActive: (press) => current?.personActive(press),
     dispose: () => {
       off();

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkingLegView, WorkingOrderView } from '../../shared/bridge';
+import {
+  bracketPrices,
+  contractLevels,
+  kindName,
+  ladderMarks,
+  legText,
+  oracleLevels,
+  stateWord,
+  whyText,
+  workingIn,
+} from './working-orders';
+
+const leg = (over: Partial<WorkingLegView>): WorkingLegView => ({
+  id: 'l1',
+  type: 'take-profit',
+  state: 'armed',
+  side: 'sell',
+  price: '550000',
+  double: false,
+  oracleLevel: null,
+  direction: null,
+  fireAt: null,
+  secondsBeforeEnd: null,
+  size: null,
+  armed: null,
+  slippage: '50000',
+  retries: 0,
+  attempts: [],
+  orderId: null,
+  filled: '0',
+  ...over,
+});
+
+const order = (over: Partial<WorkingOrderView>): WorkingOrderView => ({
+  id: 'wo-1',
+  kind: 'exit',
+  state: 'armed',
+  account: `0x${'11'.repeat(20)}`,
+  signAs: 'master',
+  assetId: '42',
+  epoch: '7',
+  market: 'BTC 5m #7',
+  createdAt: 1,
+  waiting: null,
+  reason: null,
+  legs: [leg({})],
+  roll: null,
+  ...over,
+});
+
+const bracket = order({
+  id: 'wo-2',
+  kind: 'bracket',
+  state: 'pending',
+  legs: [
+    leg({ id: 'e', type: 'entry', side: 'buy', price: '450000', size: '3000000', state: 'resting' }),
+    leg({ id: 'tp', type: 'take-profit', price: '500000', state: 'idle', armed: '0' }),
+    leg({ id: 'sl', type: 'stop', price: '400000', state: 'idle', armed: '0' }),
+  ],
+});
+
+describe('working orders in words', () => {
+  it('says each trigger and what it sends with the window formatters', () => {
+    expect(legText(leg({}))).toBe('Take-profit at 55.0¢ → sell the whole position');
+    expect(legText(leg({ type: 'stop', price: '400000', double: true, size: '2000000' }))).toBe(
+      'Stop at 40.0¢ (two quotes through) → sell 2',
+    );
+    expect(legText(leg({ type: 'oracle-stop', price: null, oracleLevel: '64980500000', direction: 'below' }))).toBe(
+      'Oracle stop: oracle at or below $64,980.50 → sell the whole position',
+    );
+    expect(legText(leg({ type: 'time-exit', price: null, secondsBeforeEnd: 10 }))).toBe(
+      'Time exit 10 s before the end → sell the whole position',
+    );
+    expect(legText(bracket.legs[0]!)).toBe('Entry: buy 3 at 45.0¢');
+    expect(legText(bracket.legs[1]!)).toBe('Take-profit at 50.0¢ → sell nothing armed yet');
+    expect(kindName(bracket)).toBe('Bracket');
+    expect(kindName(order({}))).toBe('Take-profit');
+    expect(stateWord(bracket)).toBe('waiting for its entry');
+  });
+
+  it("tells why it waits in main's words, else what its last try said", () => {
+    expect(whyText(order({ waiting: 'waiting: the book of BTC 5m #7 is stale' }))).toBe(
+      'Waiting: the book of BTC 5m #7 is stale',
+    );
+    expect(whyText(order({}))).toBeNull();
+    const tried = leg({
+      attempts: [
+        { at: 1, side: 'sell', limit: '500000', size: '1000000', orderId: null, filled: '0', note: 'nothing filled' },
+        { at: 2, side: 'sell', limit: '500000', size: '1000000', orderId: null, filled: null, note: 'sent' },
+      ],
+    });
+    expect(whyText(order({ legs: [tried] }))).toBe('sent');
+  });
+});
+
+describe('what the ladder and charts draw', () => {
+  it('marks take-profits and stops that have not fired, in the running orders of the market', () => {
+    const ended = order({ id: 'wo-3', state: 'stopped', legs: [leg({ state: 'cancelled' })] });
+    const other = order({ id: 'wo-4', epoch: '8' });
+    const here = workingIn([order({}), bracket, ended, other], { assetId: '42', epoch: '7' });
+    expect(here.map((o) => o.id)).toEqual(['wo-1', 'wo-2']);
+    const marks = ladderMarks(here);
+    expect(marks.map((m) => [m.key, m.short, m.price, m.armed, m.grouped])).toEqual([
+      ['wo-1:l1', 'TP', 550000n, true, false],
+      ['wo-2:tp', 'TP', 500000n, false, true],
+      ['wo-2:sl', 'SL', 400000n, false, true],
+    ]);
+    expect(marks[1]!.title).toMatch(/armed when the entry fills\. Drag to move it; click to cancel this bracket/);
+    // The entry rests on the exchange (the ladder's Mine column shows it); the chart draws it too.
+    expect(contractLevels(here).map((l) => [l.title, l.price])).toEqual([
+      ['TP', '550000'],
+      ['entry', '450000'],
+      ['TP', '500000'],
+      ['SL', '400000'],
+    ]);
+  });
+
+  it('draws an oracle stop at its level on the oracle chart', () => {
+    const stop = order({ legs: [leg({ type: 'oracle-stop', price: null, oracleLevel: '64980500000' })] });
+    expect(oracleLevels([stop])).toEqual([
+      { key: 'wo-1:l1', price: '64980500000', title: 'oracle stop', tone: 'down' },
+    ]);
+  });
+});
+
+describe('the default bracket', () => {
+  it('puts the take-profit on the winning side of the entry and keeps both tradable', () => {
+    const d = { takeProfitCents: '5', stopCents: '2.5' };
+    expect(bracketPrices('buy', '45', d)).toEqual({ takeProfit: '50', stop: '42.5' });
+    expect(bracketPrices('sell', '45', d)).toEqual({ takeProfit: '40', stop: '47.5' });
+    expect(bracketPrices('buy', '98', d)).toEqual({ takeProfit: '99.9', stop: '95.5' });
+    expect(bracketPrices('buy', 'abc', d)).toBeNull();
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * Working orders in the window (docs/working-orders.md): main keeps and runs them, and sends the
+ * whole list whenever one changes (the `workingOrders` event). This module holds that list, words
+ * each one for people with the window's formatters, picks what the ladder and the charts draw, and
+ * sends the window's requests (create, edit, cancel), showing main's sentence when one is refused.
+ */
+import { get, writable } from 'svelte/store';
+import type {
+  ExitTriggerDraft,
+  MarketRef,
+  OrderTicket,
+  SignAs,
+  WorkingLegView,
+  WorkingOrderDraft,
+  WorkingOrderEdit,
+  WorkingOrderView,
+} from '../../shared/bridge';
+import { DEFAULT_WORKING_DEFAULTS, type WorkingDefaults } from '../../shared/working-defaults';
+import type { BridgeClient } from './bridge';
+import { centsInputToPrice, formatOracle, formatPrice, formatSize, priceToCentsInput } from './format';
+import { pushNotice } from './notices';
+import { bridgeClient, errorMessage, marketName, settings } from './terminal';
+import { workingOrders } from './working-list';
+
+export { workingOrders };
+
+/**
+ * The default bracket rides on the next order (the hotkey or the ticket's Bracket switch): that
+ * order goes to main as a bracket, then this turns itself off.
+ */
+export const nextBracket = writable(false);
+
+/** One sentence the UI shows wherever a working order is made: they need this app running. */
+export const RUNS_WHILE_OPEN =
+  'Working orders run only while this app is open and unlocked: closed, locked or offline, nothing fires.';
+
+export function isRunning(o: Pick<WorkingOrderView, 'state'>): boolean {
+  return o.state === 'pending' || o.state === 'armed' || o.state === 'firing';
+}
+
+/** The running working orders of one market's epoch. */
+export function workingIn(list: readonly WorkingOrderView[], market: MarketRef): WorkingOrderView[] {
+  return list.filter((o) => isRunning(o) && o.assetId === market.assetId && o.epoch === market.epoch);
+}
+
+// ------------------------------------------------------------------ words
+
+const LEG_NAMES: Readonly<Record<WorkingLegView['type'], string>> = {
+  'take-profit': 'Take-profit',
+  stop: 'Stop',
+  'oracle-stop': 'Oracle stop',
+  'time-exit': 'Time exit',
+  limit: 'Limit',
+  entry: 'Entry',
+  quote: 'Quote',
+};
+
+export function legName(type: WorkingLegView['type']): string {
+  return LEG_NAMES[type];
+}
+
+/** What a working order is, as a trader calls it: an exit by its trigger, else its kind. */
+export function kindName(o: Pick<WorkingOrderView, 'kind' | 'legs'>): string {
+  if (o.kind === 'exit') return o.legs[0] ? legName(o.legs[0].type) : 'Exit';
+  return o.kind === 'oco' ? 'OCO' : o.kind === 'bracket' ? 'Bracket' : 'Roll';
+}
+
+const sideWord = (side: 'buy' | 'sell'): string => (side === 'buy' ? 'buy' : 'sell');
+
+/** How much an exit sends: a size, what a bracket's fills armed, or the whole position. */
+function exitSize(leg: WorkingLegView): string {
+  if (leg.armed !== null) return leg.armed === '0' ? 'nothing armed yet' : `${formatSize(leg.armed)} armed`;
+  return leg.size === null ? 'the whole position' : formatSize(leg.size);
+}
+
+/** One leg's trigger and what it sends: "Take-profit at 50.0¢ → sell the whole position". */
+export function legText(leg: WorkingLegView): string {
+  const name = legName(leg.type);
+  switch (leg.type) {
+    case 'take-profit':
+    case 'stop':
+      return `${name} at ${formatPrice(leg.price)}${leg.double ? ' (two quotes through)' : ''} → ${sideWord(leg.side)} ${exitSize(leg)}`;
+    case 'oracle-stop':
+      return `${name}: oracle ${leg.direction === 'above' ? 'at or above' : 'at or below'} ${formatOracle(leg.oracleLevel)} → ${sideWord(leg.side)} ${exitSize(leg)}`;
+    case 'time-exit':
+      return `${name} ${leg.secondsBeforeEnd ?? '?'} s before the end → ${sideWord(leg.side)} ${exitSize(leg)}`;
+    case 'limit':
+    case 'entry':
+    case 'quote': {
+      const filled = leg.filled !== '0' ? ` (${formatSize(leg.filled)} filled)` : '';
+      return `${name}: ${sideWord(leg.side)} ${formatSize(leg.size)} at ${formatPrice(leg.price)}${filled}`;
+    }
+  }
+}
+
+/** The state in words, for the table's State column. */
+export function stateWord(o: Pick<WorkingOrderView, 'state' | 'kind'>): string {
+  switch (o.state) {
+    case 'pending':
+      return o.kind === 'roll' ? 'running' : 'waiting for its entry';
+    case 'armed':
+      return 'armed';
+    case 'firing':
+      return 'firing';
+    case 'done':
+      return 'done';
+    case 'stopped':
+      return 'stopped';
+  }
+}
+
+/**
+ * Why it waits, or how it ended, in main's words; for a running order with nothing holding it,
+ * what the last try said (an exit retrying), else null.
+ */
+export function whyText(o: WorkingOrderView): string | null {
+  const said = o.waiting ?? o.reason;
+  if (said) return said.charAt(0).toUpperCase() + said.slice(1);
+  const last = o.legs.flatMap((l) => l.attempts).sort((a, b) => b.at - a.at)[0];
+  return last ? last.note : null;
+}
+
+// ------------------------------------------------------------------ what the ladder and charts draw
+
+/** A contract-price trigger on the ladder: a take-profit or stop leg that has not fired. */
+export interface LadderMark {
+  /** `${order}:${leg}`: one mark per leg. */
+  readonly key: string;
+  readonly orderId: string;
+  readonly legId: string;
+  readonly type: 'take-profit' | 'stop';
+  readonly price: bigint;
+  /** The side it sends: its mark sits in that side's Mine column. */
+  readonly side: 'buy' | 'sell';
+  /** Watching now (false: a bracket's exit before its entry fills). */
+  readonly armed: boolean;
+  /** Part of a bracket or OCO: cancelling it cancels the whole working order. */
+  readonly grouped: boolean;
+  /** The two letters drawn ("TP", "SL"), and the full sentence for the title and screen readers. */
+  readonly short: string;
+  readonly title: string;
+}
+
+export function ladderMarks(orders: readonly WorkingOrderView[]): LadderMark[] {
+  const marks: LadderMark[] = [];
+  for (const o of orders) {
+    if (!isRunning(o)) continue;
+    for (const leg of o.legs) {
+      if ((leg.type !== 'take-profit' && leg.type !== 'stop') || leg.price === null) continue;
+      if (leg.state !== 'idle' && leg.state !== 'armed') continue;
+      const grouped = o.kind !== 'exit';
+      const cancels = grouped ? `this ${kindName(o).toLowerCase()} (all its legs)` : 'it';
+      marks.push({
+        key: `${o.id}:${leg.id}`,
+        orderId: o.id,
+        legId: leg.id,
+        type: leg.type,
+        price: BigInt(leg.price),
+        side: leg.side,
+        armed: leg.state === 'armed',
+        grouped,
+        short: leg.type === 'take-profit' ? 'TP' : 'SL',
+        title: `${legText(leg)}${leg.state === 'idle' ? ', armed when the entry fills' : ''}. Drag to move it; click to cancel ${cancels}.`,
+      });
+    }
+  }
+  return marks;
+}
+
+/** A horizontal line on the contract chart (cents) or the oracle chart (dollars). */
+export interface ChartLevel {
+  readonly key: string;
+  /** Micro-dollars: a contract price, or an oracle price. */
+  readonly price: string;
+  readonly title: string;
+  readonly tone: 'up' | 'down' | 'warn';
+}
+
+/** The contract chart's lines: every take-profit, stop and resting leg with a price. */
+export function contractLevels(orders: readonly WorkingOrderView[]): ChartLevel[] {
+  const lines: ChartLevel[] = [];
+  for (const o of orders) {
+    if (!isRunning(o)) continue;
+    for (const leg of o.legs) {
+      if (leg.price === null || leg.type === 'oracle-stop' || leg.type === 'time-exit') continue;
+      if (leg.state === 'done' || leg.state === 'cancelled' || leg.state === 'filled') continue;
+      const tone = leg.type === 'take-profit' ? 'up' : leg.type === 'stop' ? 'down' : 'warn';
+      const title = leg.type === 'take-profit' ? 'TP' : leg.type === 'stop' ? 'SL' : legName(leg.type).toLowerCase();
+      lines.push({ key: `${o.id}:${leg.id}`, price: leg.price, title, tone });
+    }
+  }
+  return lines;
+}
+
+/** The oracle chart's lines: each running oracle stop's level. */
+export function oracleLevels(orders: readonly WorkingOrderView[]): ChartLevel[] {
+  const lines: ChartLevel[] = [];
+  for (const o of orders) {
+    if (!isRunning(o)) continue;
+    for (const leg of o.legs) {
+      if (leg.type !== 'oracle-stop' || leg.oracleLevel === null) continue;
+      if (leg.state !== 'idle' && leg.state !== 'armed') continue;
+      lines.push({ key: `${o.id}:${leg.id}`, price: leg.oracleLevel, title: 'oracle stop', tone: 'down' });
+    }
+  }
+  return lines;
+}
+
+// ------------------------------------------------------------------ drafts
+
+/** The default bracket's take-profit and stop for an entry: its price ± the defaults, kept inside 0.1–99.9¢. */
+export function bracketPrices(
+  side: 'buy' | 'sell',
+  entryCents: string,
+  defaults: Pick<WorkingDefaults, 'takeProfitCents' | 'stopCents'>,
+): { takeProfit: string; stop: string } | null {
+  const entry = centsInputToPrice(entryCents);
+  const tp = centsInputToPrice(defaults.takeProfitCents);
+  const sl = centsInputToPrice(defaults.stopCents);
+  if (entry === null || tp === null || sl === null) return null;
+  const clamp = (p: bigint): bigint => (p < 1_000n ? 1_000n : p > 999_000n ? 999_000n : p);
+  const up = side === 'buy' ? 1n : -1n;
+  return {
+    takeProfit: priceToCentsInput(clamp(entry + up * tp)),
+    stop: priceToCentsInput(clamp(entry - up * sl)),
+  };
+}
+
+export function workingDefaults(): WorkingDefaults {
+  return get(settings)?.workingDefaults ?? DEFAULT_WORKING_DEFAULTS;
+}
+
+// ------------------------------------------------------------------ requests
+
+/** A request's outcome: the view, or main's sentence why not (also shown as a notice). */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
+
+async function request<T>(send: (bridge: BridgeClient) => Promise<T>): Promise<Outcome<T>> {
+  const bridge = bridgeClient();
+  if (!bridge) {
+    pushNotice('error', 'Not connected to the app.');
+    return { ok: false, message: 'Not connected to the app.' };
+  }
+  try {
+    return { ok: true, value: await send(bridge) };
+  } catch (error) {
+    const message = errorMessage(error);
+    pushNotice('error', message);
+    return { ok: false, message };
+  }
+}
+
+/** Adopts the answer at once (the event follows): the list shows what main said without waiting. */
+function adopt(view: WorkingOrderView): void {
+  workingOrders.update((list) =>
+    list.some((o) => o.id === view.id) ? list.map((o) => (o.id === view.id ? view : o)) : [view, ...list],
+  );
+}
+
+export async function createWorking(draft: WorkingOrderDraft): Promise<Outcome<WorkingOrderView>> {
+  const r = await request((b) => b.call('workingOrders.create', draft));
+  if (r.ok) adopt(r.value);
+  return r;
+}
+
+export async function editWorking(edit: WorkingOrderEdit): Promise<Outcome<WorkingOrderView>> {
+  const r = await request((b) => b.call('workingOrders.edit', edit));
+  if (r.ok) adopt(r.value);
+  return r;
+}
+
+export async function cancelWorking(id: string): Promise<Outcome<WorkingOrderView>> {
+  const r = await request((b) => b.call('workingOrders.cancel', { id }));
+  if (r.ok) {
+    adopt(r.value);
+    pushNotice('info', `${r.value.market}: ${kindName(r.value).toLowerCase()} cancelled.`);
+  }
+  return r;
+}
+
+/** Cancels every running working order (of one market when given), and says how many. */
+export async function cancelAllWorking(market?: MarketRef): Promise<void> {
+  const r = await request((b) => b.call('workingOrders.cancelAll', market ?? {}));
+  if (!r.ok) return;
+  for (const v of r.value) adopt(v);
+  const n = r.value.length;
+  const where = market ? `${marketName(market.assetId, market.epoch)}: ` : '';
+  pushNotice(
+    'info',
+    `${where}${n === 0 ? 'no working orders to cancel' : `${n} working ${n === 1 ? 'order' : 'orders'} cancelled`}.`,
+  );
+}
+
+/** Attaches an exit to the position in a market: take-profit, stop, oracle stop or time exit. */
+export async function attachExit(
+  market: MarketRef,
+  signAs: SignAs,
+  trigger: ExitTriggerDraft,
+): Promise<Outcome<WorkingOrderView>> {
+  const r = await createWorking({ kind: 'exit', ...market, signAs, trigger });
+  if (r.ok)
+    pushNotice('success', `${r.value.market}: ${r.value.legs[0] ? legText(r.value.legs[0]) : 'exit attached'}.`);
+  return r;
+}
+
+/** The flatten-before-expiry hotkey: a time exit on the market, the default seconds before its end. */
+export function attachTimeExit(market: MarketRef, signAs: SignAs): Promise<Outcome<WorkingOrderView>> {
+  return attachExit(market, signAs, { type: 'time-exit', secondsBeforeEnd: workingDefaults().timeExitSeconds });
+}
+
+/**
+ * Sends an order with the default bracket attached: main places the entry and arms its take-profit
+ * and stop as it fills. A bracket's entry rests (GTC) or takes what it can (IOC); a post-only join
+ * rests as GTC. Turns `nextBracket` off once main has it; a refusal leaves it on, the ticket as typed.
+ */
+export async function placeBracket(order: OrderTicket): Promise<boolean> {
+  const name = marketName(order.assetId, order.epoch);
+  if (order.timeInForce === 'FOK') {
+    pushNotice(
+      'warning',
+      `${name}: a bracket’s entry is GTC or IOC, not FOK: change the time in force and send again.`,
+    );
+    return false;
+  }
+  const prices = bracketPrices(order.side, order.price, workingDefaults());
+  if (!prices) {
+    pushNotice('warning', `${name}: the bracket needs a price for its entry in cents, such as 45.5.`);
+    return false;
+  }
+  const r = await createWorking({
+    kind: 'bracket',
+    assetId: order.assetId,
+    epoch: order.epoch,
+    signAs: order.signAs,
+    entry: {
+      side: order.side,
+      price: order.price,
+      size: order.size,
+      timeInForce: order.timeInForce === 'IOC' ? 'IOC' : 'GTC',
+    },
+    takeProfit: prices.takeProfit,
+    stop: prices.stop,
+  });
+  if (!r.ok) return false;
+  nextBracket.set(false);
+  const legs = r.value.legs.filter((l) => l.type !== 'entry').map((l) => legText(l).split(' → ')[0]);
+  pushNotice(
+    'success',
+    `${name}: bracket sent: ${order.side === 'buy' ? 'buy' : 'sell'} ${order.size} at ${formatPrice(centsInputToPrice(order.price))}, ${legs.join(', ').toLowerCase()}, armed as the entry fills.`,
+  );
+  return true;
+}
