@@ -4,7 +4,14 @@
  * CSSOM, so it runs under the window's CSP. Chart values are floats for drawing only.
  */
 import { LIVE_TIME_SCALE } from './live-time-scale';
-import { createChart, type IChartApi, type ISeriesApi, type SeriesType, type UTCTimestamp } from 'lightweight-charts';
+import {
+  createChart,
+  LineStyle,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesType,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 
 export interface ChartColours {
   text: string;
@@ -160,4 +167,33 @@ export const toChartTime = (ms: number): UTCTimestamp => Math.floor(ms / 1000) a
 /** Of points in time order, the last of each second: the chart takes one point per time. */
 export function lastPerSecond<P extends { time: UTCTimestamp }>(ordered: readonly P[]): P[] {
   return ordered.filter((p, i) => ordered[i + 1]?.time !== p.time);
+}
+
+/** A dashed level drawn across a chart (a working order's trigger, an oracle stop). */
+export interface DashedLevel {
+  value: number;
+  colour: string;
+  title: string;
+}
+
+/** The colour of a theme token (`--down`, `--up`…), read now. */
+export function tokenColour(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(`--${name}`).trim() || '#888888';
+}
+
+/** Draws each level as a dashed price line with its label on the axis; returns what removes them. */
+export function drawDashedLevels(series: ISeriesApi<SeriesType>, levels: readonly DashedLevel[]): () => void {
+  const lines = levels.map((l) =>
+    series.createPriceLine({
+      price: l.value,
+      color: l.colour,
+      lineStyle: LineStyle.Dashed,
+      lineWidth: 1,
+      title: l.title,
+      axisLabelVisible: true,
+    }),
+  );
+  return () => {
+    for (const line of lines) series.removePriceLine(line);
+  };
 }
