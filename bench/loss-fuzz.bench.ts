@@ -2,7 +2,9 @@
 // core and devnet (test/core/loss-fuzz.ts says what is played and measured). Prints, per seed, the
 // steps, orders, fills, refusals, main's own cancels and the worst loss against the limit; the first
 // violation with its seed and step. LOSS_FUZZ_SEEDS (comma-separated) and LOSS_FUZZ_STEPS set the run;
-// LOSS_FUZZ_ONLY ('|'-separated starts of step names) keeps only those kinds; LOSS_FUZZ_LOG=1 prints every step.
+// LOSS_FUZZ_ONLY ('|'-separated starts of step names) keeps only those kinds; LOSS_FUZZ_LOG=1 prints every step;
+// LOSS_FUZZ_ATTACKS sets the weight of each composite attack step (default 1; 0 leaves them out), and
+// LOSS_FUZZ_ONLY='attack 3' aims a run at one of them.
 import { fuzzWorld, runLossFuzz } from '../test/core/loss-fuzz';
 import type { Benchmark } from './harness';
 
@@ -15,6 +17,7 @@ const bench: Benchmark = {
     const steps = Number(process.env['LOSS_FUZZ_STEPS'] ?? 400);
     // A run aimed at one attack: only the kinds of step named here ('|'-separated starts of their names).
     const only = (process.env['LOSS_FUZZ_ONLY'] ?? '').split('|').filter(Boolean);
+    const attackWeight = Number(process.env['LOSS_FUZZ_ATTACKS'] ?? 1);
     let violations = 0;
     for (const seed of seeds) {
       // One world per seed: a fresh $1,000 account and today's budget untouched.
@@ -22,7 +25,7 @@ const bench: Benchmark = {
       try {
         const started = Date.now();
         const log = process.env['LOSS_FUZZ_LOG'] ? (line: string) => console.log(`    ${line}`) : undefined;
-        const r = await runLossFuzz(world, seed, steps, log, [], only);
+        const r = await runLossFuzz(world, seed, steps, log, [], only, attackWeight);
         const line = `seed ${seed}: ${r.steps} steps, ${r.orders} orders (${r.refused} refused, ${r.fills} filled at once), main cancelled ${r.cancelledByMain}; worst loss ${usd(r.worstLoss)} of ${usd(r.limit)} (${((Number(r.worstLoss) / Number(r.limit || 1n)) * 100).toFixed(1)} %) in ${((Date.now() - started) / 1000).toFixed(0)} s`;
         console.log(`  ${line}`);
         console.log(`    steps by kind: ${JSON.stringify(r.kinds)}`);

@@ -8,7 +8,9 @@
  * from "another machine", market-list edits (moved, taken off the list and put back: applied in place),
  * account switches that stay away for a few steps while the account's orders rest, watch-only adds,
  * lock and unlock, restarts of the core over its store) and of the market (the devnet's oracle moved up
- * and down, silent spells, and a 1-minute market whose epochs roll and resolve during the run), and
+ * and down, silent spells, and a 1-minute market whose epochs roll and resolve during the run), plus
+ * composite steps that each play one attack of issue 27's table in one go (random single steps
+ * seldom compose one: a run on the code before the risk ledger broke the limit on 1 seed of 3), and
  * after every step:
  *
  *   today's loss = equity at the start − equity now ≤ the limit + what the market moved held positions against the account
@@ -338,6 +340,11 @@ export async function runLossFuzz(
   mustPlay: readonly string[] = [],
   /** Only these kinds of step (each named by the start of its name) are drawn: a run aimed at one attack. */
   only: readonly string[] = [],
+  /**
+   * Weight of each composite attack step (the issue's six attacks, each played in one step): the
+   * random steps alone seldom compose one, so a long run that should find them needs these.
+   */
+  attackWeight = 1,
 ): Promise<FuzzReport> {
   const r = seededRandom(seed);
   const { devnet, alice, mallory, markets } = w;
@@ -458,6 +465,10 @@ export async function runLossFuzz(
       const code = o.error?.code ?? 'unknown';
       report.refusedBy[code] = (report.refusedBy[code] ?? 0) + 1;
     } else if (BigInt((o.value as { filled?: string }).filled ?? '0') > 0n) report.fills++;
+    // Each outcome in the step log: a violation's mechanism is then read from the orders that went.
+    log(
+      `  order ${o.ok ? `sent, filled ${(o.value as { filled?: string }).filled ?? '?'}` : `refused ${o.error?.code}`}`,
+    );
   };
   const note = (what: string): void => void (report.kinds[what] = (report.kinds[what] ?? 0) + 1);
   const selectAlice = async (): Promise<void> => {
@@ -706,6 +717,26 @@ export async function runLossFuzz(
       },
     ],
     [
+      // Weight 0: drawn only where a run must play it (a short run may otherwise end before the
+      // 30-second market rolls, when main refuses most orders quickly). Waits for the roll; the
+      // invariant is then checked across it like after any step.
+      'wait for the short market to roll',
+      0,
+      async () => {
+        const m = markets[markets.length - 1]!;
+        const from = m.epoch;
+        const until = Date.now() + Number(SHORT_EPOCH_S) * 1_000 + 10_000;
+        while (Date.now() < until) {
+          const epoch = await mallory
+            .getAsset(m.assetId)
+            .then((a) => a.epoch)
+            .catch(() => from);
+          if (epoch !== from) return;
+          await sleep(500);
+        }
+      },
+    ],
+    [
       'oracle silent for a spell',
       1,
       async () => {
@@ -772,6 +803,206 @@ export async function runLossFuzz(
       },
     ],
   ];
+
+  // Composite attack steps: each plays one attack of issue 27's table in one go, through the window,
+  // the colluder and the oracle only. Kept in one step so the invariant is checked after the whole of it.
+  const onTick = (p: bigint): bigint => (p / 1_000n) * 1_000n;
+  const inBook = (p: bigint): bigint => (p < 10_000n ? 10_000n : p > 990_000n ? 990_000n : onTick(p));
+  /** BTC or ETH by the hour (no roll during a run), put back on the list if the window took it off. */
+  const target = (): Market => {
+    const m = pick(r, markets.slice(0, 2));
+    if (!m.listed) putBack(m);
+    return m;
+  };
+  /** Alice selected at once, ending any spell away: the attacks are on her day. */
+  const focus = async (): Promise<void> => {
+    away = 0;
+    await selectAlice();
+  };
+  const fairOf = async (m: Market): Promise<bigint> => (await fairNow()).get(key(m)) ?? SCALE / 2n;
+  /** The colluder's quotes on a market, replacing its others there. */
+  const collude = async (m: Market, ask: bigint | null, bid: bigint | null, size: bigint): Promise<void> => {
+    const at = { assetId: m.assetId, epoch: m.epoch };
+    await mallory.cancelAll(at).catch(() => undefined);
+    if (ask !== null)
+      await mallory.placeOrder({ ...at, side: 'sell', price: ask, size, timeInForce: 'GTC' }).catch(() => undefined);
+    if (bid !== null)
+      await mallory.placeOrder({ ...at, side: 'buy', price: bid, size, timeInForce: 'GTC' }).catch(() => undefined);
+  };
+  /** The colluder takes alice's resting orders on one side, each at its own price. */
+  const takeRested = async (m: Market, side: 'buys' | 'sells'): Promise<void> => {
+    const book = await mallory.getBookOrders(m.assetId, m.epoch, alice).catch(() => null);
+    for (const o of book?.[side] ?? [])
+      await mallory
+        .placeOrder({
+          assetId: m.assetId,
+          epoch: m.epoch,
+          side: side === 'buys' ? 'sell' : 'buy',
+          price: o.price,
+          size: o.size,
+          timeInForce: 'IOC',
+        })
+        .catch(() => undefined);
+  };
+  /**
+   * The invariant's bookkeeping brought up to now within a step: what is held from here on is the
+   * account's before the market moves next, so that move on it counts as the market's, as between steps
+   * (a quote at fair filled at once and then moved against by the oracle is not the window's doing).
+   */
+  const checkpoint = async (): Promise<void> => {
+    const fair = await fairNow();
+    const now = await held();
+    for (const [k, n] of before.inventory) {
+      const f0 = fairBefore.get(k);
+      const f1 = fair.get(k);
+      if (f0 !== undefined && f1 !== undefined) drift += (n * (f1 - f0)) / SCALE;
+    }
+    // The window's part and the anchor as at a step's end (the invariant is checked at the step's end).
+    const total = startEquity - (now.cash + valueOf(now.inventory, fair));
+    if (total + drift - windowPart > 10_000n || windowPart - (total + drift) > 10_000n) {
+      windowPart = total + drift;
+      if (totalBefore <= limit) anchor = drift;
+    }
+    totalBefore = total;
+    before = now;
+    fairBefore = new Map(fair);
+  };
+  const buys = async (m: Market, price: bigint, size: bigint, n: number, tif = 'IOC'): Promise<void> => {
+    for (let i = 0; i < n; i++) placed(await invoke('orders.place', order(m, 'buy', price, size, tif)));
+  };
+  const attacks: [string, number, () => Promise<void>][] = [
+    [
+      'attack 1: restart, then buys at a far ask before any fair value',
+      attackWeight,
+      async () => {
+        const m = target();
+        // A new core's oracle history is empty: buys at 99¢ in the gap, the colluder's ask the only book.
+        await w.restart(alice);
+        away = 0;
+        await collude(m, 990_000n, null, 1_000n * N);
+        await buys(m, 990_000n, 99n, 8);
+      },
+    ],
+    [
+      'attack 2: market list edited, then buys at a far ask',
+      attackWeight,
+      async () => {
+        const m = target();
+        await focus();
+        await collude(m, 990_000n, null, 1_000n * N);
+        const d = w.t.settings.getSettings().deployments[0]!;
+        const from = (d.markets ?? []).findIndex((x) => x.assetId === m.assetId.toString());
+        // A real move (one to where it is changes nothing). A core that restarts its session on an
+        // edit has no fair value for a spell after it: the buys go in that gap, as soon as it opens.
+        await invoke('deployments.moveMarket', { deploymentId: d.id, assetId: m.assetId.toString(), to: from ? 0 : 1 });
+        await until(async () => {
+          const out = await invoke('markets.list');
+          const shown = out.ok ? (out.value as { assetId: string; fairPrice: string | null }[]) : [];
+          return shown.some((x) => x.assetId === m.assetId.toString() && x.fairPrice === null);
+        }, 3_000).catch(() => undefined);
+        await buys(m, 990_000n, 99n, 8);
+      },
+    ],
+    [
+      'attack 3: bids rest, the market is taken off the list, the colluder sells into them',
+      attackWeight,
+      async () => {
+        const m = target();
+        await focus();
+        const edge = inBook((await fairOf(m)) + 140_000n);
+        await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
+        await buys(m, edge, 100n, 8, 'GTC');
+        const d = w.t.settings.getSettings().deployments[0]!;
+        const out = await invoke('deployments.removeMarket', { deploymentId: d.id, assetId: m.assetId.toString() });
+        if (out.ok) {
+          m.listed = false;
+          offList.set(m, 1 + Math.floor(r() * 4));
+        }
+        // Off the list, where the list's checks may no longer look: more bids, far above worth.
+        await buys(m, 990_000n, 99n, 8, 'GTC');
+        await takeRested(m, 'buys');
+      },
+    ],
+    [
+      "attack 4: a burst not awaited at the band's edge against a resting ask",
+      attackWeight,
+      async () => {
+        const m = target();
+        await focus();
+        const edge = inBook((await fairOf(m)) + 140_000n);
+        await collude(m, edge, null, 6_000n * N);
+        const outs = await Promise.all(
+          Array.from({ length: 20 + Math.floor(r() * 21) }, () =>
+            invoke('orders.place', order(m, 'buy', edge, 100n, 'IOC')),
+          ),
+        );
+        outs.forEach(placed);
+      },
+    ],
+    [
+      'attack 5: one switch through 64+ watch-only accounts, back, trade more',
+      attackWeight,
+      async () => {
+        const m = target();
+        await focus();
+        const edge = inBook((await fairOf(m)) + 140_000n);
+        await collude(m, edge, null, 3_000n * N);
+        // Up to the limit first, so what comes back after the switch is a budget spent.
+        for (let i = 0; i < 10; i++) {
+          const o = await invoke('orders.place', order(m, 'buy', edge, 100n, 'IOC'));
+          placed(o);
+          if (!o.ok && o.error.code === 'risk.daily_loss') break;
+        }
+        // More accounts than any bounded store of day records keeps, each with its record read.
+        for (let i = 0, n = 64 + Math.floor(r() * 16); i < n; i++) {
+          const address = `0x${Math.floor(r() * 2 ** 48)
+            .toString(16)
+            .padStart(40, '0')}`;
+          await invoke('airgap.watchAdd', { address, label: `watched ${i}` });
+          await invoke('account.select', { master: address, agent: null, tradeAs: 'master' });
+          await invoke('risk.status');
+        }
+        await selectAlice();
+        await until(async () => (await invoke('account.get')).ok, 5_000).catch(() => undefined);
+        await buys(m, edge, 100n, 10);
+      },
+    ],
+    [
+      'attack 6: big quotes at fair, the oracle jumps past the band, the colluder takes the stale side',
+      attackWeight,
+      async () => {
+        const m = target();
+        await focus();
+        await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
+        const spot = Object.values(DEVNET_SYMBOLS).find((s) => s.symbolId === m.symbolId)!.initialPrice;
+        let dir = r() < 0.5 ? 1n : -1n;
+        for (let round = 0; round < 3; round++) {
+          const f = await fairOf(m);
+          const size = BigInt(400 + Math.floor(r() * 200));
+          placed(await invoke('orders.place', order(m, 'sell', inBook(f + 5_000n), size, 'GTC')));
+          placed(await invoke('orders.place', order(m, 'buy', inBook(f - 5_000n), size, 'GTC')));
+          // About 3 % of the spot price: fair value moves some 20¢, past the 15¢ band.
+          await checkpoint();
+          const next = (offsets.get(m.symbolId) ?? 0n) + (dir * spot) / 32n;
+          offsets.set(m.symbolId, next);
+          devnet.exchange.steerOracle(m.symbolId, { offset: next });
+          // The colluder sees the oracle as soon as the app does, and takes the side left stale.
+          await until(async () => {
+            const g = await fairOf(m);
+            return dir > 0n ? g > f + 150_000n : g < f - 150_000n;
+          }, 15_000).catch(() => undefined);
+          await takeRested(m, dir > 0n ? 'sells' : 'buys');
+          await invoke('orders.cancelAll', {
+            assetId: m.assetId.toString(),
+            epoch: m.epoch.toString(),
+            signAs: 'master',
+          });
+          dir = -dir;
+        }
+      },
+    ],
+  ];
+  actions.push(...attacks);
   if (only.length > 0) for (const a of actions) if (!only.some((o) => a[0].startsWith(o))) a[1] = 0;
   const weights = actions.reduce((s, a) => s + a[1], 0);
   let lastEpochs = markets.map((m) => m.epoch).join(',');
@@ -820,7 +1051,7 @@ export async function runLossFuzz(
     if (loss > report.worstLoss) report.worstLoss = loss;
     report.steps = step + 1;
     log(
-      `${step + 1} ${kind}: today's loss ${Number(total) / 1e6}, the market's part ${Number(adverse) / 1e6}, of ${Number(limit) / 1e6}`,
+      `${step + 1} ${kind}: today's loss ${Number(total) / 1e6}, the market's part ${Number(adverse) / 1e6}, of ${Number(limit) / 1e6}; held ${[...after.inventory].map(([k, n]) => `${k.split(':')[0]!.slice(-4)}:${n / N}`).join(' ') || 'nothing'}`,
     );
     // Rounding: a cent per order placed (each fill's value rounds once).
     if (loss > limit + BigInt(report.orders) * 10_000n) {

@@ -217,7 +217,7 @@ describe('the one-pass check', () => {
         maxOrdersPerMinute: focus === 4 ? Math.max(1, i.sentInLastMinute + Number(d)) : 1_000,
       };
       if (a) {
-        const committed = a.lossToday + a.restingCost + a.reserved + ownCost(o, i.fair, inventory);
+        const committed = a.lossToday + a.restingCost + a.reserved + ownCost(o, i.fair);
         // 5: what the orders commit meets the limit; 6: today's loss itself meets it.
         if (focus === 5) a.lossLimit = committed + d < 0n ? 0n : committed + d;
         else if (focus === 6) {

@@ -92,18 +92,15 @@ export function edgeCost(o: Pick<RestingOrder, 'sell' | 'price' | 'size'>, fair:
 }
 
 /**
- * What this order could lose against fair value, for the loss budget. With no fair value the part of
- * it that opens or adds to a position counts at the most it can lose; the part that closes what is
- * held counts nothing, since a position with no price is already valued at the worst it can pay
- * (equity.ts) and selling it (or buying back a short) at any price can only do better.
+ * What this order could lose against fair value, for the loss budget. With no fair value the whole
+ * order counts at the most it can lose, the part that closes a position too: the position is valued at
+ * the worst it can pay, but that is a bound on its value, not its price. Buying back a short at 99¢
+ * when the contract is worth 50¢ gives 49¢ a contract away, so "reduces a position" is no reason to let
+ * an order through at any price while the price cannot be checked (a hostile window would restart the
+ * core and buy back into a colluder's ask: the loss fuzzer's attack 1, test/core/loss-fuzz.ts).
  */
-export function ownCost(
-  o: Pick<CheckedOrder, 'sell' | 'price' | 'size'>,
-  fair: bigint | null,
-  inventory: bigint,
-): bigint {
-  if (fair !== null) return edgeCost(o, fair);
-  return orderMargin(o.sell, openingSize(o, inventory), o.price);
+export function ownCost(o: Pick<CheckedOrder, 'sell' | 'price' | 'size'>, fair: bigint | null): bigint {
+  return edgeCost(o, fair);
 }
 
 /** The resting-order figures of `AccountRisk` for one order, from the list of the account's resting orders. */
@@ -185,7 +182,7 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
-  const own = ownCost(o, fair, a.inventory);
+  const own = ownCost(o, fair);
   const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
@@ -253,7 +250,7 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
     if ((worst < 0n ? -worst : worst) > l.maxPosition) return false;
   }
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
-  const own = ownCost(o, fair, inventory);
+  const own = ownCost(o, fair);
   const committed = a.lossToday + a.restingCost + a.reserved + own;
   return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }

@@ -268,7 +268,7 @@ export class OrderGate {
       ...orderTerms,
       cost: handedOut
         ? orderMargin(order.sell, order.size, order.price)
-        : ownCost(checked, last.fair, last.risk?.inventory ?? 0n),
+        : ownCost(checked, last.fair),
       untilEpochEnds: handedOut,
     });
     this.#d.rate.note(order.master);
