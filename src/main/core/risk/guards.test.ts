@@ -131,6 +131,16 @@ describe('daily loss limit', () => {
     expect(loss(order({ sell: true, price: 49n * C, size: 100n * N }), near, fairAt(50n))).toBeNull();
   });
 
+  it('with no fair value counts a closing order at the most it can lose: a buy-back at its price', () => {
+    // Short 100: buying back at 99¢ may give 99¢ a contract away (the contract may be worth nothing).
+    const short = account({ inventory: -100n * N, lossToday: 10n * D });
+    expect(ownCost(order({ price: 99n * C, size: 100n * N }), null)).toBe(99n * D);
+    expect(loss(order({ price: 99n * C, size: 100n * N }), short, null)?.code).toBe('risk.daily_loss');
+    // A buy-back the budget can pay goes; a sale of a long counts at a dollar less its price.
+    expect(loss(order({ price: 50n * C, size: 100n * N }), short, null)).toBeNull();
+    expect(ownCost(order({ sell: true, price: 30n * C, size: 10n * N }), null)).toBe(7n * D);
+  });
+
   it('knows which part of an order opens a position', () => {
     expect(openingSize({ sell: true, size: 10n }, 4n)).toBe(6n);
     expect(openingSize({ sell: false, size: 10n }, -12n)).toBe(0n);
