@@ -74,6 +74,8 @@ function noWasmCryptoInWindow(): Plugin {
  * import of src/devnet (the chain, the contracts' artifacts, hardhat, solc) fails the main build; the
  * lint rules say the same at the source (eslint.config.js), and test/built/pack.test.ts reads the maps.
  */
+const DEVNET_DIR = resolve(here, 'src/devnet') + '/';
+
 function noChainInTheApp(): Plugin {
   return {
     name: 'exchange-terminal:no-chain-in-the-app',
@@ -83,8 +85,7 @@ function noChainInTheApp(): Plugin {
       // Relative specifiers are resolved against their importer: src/main/core/devnet/ (the built-in
       // devnet deployment, which only reads devnet.json) is not src/devnet.
       const target = source.startsWith('.') && importer ? resolve(dirname(importer), source) : source;
-      const devnet = target.startsWith(resolve(here, 'src/devnet') + '/') || /(^|\/)src\/devnet\//.test(source);
-      if (devnet || /(^|\/)(hardhat|solc)(\/|$)/.test(source))
+      if (target.startsWith(DEVNET_DIR) || /(^|\/)(hardhat|solc)(\/|$)/.test(source))
         this.error(`${importer ?? 'main'} imports ${source}: the app carries no chain and no chain tooling.`);
       return null;
     },
