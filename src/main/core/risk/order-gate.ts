@@ -266,9 +266,7 @@ export class OrderGate {
     const endReservation = this.#d.reservations.take({
       account: order.master,
       ...orderTerms,
-      cost: handedOut
-        ? orderMargin(order.sell, order.size, order.price)
-        : ownCost(checked, last.fair),
+      cost: handedOut ? orderMargin(order.sell, order.size, order.price) : ownCost(checked, last.fair),
       untilEpochEnds: handedOut,
     });
     this.#d.rate.note(order.master);
