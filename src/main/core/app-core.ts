@@ -160,9 +160,10 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
   // The risk guards run on the wall clock (the UTC day, the last minute), not the idle clock tests drive.
   const clearances = new Clearances(Date.now);
   // A key in the vault keeps its day's record whatever else is selected or watched.
-  const lossBudget = new LossBudget(store, Date.now, {
-    signs: (account) => deps.vault.list().some((k) => k.address.toLowerCase() === account.toLowerCase()),
-  });
+  // A key in the vault: its day's records (loss budget, fills and history) are never pushed out by another's.
+  const signs = (account: string): boolean =>
+    deps.vault.list().some((k) => k.address.toLowerCase() === account.toLowerCase());
+  const lossBudget = new LossBudget(store, Date.now, { signs });
   // An order signed for a later send stops counting when its epoch has ended (by the running session's epochs).
   let epochEnded: (assetId: bigint, epoch: bigint) => boolean = () => false;
   const reservations = new Reservations((a, e) => epochEnded(a, e));
@@ -199,7 +200,7 @@ export function createAppCore(deps: AppCoreDeps): AppCore {
     presence: new UserPresence(deps.now ?? Date.now),
     practice: deps.practice ?? null,
     // The day's fills and history follow the wall clock's UTC day, as the loss budget does.
-    dayRecords: new DayRecordStore(store),
+    dayRecords: new DayRecordStore(store, { signs }),
   };
 
   const trading = deps.trading ? createTradingHost(ctx, deps.trading) : disabledTradingHost();

@@ -103,6 +103,26 @@ describe('DayRecordStore', () => {
     expect(kept.some((r) => r.account === ALICE.toLowerCase())).toBe(false);
   });
 
+  it('keeps a vault key’s day whatever other accounts are saved, and takes no slot for an empty day', () => {
+    const now = { t: NOON };
+    const store = createMemoryStore({});
+    const signs = (a: string): boolean => a === ALICE.toLowerCase();
+    const port = new DayRecordStore(store, { now: () => now.t, writeDelayMs: 0, signs }).port(DEV);
+    port.save(ALICE, () => records());
+    // A window selecting many watched accounts that traded today: the vault key's record stays.
+    for (let i = 0; i < DAY_ACCOUNTS_KEPT + 3; i++)
+      port.save(`0x${(i + 1).toString(16).padStart(40, '0')}`, () => records());
+    const kept = store.get(DAY_RECORDS_KEY) as { account: string }[];
+    expect(kept).toHaveLength(DAY_ACCOUNTS_KEPT + 1);
+    expect(kept.some((r) => r.account === ALICE.toLowerCase())).toBe(true);
+    expect(new DayRecordStore(store, { now: () => now.t, signs }).port(DEV).load(ALICE)).toEqual(plain(records()));
+    // An account only looked at (nothing today) is not written at all.
+    port.save(BOB, () => ({ fills: [], history: [], positions: [] }));
+    expect((store.get(DAY_RECORDS_KEY) as { account: string }[]).some((r) => r.account === BOB.toLowerCase())).toBe(
+      false,
+    );
+  });
+
   it('ignores a damaged store, and only the damaged record of one', () => {
     const now = { t: NOON };
     for (const junk of ['nonsense', 42, { dayRecords: true }, null]) {

@@ -25,7 +25,12 @@ export const DAY_FILLS_KEPT = 1_000;
 export const DAY_HISTORY_KEPT = ORDER_HISTORY_LIMIT;
 /** Positions kept per account and day. */
 export const DAY_POSITIONS_KEPT = 128;
-/** Accounts (per deployment) whose day is kept; the one saved longest ago goes first. */
+/**
+ * Accounts that are not keys in the vault (watched, looked at) whose day is kept; the one saved longest
+ * ago goes first. A vault key's record is never dropped for another's (the vault bounds how many there
+ * are): a window that selects watch-only accounts must not push out the records a restart reads back to
+ * find the markets and accounts the loss ledger keeps watching.
+ */
 export const DAY_ACCOUNTS_KEPT = 6;
 /** How long a change waits before the store is written (changes meanwhile are written together). */
 export const DAY_WRITE_DELAY_MS = 1_000;
@@ -86,6 +91,8 @@ type StoredRecord = z.infer<typeof recordShape>;
 
 export interface DayRecordStoreOptions {
   now?: () => number;
+  /** Whether the account is a key in the vault (its record is kept whatever else is saved). */
+  signs?: (account: string) => boolean;
   /** 0 writes at once (tests). */
   writeDelayMs?: number;
 }
@@ -100,6 +107,7 @@ export class DayRecordStore {
   readonly #store: KeyValueStore;
   readonly #now: () => number;
   readonly #delayMs: number;
+  readonly #signs: (account: string) => boolean;
   #records: StoredRecord[];
   readonly #pending = new Map<string, Pending>();
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -110,6 +118,7 @@ export class DayRecordStore {
     this.#store = store;
     this.#now = opts.now ?? Date.now;
     this.#delayMs = opts.writeDelayMs ?? DAY_WRITE_DELAY_MS;
+    this.#signs = opts.signs ?? (() => false);
     const raw = store.get(DAY_RECORDS_KEY);
     // Each record on its own: a damaged one is dropped, the others kept.
     this.#records = Array.isArray(raw)
@@ -171,7 +180,8 @@ export class DayRecordStore {
     let changed = false;
     for (const p of pending) {
       const made = p.records();
-      if (!made) continue;
+      // Nothing to keep (an account only looked at): no record, and no slot taken from one that has some.
+      if (!made || (made.fills.length === 0 && made.history.length === 0 && made.positions.length === 0)) continue;
       const record = this.#todays({ deployment: p.deployment, account: p.account, day, ...structuredClone(made) });
       // The record saved last goes to the end: the one saved longest ago is the first dropped.
       this.#records = [
@@ -194,10 +204,12 @@ export class DayRecordStore {
     this.#timer.unref?.();
   }
 
-  /** Only today's records, at most DAY_ACCOUNTS_KEPT of them, into the store. */
+  /** Only today's records into the store: every vault key's, and the newest DAY_ACCOUNTS_KEPT of the others. */
   #write(): void {
     const day = this.#today().name;
-    this.#records = this.#records.filter((r) => r.day === day).slice(-DAY_ACCOUNTS_KEPT);
+    const today = this.#records.filter((r) => r.day === day);
+    const others = today.filter((r) => !this.#signs(r.account)).slice(-DAY_ACCOUNTS_KEPT);
+    this.#records = today.filter((r) => this.#signs(r.account) || others.includes(r));
     try {
       this.#store.set(DAY_RECORDS_KEY, this.#records);
     } catch {
