@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { summariseProfile, type CpuProfile } from './profile-summary';
 import { buildRenderer, startUiRig } from './ui-shared';
 import { installPageCounters, readPageCounters, waitForLiveQuotes } from './ui-page-figures';
+import { LONG_TASK_TRACE_CATEGORIES } from './chrome-trace';
 
 const seconds = Number(process.argv[2] ?? '20');
 const outDir = process.argv[3] ?? '/tmp/live-profile';
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     if (trace && browser)
       await browser.startTracing(page, {
         path: join(outDir, 'trace.json'),
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
+        categories: LONG_TASK_TRACE_CATEGORIES,
       });
     await cdp.send('Profiler.start');
     await node.post('Profiler.start');

@@ -1,17 +1,7 @@
 // What the renderer's long tasks were made of, from a Chrome trace (LIVE_TRACE=1 of
 // bench/live-profile.ts): each task over 50 ms on the renderer's main thread with its biggest parts.
 //   npx tsx bench/long-tasks.ts <trace.json> [minMs=50]
-import { readFileSync } from 'node:fs';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts?: number;
-  dur?: number;
-  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
-}
+import { readTrace, rendererMainThreads } from './chrome-trace';
 
 const [file, minArg] = process.argv.slice(2);
 if (file === undefined) {
@@ -19,10 +9,8 @@ if (file === undefined) {
   process.exit(2);
 }
 const min = Number(minArg ?? '50') * 1000;
-const raw = JSON.parse(readFileSync(file, 'utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
-const events = Array.isArray(raw) ? raw : raw.traceEvents;
-const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-for (const main of mains) {
+const events = readTrace(file);
+for (const main of rendererMainThreads(events)) {
   const onMain = events
     .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts !== undefined)
     .sort((a, b) => a.ts! - b.ts!);

@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measurePageLoad, waitForLiveQuotes } from './ui-page-figures';
 import { buildRenderer, startUiRig } from './ui-shared';
+import { LONG_TASK_TRACE_CATEGORIES } from './chrome-trace';
 
 const loads = Number(process.argv[2] ?? '5');
 buildRenderer();
@@ -29,7 +30,7 @@ try {
       if (tracing)
         await browser.startTracing(page, {
           path: tracePath,
-          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
+          categories: LONG_TASK_TRACE_CATEGORIES,
         });
       const { loadToConnected, loadToLadder } = await measurePageLoad(page, url, 1);
       if (tracing) await browser.stopTracing();

@@ -1,26 +1,15 @@
 // Where a frame's main-thread time goes, from a Chrome trace (UI_BENCH_TRACE of the ui-ladder
 // bench): the renderer main thread's complete events summed by name, per frame.
 //   npx tsx bench/trace-summary.ts /tmp/trace.json [top=25]
-import { readFileSync } from 'node:fs';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts?: number;
-  dur?: number;
-  args?: { name?: string };
-}
+import { readTrace, rendererMainThreads } from './chrome-trace';
 
 const [file, topArg] = process.argv.slice(2);
 if (file === undefined) {
   console.error('usage: npx tsx bench/trace-summary.ts <trace.json> [top]');
   process.exit(2);
 }
-const raw = JSON.parse(readFileSync(file, 'utf8')) as TraceEvent[] | { traceEvents: TraceEvent[] };
-const events = Array.isArray(raw) ? raw : raw.traceEvents;
-const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+const events = readTrace(file);
+const main = rendererMainThreads(events)[0];
 if (!main) throw new Error('No CrRendererMain thread in this trace.');
 const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
 const frames = onMain.filter((e) => e.name === 'ProxyMain::BeginMainFrame').length;

@@ -199,11 +199,7 @@ export async function fuzzWorld(prefix = 'loss-fuzz-'): Promise<FuzzWorld> {
     markets,
     ok,
     async freshAccount(index) {
-      const key = devnet.accounts[index]!;
-      const { address } = await ok<{ address: Address }>('keys.importPrivateKey', {
-        privateKey: key.privateKey,
-        label: `account ${index}`,
-      });
+      const address = await importKey(t, devnet, index, `account ${index}`);
       await devnet.exchange.credit(address, START);
       await ok('account.select', { master: address, agent: null, tradeAs: 'master' });
       await until(
@@ -257,12 +253,13 @@ async function okOn<T>(t: TestCore, method: string, ...args: unknown[]): Promise
   return o.value as T;
 }
 
+/** The fuzz core's market list: every devnet market but SOL. */
+const listedEntries = (devnet: DevnetHandle) =>
+  devnet.markets.markets.filter((_, i) => i !== SOL_INDEX).map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+
 /** What the fuzz core trades with: every devnet market but SOL in its directory. */
 function coreTrading(devnet: DevnetHandle) {
-  const entries = devnet.markets.markets
-    .filter((_, i) => i !== SOL_INDEX)
-    .map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
-  return { markets: devnetMarkets(entries), pollMs: 250, healthMs: 1000, balancePollMs: 500 };
+  return { markets: devnetMarkets(listedEntries(devnet)), pollMs: 250, healthMs: 1000, balancePollMs: 500 };
 }
 
 type Ok = <T>(method: string, ...args: unknown[]) => Promise<T>;
@@ -273,9 +270,7 @@ type Ok = <T>(method: string, ...args: unknown[]) => Promise<T>;
  * main's dialog, and every other dialog of main answered no. Connected and pinned.
  */
 export async function connectCore(devnet: DevnetHandle): Promise<{ t: TestCore; ok: Ok }> {
-  const entries = devnet.markets.markets
-    .filter((_, i) => i !== SOL_INDEX)
-    .map((m) => ({ assetId: m.assetId, symbol: m.symbol }));
+  const entries = listedEntries(devnet);
   const t = await createTestCore({ trading: coreTrading(devnet) });
   // A deployment the person added (its market list is theirs to edit), confirmed and then pinned in
   // main's dialogs, answered yes as the person would.
@@ -471,6 +466,25 @@ export async function runLossFuzz(
     );
   };
   const note = (what: string): void => void (report.kinds[what] = (report.kinds[what] ?? 0) + 1);
+  const onTick = (p: bigint): bigint => (p / 1_000n) * 1_000n;
+  /** The colluder's quotes on a market, replacing its others there. */
+  const collude = async (m: Market, ask: bigint | null, bid: bigint | null, size: bigint): Promise<void> => {
+    const at = { assetId: m.assetId, epoch: m.epoch };
+    await mallory.cancelAll(at).catch(() => undefined);
+    if (ask !== null)
+      await mallory.placeOrder({ ...at, side: 'sell', price: ask, size, timeInForce: 'GTC' }).catch(() => undefined);
+    if (bid !== null)
+      await mallory.placeOrder({ ...at, side: 'buy', price: bid, size, timeInForce: 'GTC' }).catch(() => undefined);
+  };
+  /** A new watch-only address (drawn from the run's seed) added, selected, and its budget read. */
+  const watchOne = async (i: number): Promise<void> => {
+    const address = `0x${Math.floor(r() * 2 ** 48)
+      .toString(16)
+      .padStart(40, '0')}`;
+    await invoke('airgap.watchAdd', { address, label: `watched ${i}` });
+    await invoke('account.select', { master: address, agent: null, tradeAs: 'master' });
+    await invoke('risk.status');
+  };
   const selectAlice = async (): Promise<void> => {
     await invoke('account.select', { master: alice, agent: null, tradeAs: 'master' });
   };
@@ -527,22 +541,13 @@ export async function runLossFuzz(
       async () => {
         const m = pick(r, markets);
         const f = lastFair.get(key(m)) ?? SCALE / 2n;
-        const onTick = (p: bigint): bigint => (p / 1_000n) * 1_000n;
         // Mostly within 15¢ of fair; a quarter of the time far from it (up to 99¢ / down to 1¢), the
         // liquidity a buy far above worth needs to fill there.
         const far = r() < 0.25 ? 850_000 : 150_000;
         const ask = onTick(f + BigInt(Math.floor(r() * far)));
         const bid = onTick(f - BigInt(Math.floor(r() * far)));
         const size = BigInt(1 + Math.floor(r() * 300)) * N;
-        await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
-        if (ask < 1_000_000n && ask > 0n)
-          await mallory
-            .placeOrder({ assetId: m.assetId, epoch: m.epoch, side: 'sell', price: ask, size, timeInForce: 'GTC' })
-            .catch(() => undefined);
-        if (bid > 0n)
-          await mallory
-            .placeOrder({ assetId: m.assetId, epoch: m.epoch, side: 'buy', price: bid, size, timeInForce: 'GTC' })
-            .catch(() => undefined);
+        await collude(m, ask < SCALE && ask > 0n ? ask : null, bid > 0n ? bid : null, size);
       },
     ],
     [
@@ -674,12 +679,7 @@ export async function runLossFuzz(
         await invoke('risk.status');
         // Enough of them over a run to fill any bounded store of day records many times over.
         for (let i = 0, n = 3 + Math.floor(r() * 14); i < n; i++) {
-          const address = `0x${Math.floor(r() * 2 ** 48)
-            .toString(16)
-            .padStart(40, '0')}`;
-          await invoke('airgap.watchAdd', { address, label: `watched ${i}` });
-          await invoke('account.select', { master: address, agent: null, tradeAs: 'master' });
-          await invoke('risk.status');
+          await watchOne(i);
         }
         if (other && r() < 0.5) await invoke('account.select', { master: other, agent: null, tradeAs: 'master' });
         away = 1 + Math.floor(r() * 5);
@@ -806,7 +806,6 @@ export async function runLossFuzz(
 
   // Composite attack steps: each plays one attack of issue 27's table in one go, through the window,
   // the colluder and the oracle only. Kept in one step so the invariant is checked after the whole of it.
-  const onTick = (p: bigint): bigint => (p / 1_000n) * 1_000n;
   const inBook = (p: bigint): bigint => (p < 10_000n ? 10_000n : p > 990_000n ? 990_000n : onTick(p));
   /** BTC or ETH by the hour (no roll during a run), put back on the list if the window took it off. */
   const target = (): Market => {
@@ -819,16 +818,13 @@ export async function runLossFuzz(
     away = 0;
     await selectAlice();
   };
-  const fairOf = async (m: Market): Promise<bigint> => (await fairNow()).get(key(m)) ?? SCALE / 2n;
-  /** The colluder's quotes on a market, replacing its others there. */
-  const collude = async (m: Market, ask: bigint | null, bid: bigint | null, size: bigint): Promise<void> => {
-    const at = { assetId: m.assetId, epoch: m.epoch };
-    await mallory.cancelAll(at).catch(() => undefined);
-    if (ask !== null)
-      await mallory.placeOrder({ ...at, side: 'sell', price: ask, size, timeInForce: 'GTC' }).catch(() => undefined);
-    if (bid !== null)
-      await mallory.placeOrder({ ...at, side: 'buy', price: bid, size, timeInForce: 'GTC' }).catch(() => undefined);
+  /** An attack played on a target market with alice selected. */
+  const focused = (play: (m: Market) => Promise<void>) => async (): Promise<void> => {
+    const m = target();
+    await focus();
+    await play(m);
   };
+  const fairOf = async (m: Market): Promise<bigint> => (await fairNow()).get(key(m)) ?? SCALE / 2n;
   /** The colluder takes alice's resting orders on one side, each at its own price. */
   const takeRested = async (m: Market, side: 'buys' | 'sells'): Promise<void> => {
     const book = await mallory.getBookOrders(m.assetId, m.epoch, alice).catch(() => null);
@@ -886,9 +882,7 @@ export async function runLossFuzz(
     [
       'attack 2: market list edited, then buys at a far ask',
       attackWeight,
-      async () => {
-        const m = target();
-        await focus();
+      focused(async (m) => {
         await collude(m, 990_000n, null, 1_000n * N);
         const d = w.t.settings.getSettings().deployments[0]!;
         const from = (d.markets ?? []).findIndex((x) => x.assetId === m.assetId.toString());
@@ -901,14 +895,12 @@ export async function runLossFuzz(
           return shown.some((x) => x.assetId === m.assetId.toString() && x.fairPrice === null);
         }, 3_000).catch(() => undefined);
         await buys(m, 990_000n, 99n, 8);
-      },
+      }),
     ],
     [
       'attack 3: bids rest, the market is taken off the list, the colluder sells into them',
       attackWeight,
-      async () => {
-        const m = target();
-        await focus();
+      focused(async (m) => {
         const edge = inBook((await fairOf(m)) + 140_000n);
         await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
         await buys(m, edge, 100n, 8, 'GTC');
@@ -921,14 +913,12 @@ export async function runLossFuzz(
         // Off the list, where the list's checks may no longer look: more bids, far above worth.
         await buys(m, 990_000n, 99n, 8, 'GTC');
         await takeRested(m, 'buys');
-      },
+      }),
     ],
     [
       "attack 4: a burst not awaited at the band's edge against a resting ask",
       attackWeight,
-      async () => {
-        const m = target();
-        await focus();
+      focused(async (m) => {
         const edge = inBook((await fairOf(m)) + 140_000n);
         await collude(m, edge, null, 6_000n * N);
         const outs = await Promise.all(
@@ -937,14 +927,12 @@ export async function runLossFuzz(
           ),
         );
         outs.forEach(placed);
-      },
+      }),
     ],
     [
-      'attack 5: one switch through 64+ watch-only accounts, back, trade more',
+      'attack 5: one switch through 64+ watch-only accounts, back, a restart, trade more',
       attackWeight,
-      async () => {
-        const m = target();
-        await focus();
+      focused(async (m) => {
         const edge = inBook((await fairOf(m)) + 140_000n);
         await collude(m, edge, null, 3_000n * N);
         // Up to the limit first, so what comes back after the switch is a budget spent.
@@ -955,24 +943,21 @@ export async function runLossFuzz(
         }
         // More accounts than any bounded store of day records keeps, each with its record read.
         for (let i = 0, n = 64 + Math.floor(r() * 16); i < n; i++) {
-          const address = `0x${Math.floor(r() * 2 ** 48)
-            .toString(16)
-            .padStart(40, '0')}`;
-          await invoke('airgap.watchAdd', { address, label: `watched ${i}` });
-          await invoke('account.select', { master: address, agent: null, tradeAs: 'master' });
-          await invoke('risk.status');
+          await watchOne(i);
         }
         await selectAlice();
+        // Then a restart: the new core finds the markets and accounts it must keep watching only in the
+        // day records the switch tried to push out (session/day-records.ts keeps a vault key's).
+        await w.restart(alice);
+        away = 0;
         await until(async () => (await invoke('account.get')).ok, 5_000).catch(() => undefined);
         await buys(m, edge, 100n, 10);
-      },
+      }),
     ],
     [
       'attack 6: big quotes at fair, the oracle jumps past the band, the colluder takes the stale side',
       attackWeight,
-      async () => {
-        const m = target();
-        await focus();
+      focused(async (m) => {
         await mallory.cancelAll({ assetId: m.assetId, epoch: m.epoch }).catch(() => undefined);
         const spot = Object.values(DEVNET_SYMBOLS).find((s) => s.symbolId === m.symbolId)!.initialPrice;
         let dir = r() < 0.5 ? 1n : -1n;
@@ -999,7 +984,7 @@ export async function runLossFuzz(
           });
           dir = -dir;
         }
-      },
+      }),
     ],
   ];
   actions.push(...attacks);

@@ -61,8 +61,21 @@ it('reordering, removing and adding a market neither restarts the session nor fo
     expect(marketClosed).not.toHaveBeenCalled();
     expect(oracleClosed.mock.calls.length).toBeLessThanOrEqual(1);
     expect(notices.filter((n) => /^Connected to/.test(n))).toEqual([]);
-    // And it still trades: the account is read on the market put back.
+    // And it still trades: the account is read, and the market put back takes orders again (a buy at
+    // 1¢ that nothing fills: off the list, it was refused as not in the market list).
     await until(async () => (await w.ok<{ balance: unknown }>('account.get')).balance !== null);
+    const o = await w.t.core.invoke('orders.place', [
+      {
+        assetId: id,
+        epoch: eth.epoch.toString(),
+        side: 'buy',
+        price: '1',
+        size: '1',
+        timeInForce: 'IOC',
+        signAs: 'master',
+      },
+    ]);
+    expect(o.ok ? 'sent' : o.error.code).not.toBe('orders.unlisted_market');
   } finally {
     off();
   }

@@ -2,7 +2,8 @@
  * What the window is sent, in the order a trader needs it. With the market busy, main emits tens of
  * book, market-list and oracle events a second; sent as emitted, they queued in the one ordered
  * channel to the window (Electron's IPC, or the e2e harness's), and the exchange's answer to the
- * window's own order waited behind them (issue 29: key → resting p95 162 ms live against 81 idle).
+ * window's own order waited behind them (issue 29: key → resting p95 162 ms live against 81 idle,
+ * measured by `npm run bench -- ui-hotkey` before this outbox).
  *
  * So market data (the bridge table's `perFrame` events: books, the market list, oracle prices, trade
  * prints, and the account view the market re-marks) is held and sent once per frame, only the latest

@@ -20,7 +20,7 @@ import { ConnectionHealth, ORACLE_STALE_MS } from './connection-health';
 import { MarketBoard } from './market-board';
 import type { MarketEntry } from './market-directory';
 import { MarketSet } from './market-set';
-import { LEFT_ACCOUNTS_KEPT as LEFT_ACCOUNTS_NOTE, LeftAccounts } from './left-accounts';
+import { LEFT_ACCOUNTS_KEPT, LeftAccounts } from './left-accounts';
 import { endedOrdersText } from './epoch-end';
 import { marketLabel } from './market-name';
 import { oldestKept } from './retention';
@@ -162,7 +162,7 @@ export class TradingSession {
         }
         opts.notify(
           'warning',
-          `Main cancelled every resting order of ${a.address}: more than ${LEFT_ACCOUNTS_NOTE} accounts were left with orders resting, and one main cannot watch may not keep orders on the book.`,
+          `Main cancelled every resting order of ${a.address}: more than ${LEFT_ACCOUNTS_KEPT} accounts were left with orders resting, and one main cannot watch may not keep orders on the book.`,
         );
       },
     });
@@ -330,7 +330,7 @@ export class TradingSession {
     if (!port) return;
     const selected = this.desk.selection.master?.toLowerCase();
     for (const k of this.#o.vault.list()) {
-      if (k.role !== 'master' || k.address.toLowerCase() === selected || !this.#canSign(k.address)) continue;
+      if (k.address.toLowerCase() === selected || !this.#canSign(k.address)) continue;
       const open = port.load(k.address).history.filter((e) => e.outcome === 'open');
       if (open.length === 0) continue;
       this.#meet([...new Set(open.map((e) => e.assetId))].map((a) => BigInt(a)));
