@@ -207,6 +207,8 @@ export const MaxSlippageSchema = z
   })
   .refine((v) => /[1-9]/.test(v), { message: 'must be at least 0.1¢' });
 
+const TIME_EXIT_RULE = 'must be a whole number of seconds from 1 to 3600';
+
 /**
  * What the working-order hotkeys and the position row start from (docs/working-orders.md): the
  * default bracket's take-profit and stop, in cents from its entry's price, and how long before the
@@ -216,13 +218,11 @@ export const WorkingDefaultsSchema = z.strictObject({
   takeProfitCents: MaxSlippageSchema,
   stopCents: MaxSlippageSchema,
   timeExitSeconds: z
-    .number({ message: 'must be a whole number of seconds from 1 to 3600' })
-    .int({ message: 'must be a whole number of seconds from 1 to 3600' })
-    .min(1, { message: 'must be a whole number of seconds from 1 to 3600' })
-    .max(3600, { message: 'must be a whole number of seconds from 1 to 3600' }),
+    .number({ message: TIME_EXIT_RULE })
+    .int({ message: TIME_EXIT_RULE })
+    .min(1, { message: TIME_EXIT_RULE })
+    .max(3600, { message: TIME_EXIT_RULE }),
 });
-export type { WorkingDefaults } from './working-defaults';
-export { DEFAULT_WORKING_DEFAULTS };
 
 /** A whole-cents dollar amount typed as text, more than $0 and below $1,000,000,000: "250", "12.5". */
 const DollarsSchema = z

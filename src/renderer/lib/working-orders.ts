@@ -6,6 +6,9 @@
  */
 import { get, writable } from 'svelte/store';
 import type {
+  BridgeArgs,
+  BridgeMethod,
+  BridgeResult,
   ExitTriggerDraft,
   MarketRef,
   OrderTicket,
@@ -15,11 +18,13 @@ import type {
   WorkingOrderEdit,
   WorkingOrderView,
 } from '../../shared/bridge';
+import { MAX_PRICE, MIN_PRICE } from '../../shared/protocol/constants';
+import type { Settings } from '../../shared/settings-schema';
 import { DEFAULT_WORKING_DEFAULTS, type WorkingDefaults } from '../../shared/working-defaults';
-import type { BridgeClient } from './bridge';
+import { attempt, type Attempt } from './attempt';
 import { centsInputToPrice, formatOracle, formatPrice, formatSize, priceToCentsInput } from './format';
 import { pushNotice } from './notices';
-import { bridgeClient, errorMessage, marketName, settings } from './terminal';
+import { marketName, settings } from './terminal';
 import { workingOrders } from './working-list';
 
 export { workingOrders };
@@ -43,6 +48,18 @@ export function workingIn(list: readonly WorkingOrderView[], market: MarketRef):
   return list.filter((o) => isRunning(o) && o.assetId === market.assetId && o.epoch === market.epoch);
 }
 
+const EXIT_TYPES: ReadonlySet<WorkingLegView['type']> = new Set(['take-profit', 'stop', 'oracle-stop', 'time-exit']);
+
+/** The legs that close the position in a market (exits of its own, a bracket's take-profit and stop), with their orders. */
+export function exitLegs(
+  list: readonly WorkingOrderView[],
+  market: MarketRef,
+): { order: WorkingOrderView; leg: WorkingLegView }[] {
+  return workingIn(list, market).flatMap((order) =>
+    order.legs.filter((leg) => EXIT_TYPES.has(leg.type)).map((leg) => ({ order, leg })),
+  );
+}
+
 // ------------------------------------------------------------------ words
 
 const LEG_NAMES: Readonly<Record<WorkingLegView['type'], string>> = {
@@ -59,13 +76,14 @@ export function legName(type: WorkingLegView['type']): string {
   return LEG_NAMES[type];
 }
 
+/** The letters a take-profit or stop is drawn with on the ladder and the contract chart. */
+const shortName = (type: 'take-profit' | 'stop'): string => (type === 'take-profit' ? 'TP' : 'SL');
+
 /** What a working order is, as a trader calls it: an exit by its trigger, else its kind. */
 export function kindName(o: Pick<WorkingOrderView, 'kind' | 'legs'>): string {
   if (o.kind === 'exit') return o.legs[0] ? legName(o.legs[0].type) : 'Exit';
   return o.kind === 'oco' ? 'OCO' : o.kind === 'bracket' ? 'Bracket' : 'Roll';
 }
-
-const sideWord = (side: 'buy' | 'sell'): string => (side === 'buy' ? 'buy' : 'sell');
 
 /** How much an exit sends: a size, what a bracket's fills armed, or the whole position. */
 function exitSize(leg: WorkingLegView): string {
@@ -79,16 +97,16 @@ export function legText(leg: WorkingLegView): string {
   switch (leg.type) {
     case 'take-profit':
     case 'stop':
-      return `${name} at ${formatPrice(leg.price)}${leg.double ? ' (two quotes through)' : ''} → ${sideWord(leg.side)} ${exitSize(leg)}`;
+      return `${name} at ${formatPrice(leg.price)}${leg.double ? ' (two quotes through)' : ''} → ${leg.side} ${exitSize(leg)}`;
     case 'oracle-stop':
-      return `${name}: oracle ${leg.direction === 'above' ? 'at or above' : 'at or below'} ${formatOracle(leg.oracleLevel)} → ${sideWord(leg.side)} ${exitSize(leg)}`;
+      return `${name}: oracle ${leg.direction === 'above' ? 'at or above' : 'at or below'} ${formatOracle(leg.oracleLevel)} → ${leg.side} ${exitSize(leg)}`;
     case 'time-exit':
-      return `${name} ${leg.secondsBeforeEnd ?? '?'} s before the end → ${sideWord(leg.side)} ${exitSize(leg)}`;
+      return `${name} ${leg.secondsBeforeEnd ?? '?'} s before the end → ${leg.side} ${exitSize(leg)}`;
     case 'limit':
     case 'entry':
     case 'quote': {
       const filled = leg.filled !== '0' ? ` (${formatSize(leg.filled)} filled)` : '';
-      return `${name}: ${sideWord(leg.side)} ${formatSize(leg.size)} at ${formatPrice(leg.price)}${filled}`;
+      return `${name}: ${leg.side} ${formatSize(leg.size)} at ${formatPrice(leg.price)}${filled}`;
     }
   }
 }
@@ -159,7 +177,7 @@ export function ladderMarks(orders: readonly WorkingOrderView[]): LadderMark[] {
         side: leg.side,
         armed: leg.state === 'armed',
         grouped,
-        short: leg.type === 'take-profit' ? 'TP' : 'SL',
+        short: shortName(leg.type),
         title: `${legText(leg)}${leg.state === 'idle' ? ', armed when the entry fills' : ''}. Drag to move it; click to cancel ${cancels}.`,
       });
     }
@@ -185,7 +203,8 @@ export function contractLevels(orders: readonly WorkingOrderView[]): ChartLevel[
       if (leg.price === null || leg.type === 'oracle-stop' || leg.type === 'time-exit') continue;
       if (leg.state === 'done' || leg.state === 'cancelled' || leg.state === 'filled') continue;
       const tone = leg.type === 'take-profit' ? 'up' : leg.type === 'stop' ? 'down' : 'warn';
-      const title = leg.type === 'take-profit' ? 'TP' : leg.type === 'stop' ? 'SL' : legName(leg.type).toLowerCase();
+      const title =
+        leg.type === 'take-profit' || leg.type === 'stop' ? shortName(leg.type) : legName(leg.type).toLowerCase();
       lines.push({ key: `${o.id}:${leg.id}`, price: leg.price, title, tone });
     }
   }
@@ -218,7 +237,7 @@ export function bracketPrices(
   const tp = centsInputToPrice(defaults.takeProfitCents);
   const sl = centsInputToPrice(defaults.stopCents);
   if (entry === null || tp === null || sl === null) return null;
-  const clamp = (p: bigint): bigint => (p < 1_000n ? 1_000n : p > 999_000n ? 999_000n : p);
+  const clamp = (p: bigint): bigint => (p < MIN_PRICE ? MIN_PRICE : p > MAX_PRICE ? MAX_PRICE : p);
   const up = side === 'buy' ? 1n : -1n;
   return {
     takeProfit: priceToCentsInput(clamp(entry + up * tp)),
@@ -226,28 +245,18 @@ export function bracketPrices(
   };
 }
 
-export function workingDefaults(): WorkingDefaults {
-  return get(settings)?.workingDefaults ?? DEFAULT_WORKING_DEFAULTS;
+/** The defaults in force: pass `$settings` to follow them in a component, else they are read now. */
+export function workingDefaults(s: Settings | null = get(settings)): WorkingDefaults {
+  return s?.workingDefaults ?? DEFAULT_WORKING_DEFAULTS;
 }
 
 // ------------------------------------------------------------------ requests
 
-/** A request's outcome: the view, or main's sentence why not (also shown as a notice). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string };
-
-async function request<T>(send: (bridge: BridgeClient) => Promise<T>): Promise<Outcome<T>> {
-  const bridge = bridgeClient();
-  if (!bridge) {
-    pushNotice('error', 'Not connected to the app.');
-    return { ok: false, message: 'Not connected to the app.' };
-  }
-  try {
-    return { ok: true, value: await send(bridge) };
-  } catch (error) {
-    const message = errorMessage(error);
-    pushNotice('error', message);
-    return { ok: false, message };
-  }
+/** Sends a request: main's answer, or its sentence why not, which is also shown as a notice. */
+async function request<M extends BridgeMethod>(method: M, ...args: BridgeArgs<M>): Promise<Attempt<BridgeResult<M>>> {
+  const r = await attempt(method, ...args);
+  if (!r.ok) pushNotice('error', r.message);
+  return r;
 }
 
 /** Adopts the answer at once (the event follows): the list shows what main said without waiting. */
@@ -257,20 +266,20 @@ function adopt(view: WorkingOrderView): void {
   );
 }
 
-export async function createWorking(draft: WorkingOrderDraft): Promise<Outcome<WorkingOrderView>> {
-  const r = await request((b) => b.call('workingOrders.create', draft));
+async function createWorking(draft: WorkingOrderDraft): Promise<Attempt<WorkingOrderView>> {
+  const r = await request('workingOrders.create', draft);
   if (r.ok) adopt(r.value);
   return r;
 }
 
-export async function editWorking(edit: WorkingOrderEdit): Promise<Outcome<WorkingOrderView>> {
-  const r = await request((b) => b.call('workingOrders.edit', edit));
+export async function editWorking(edit: WorkingOrderEdit): Promise<Attempt<WorkingOrderView>> {
+  const r = await request('workingOrders.edit', edit);
   if (r.ok) adopt(r.value);
   return r;
 }
 
-export async function cancelWorking(id: string): Promise<Outcome<WorkingOrderView>> {
-  const r = await request((b) => b.call('workingOrders.cancel', { id }));
+export async function cancelWorking(id: string): Promise<Attempt<WorkingOrderView>> {
+  const r = await request('workingOrders.cancel', { id });
   if (r.ok) {
     adopt(r.value);
     pushNotice('info', `${r.value.market}: ${kindName(r.value).toLowerCase()} cancelled.`);
@@ -280,7 +289,7 @@ export async function cancelWorking(id: string): Promise<Outcome<WorkingOrderVie
 
 /** Cancels every running working order (of one market when given), and says how many. */
 export async function cancelAllWorking(market?: MarketRef): Promise<void> {
-  const r = await request((b) => b.call('workingOrders.cancelAll', market ?? {}));
+  const r = await request('workingOrders.cancelAll', market ?? {});
   if (!r.ok) return;
   for (const v of r.value) adopt(v);
   const n = r.value.length;
@@ -296,7 +305,7 @@ export async function attachExit(
   market: MarketRef,
   signAs: SignAs,
   trigger: ExitTriggerDraft,
-): Promise<Outcome<WorkingOrderView>> {
+): Promise<Attempt<WorkingOrderView>> {
   const r = await createWorking({ kind: 'exit', ...market, signAs, trigger });
   if (r.ok)
     pushNotice('success', `${r.value.market}: ${r.value.legs[0] ? legText(r.value.legs[0]) : 'exit attached'}.`);
@@ -304,7 +313,7 @@ export async function attachExit(
 }
 
 /** The flatten-before-expiry hotkey: a time exit on the market, the default seconds before its end. */
-export function attachTimeExit(market: MarketRef, signAs: SignAs): Promise<Outcome<WorkingOrderView>> {
+export function attachTimeExit(market: MarketRef, signAs: SignAs): Promise<Attempt<WorkingOrderView>> {
   return attachExit(market, signAs, { type: 'time-exit', secondsBeforeEnd: workingDefaults().timeExitSeconds });
 }
 
@@ -346,7 +355,7 @@ export async function placeBracket(order: OrderTicket): Promise<boolean> {
   const legs = r.value.legs.filter((l) => l.type !== 'entry').map((l) => legText(l).split(' → ')[0]);
   pushNotice(
     'success',
-    `${name}: bracket sent: ${order.side === 'buy' ? 'buy' : 'sell'} ${order.size} at ${formatPrice(centsInputToPrice(order.price))}, ${legs.join(', ').toLowerCase()}, armed as the entry fills.`,
+    `${name}: bracket sent: ${order.side} ${order.size} at ${formatPrice(centsInputToPrice(order.price))}, ${legs.join(', ').toLowerCase()}, armed as the entry fills.`,
   );
   return true;
 }
