@@ -78,6 +78,21 @@ async function buyPosition(x: { assetId: string; epoch: string }, price: bigint,
   }, wait);
 }
 
+/** An exit on alice's position in a market, created through the bridge. */
+const createExit = (
+  x: { assetId: string; epoch: string },
+  trigger: Record<string, unknown>,
+  more: { size?: string; slippage?: string } = {},
+): Promise<WorkingOrderView> =>
+  ok<WorkingOrderView>('workingOrders.create', {
+    kind: 'exit',
+    assetId: x.assetId,
+    epoch: x.epoch,
+    signAs: 'master',
+    trigger,
+    ...more,
+  });
+
 const listed = async (id: string): Promise<WorkingOrderView> =>
   (await ok<WorkingOrderView[]>('workingOrders.list')).find((w) => w.id === id)!;
 
@@ -143,13 +158,7 @@ describe('exits on a position', () => {
   it('a take-profit sells the position when the bid reaches it, at the exchange’s prices', async () => {
     const before = await onExchange(eth);
     await buyPosition(eth, 50n * C, 10n * N);
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      trigger: { type: 'take-profit', price: '55' },
-    });
+    const w = await createExit(eth, { type: 'take-profit', price: '55' });
     expect(w).toMatchObject({ state: 'armed', legs: [{ type: 'take-profit', side: 'sell', price: '550000' }] });
     await bobQuotes(eth, [{ side: 'buy', price: 56n * C, size: 10n * N }]);
     const done = await untilState(w.id, ['done', 'stopped']);
@@ -165,14 +174,7 @@ describe('exits on a position', () => {
   it('a stop sells the position when the bid falls to it, within its slippage', async () => {
     const before = await onExchange(eth);
     await buyPosition(eth, 50n * C, 10n * N);
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      trigger: { type: 'stop', price: '45' },
-      slippage: '2',
-    });
+    const w = await createExit(eth, { type: 'stop', price: '45' }, { slippage: '2' });
     await bobQuotes(eth, [{ side: 'buy', price: 46n * C, size: 10n * N }]);
     await new Promise((r) => setTimeout(r, 500));
     expect((await listed(w.id)).state).toBe('armed');
@@ -188,14 +190,11 @@ describe('exits on a position', () => {
 
   it('an oracle stop fires when the oracle is moved across its level', async () => {
     await buyPosition(eth, 50n * C, 5n * N);
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      trigger: { type: 'oracle-stop', level: { from: 'strike', offset: '-20' } },
-      slippage: '5',
-    });
+    const w = await createExit(
+      eth,
+      { type: 'oracle-stop', level: { from: 'strike', offset: '-20' } },
+      { slippage: '5' },
+    );
     expect(w.legs[0]).toMatchObject({ type: 'oracle-stop', direction: 'below' });
     await bobQuotes(eth, [{ side: 'buy', price: 48n * C, size: 5n * N }]);
     await new Promise((r) => setTimeout(r, 800));
@@ -224,12 +223,7 @@ describe('exits on a position', () => {
     const x = { assetId: btc!.assetId, epoch: btc!.epoch };
     await buyPosition(x, 50n * C, 3n * N);
     await bobQuotes(x, [{ side: 'buy', price: 49n * C, size: 3n * N }]);
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      ...x,
-      signAs: 'master',
-      trigger: { type: 'time-exit', secondsBeforeEnd: 5 },
-    });
+    const w = await createExit(x, { type: 'time-exit', secondsBeforeEnd: 5 });
     const fireAt = w.legs[0]!.fireAt!;
     expect(fireAt).toBe(btc!.expiration - 5_000);
     const done = await untilState(w.id, ['done', 'stopped'], 20_000);
@@ -321,19 +315,7 @@ describe('held and restarted', () => {
         { type: 'time-exit', secondsBeforeEnd: 3_599 },
       ];
       const ids: string[] = [];
-      for (const trigger of drafts)
-        ids.push(
-          (
-            await ok<WorkingOrderView>('workingOrders.create', {
-              kind: 'exit',
-              assetId: eth.assetId,
-              epoch: eth.epoch,
-              signAs: 'master',
-              trigger,
-              size: '1',
-            })
-          ).id,
-        );
+      for (const trigger of drafts) ids.push((await createExit(eth, trigger, { size: '1' })).id);
       // Every trigger holds now: the bid is through the take-profit and the stop, the oracle level is
       // crossed, the time is past. None fires while the oracle is silent.
       await bobQuotes(eth, [{ side: 'buy', price: 53n * C, size: 10n * N }]);
@@ -356,24 +338,11 @@ describe('held and restarted', () => {
   it('a restart in the middle re-arms what was armed and sends nothing twice', async () => {
     await buyPosition(eth, 50n * C, 4n * N);
     // One that fired and finished before the restart, one still armed.
-    const fired = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      trigger: { type: 'take-profit', price: '55' },
-      size: '1',
-    });
+    const fired = await createExit(eth, { type: 'take-profit', price: '55' }, { size: '1' });
     await bobQuotes(eth, [{ side: 'buy', price: 56n * C, size: 1n * N }]);
     expect(await untilState(fired.id, ['done', 'stopped'])).toMatchObject({ state: 'done' });
     await bob.cancelAll(m(eth));
-    const armed = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'exit',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      trigger: { type: 'stop', price: '45', double: true },
-    });
+    const armed = await createExit(eth, { type: 'stop', price: '45', double: true });
     const fillsBefore = ((await bob.getFills(alice)) ?? []).length;
 
     t.shutDown();

@@ -26,41 +26,54 @@ export interface ParsedTicket {
 const SIZE_RULE = `Size must be ${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize} contracts in steps of ${ORDER_LIMITS.sizeStep}`;
 const PRICE_RULE = `Price must be ${ORDER_LIMITS.minPriceCents}¢ to ${ORDER_LIMITS.maxPriceCents}¢ in steps of ${ORDER_LIMITS.priceStepCents}¢`;
 
+/** A price in cents as typed ("62.5", "62.50¢"), 0.1–99.9¢ in steps of 0.1¢; null when it is not one (or empty). */
+export function ticketPrice(text: string): bigint | null {
+  const canonical = canonicalDecimal(text, CENTS_SUFFIX);
+  if (canonical === '') return null;
+  try {
+    return toPrice(canonical);
+  } catch {
+    return null;
+  }
+}
+
+/** A size in contracts as typed, within the exchange's real limits (0.01 to 100,000 in steps of 0.01); null when not. */
+export function ticketSize(text: string): bigint | null {
+  const canonical = canonicalDecimal(text);
+  if (canonical === '') return null;
+  let size: bigint;
+  try {
+    size = toSize(canonical);
+  } catch {
+    return null;
+  }
+  return size < MIN_SIZE || size > MAX_PRACTICAL_SIZE || size % SIZE_LOT !== 0n ? null : size;
+}
+
 /**
  * Parses price (cents) and size (contracts) as typed, within the exchange's real limits (at most
  * 100,000 contracts, steps of 0.01; prices 0.1–99.9¢ in steps of 0.1¢); an empty field is named.
  */
 export function parseTicket(ticket: Pick<OrderTicket, 'side' | 'price' | 'size'>): ParsedTicket {
-  const priceText = canonicalDecimal(ticket.price, CENTS_SUFFIX);
-  const sizeText = canonicalDecimal(ticket.size);
-  if (priceText === '')
+  if (canonicalDecimal(ticket.price, CENTS_SUFFIX) === '')
     throw new ExchangeValidationError(
       'PRICE_MISSING',
       `Enter a price in cents (${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents}), e.g. 62.5.`,
     );
-  if (sizeText === '')
+  if (canonicalDecimal(ticket.size) === '')
     throw new ExchangeValidationError(
       'SIZE_MISSING',
       `Enter a size: how many contracts (${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize}).`,
     );
-  let price: bigint;
-  try {
-    price = toPrice(priceText);
-  } catch {
+  const price = ticketPrice(ticket.price);
+  if (price === null)
     throw new ExchangeValidationError(
       'INVALID_PRICE',
       `${PRICE_RULE}; "${ticket.price.trim().slice(0, 20)}" is not one.`,
     );
-  }
-  let size: bigint | null = null;
-  try {
-    size = toSize(sizeText);
-  } catch {
-    size = null;
-  }
-  if (size === null || size < MIN_SIZE || size > MAX_PRACTICAL_SIZE || size % SIZE_LOT !== 0n) {
+  const size = ticketSize(ticket.size);
+  if (size === null)
     throw new ExchangeValidationError('INVALID_SIZE', `${SIZE_RULE}; "${ticket.size.trim().slice(0, 20)}" is not one.`);
-  }
   return { sell: toSide(ticket.side), price, size };
 }
 

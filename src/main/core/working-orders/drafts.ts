@@ -10,34 +10,36 @@ import type {
   WorkingOrderDraft,
   WorkingOrderEdit,
 } from '../../../shared/bridge';
-import { formatCents, parsePrice, parseSize, PRICE_TICK } from '../../../shared/protocol';
+import { ORDER_LIMITS } from '../../../shared/bridge/limits';
+import { formatCents, PRICE_TICK } from '../../../shared/protocol';
 import { BridgeFailure } from '../bridge-runtime';
+import { ticketPrice, ticketSize } from '../trading-math/order-math';
 import { closable } from './lifecycle';
 import type { ExitLeg, LimitLeg, RollQuote, Trigger, WorkingOrder } from './types';
 
 /** The oracle's scale: USD × 10^6 (docs/protocol/choices.md#oracle-scale-and-timestamps). */
 const ORACLE_DECIMALS = 6;
 
-export function priceOf(text: string, what: string): bigint {
-  try {
-    return parsePrice(text.replace(/\s*[¢c]$/i, ''));
-  } catch {
+/** A contract price as the ticket takes it (parseTicket's rule), refused naming the field. */
+function priceOf(text: string, what: string): bigint {
+  const price = ticketPrice(text);
+  if (price === null)
     throw new BridgeFailure(
       'working.invalid_price',
-      `${what} must be a price in cents from 0.1 to 99.9 in steps of 0.1; "${text.slice(0, 20)}" is not one.`,
+      `${what} must be a price in cents from ${ORDER_LIMITS.minPriceCents} to ${ORDER_LIMITS.maxPriceCents} in steps of ${ORDER_LIMITS.priceStepCents}; "${text.slice(0, 20)}" is not one.`,
     );
-  }
+  return price;
 }
 
-export function sizeOf(text: string, what: string): bigint {
-  try {
-    return parseSize(text);
-  } catch {
+/** A size in contracts as the ticket takes it (parseTicket's rule), refused naming the field. */
+function sizeOf(text: string, what: string): bigint {
+  const size = ticketSize(text);
+  if (size === null)
     throw new BridgeFailure(
       'working.invalid_size',
-      `${what} must be a number of contracts from 0.01 in steps of 0.01; "${text.slice(0, 20)}" is not one.`,
+      `${what} must be a number of contracts from ${ORDER_LIMITS.minSize} to ${ORDER_LIMITS.maxSize} in steps of ${ORDER_LIMITS.sizeStep}; "${text.slice(0, 20)}" is not one.`,
     );
-  }
+  return size;
 }
 
 /** Cents as typed, from 0 (no slippage) to 99.9, or signed for an offset, in 0.1¢ ticks. */
@@ -52,7 +54,7 @@ function centsOf(text: string, what: string, signed: boolean): bigint {
   return (m[1] === '-' ? -tenths : tenths) * PRICE_TICK;
 }
 
-export const slippageOf = (text: string): bigint => centsOf(text, 'Slippage', false);
+const slippageOf = (text: string): bigint => centsOf(text, 'Slippage', false);
 
 /** Dollars as typed, exactly, on the oracle's scale. */
 function dollarsOf(text: string): bigint {
@@ -75,10 +77,7 @@ export interface DraftFacts {
   slippage: bigint;
 }
 
-export function oracleLevel(
-  level: OracleLevelDraft,
-  strike: bigint | null,
-): { level: bigint; strikeOffset: bigint | null } {
+function oracleLevel(level: OracleLevelDraft, strike: bigint | null): { level: bigint; strikeOffset: bigint | null } {
   if (level.from === 'absolute') return { level: dollarsOf(level.price), strikeOffset: null };
   if (strike === null)
     throw new BridgeFailure(
@@ -89,7 +88,7 @@ export function oracleLevel(
   return { level: strike + offset, strikeOffset: offset };
 }
 
-export function triggerOf(t: ExitTriggerDraft, sell: boolean, strike: bigint | null): Trigger {
+function triggerOf(t: ExitTriggerDraft, sell: boolean, strike: bigint | null): Trigger {
   switch (t.type) {
     case 'take-profit':
     case 'stop':
@@ -155,7 +154,7 @@ function limitLeg(
   };
 }
 
-export function rollQuoteOf(q: RollQuoteDraft): RollQuote {
+function rollQuoteOf(q: RollQuoteDraft): RollQuote {
   return {
     sell: q.side === 'sell',
     size: sizeOf(q.size, 'The quote size'),
@@ -277,18 +276,13 @@ function checkBracketPrices(entry: LimitLeg, legs: readonly (ExitLeg | LimitLeg)
 /**
  * An edit applied to a copy of a record that has not fired (the caller keeps the copy only when it
  * all parsed): one leg's trigger moved, its
- * sending terms changed, or a roll's quotes replaced. Returns the leg edited (null for a roll's quotes).
+ * sending terms changed, or a roll's quotes replaced.
  */
-export function applyEdit(
-  o: WorkingOrder,
-  e: WorkingOrderEdit,
-  strike: bigint | null,
-  inventory: bigint,
-): ExitLeg | null {
+export function applyEdit(o: WorkingOrder, e: WorkingOrderEdit, strike: bigint | null, inventory: bigint): void {
   if (e.quotes) {
     if (!o.roll) throw new BridgeFailure('working.not_editable', 'Only a roll has quotes to change.');
     o.roll.quotes = e.quotes.map(rollQuoteOf);
-    return null;
+    return;
   }
   const candidates = o.legs.filter((l) => (e.leg === undefined ? l.type === 'exit' : l.id === e.leg));
   if (candidates.length !== 1)
@@ -334,5 +328,4 @@ export function applyEdit(
   // A moved price starts the double count again.
   leg.through = 0;
   leg.lastQuote = null;
-  return leg;
 }

@@ -4,8 +4,8 @@
  * a state) in the same step that asks for it, and the runner stores the order before it sends: an
  * order fires once, across restarts too.
  */
-import { displayPrice, displaySize } from '../../../shared/protocol';
-import { closable, end, exitLegs, exitSize, exited, limitLegs } from './lifecycle';
+import { displayContracts, displayPrice, displaySize } from '../../../shared/protocol';
+import { armExits, closable, end, exitLegs, exitSize, exited, limitLegs, oracleHeld } from './lifecycle';
 import { exitLimit, oracleCrossed, seeQuote, timeExitAt } from './triggers';
 import type { Effect, ExitLeg, LimitLeg, MarketLook, Refusal, WorkingOrder } from './types';
 import { running } from './types';
@@ -16,12 +16,10 @@ export const RETRY_MS = 300;
 export const GONE_GRACE_MS = 1_500;
 
 /** Why an order holds now: a trigger on a stale price never fires, and an exit's price is checked against fair value from the oracle. */
-export function heldBy(look: MarketLook): string | null {
+function heldBy(look: MarketLook): string | null {
   if (look.book === null)
     return `waiting: feed not live (${look.bookNote ?? `the book of ${look.market} is not live`})`;
-  if (look.oracle === null)
-    return `waiting: feed not live (${look.oracleNote ?? `no live oracle price for ${look.market}`})`;
-  return null;
+  return oracleHeld(look);
 }
 
 /** Watches the triggers of an exit, OCO or bracket on one look of its market; fires at most one leg. */
@@ -164,7 +162,7 @@ export function onExitResult(o: WorkingOrder, legId: string, attempt: number, r:
     return end(
       o,
       'done',
-      total === 0n ? 'Done: nothing was left to close.' : `Done: closed ${displaySize(total)} contracts.`,
+      total === 0n ? 'Done: nothing was left to close.' : `Done: closed ${displayContracts(total)}.`,
       r.now,
     );
   }
@@ -247,12 +245,7 @@ function applyFill(o: WorkingOrder, leg: LimitLeg, size: bigint, now: number): E
   leg.filled += size;
   if (leg.filled >= leg.size) leg.state = 'filled';
   if (leg.role === 'entry') {
-    for (const x of exitLegs(o)) {
-      if (x.state !== 'idle' && x.state !== 'armed') continue;
-      x.armed = (x.armed ?? 0n) + size;
-      x.state = 'armed';
-    }
-    if (o.state === 'pending') o.state = 'armed';
+    armExits(o, size);
     return [];
   }
   const other = o.legs.find((l) => l !== leg);

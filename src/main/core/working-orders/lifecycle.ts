@@ -1,5 +1,5 @@
 /** Ending a working order, and the small facts every kind asks of its legs. */
-import type { Effect, ExitLeg, LimitLeg, WorkingOrder } from './types';
+import type { Effect, ExitLeg, LimitLeg, MarketLook, WorkingOrder } from './types';
 import { running } from './types';
 
 /** Contracts of a position an exit on this side may close: a sell closes a long, a buy a short. */
@@ -22,6 +22,23 @@ export function exitSize(leg: ExitLeg, inventory: bigint): bigint {
   const done = exited(leg);
   for (const cap of [leg.size, leg.armed]) if (cap !== null && cap - done < n) n = cap - done;
   return n > 0n ? n : 0n;
+}
+
+/** A bracket's entry filled `more`: its exits still waiting are armed by as much, and the order with them. */
+export function armExits(o: WorkingOrder, more: bigint): void {
+  for (const x of exitLegs(o)) {
+    if (x.state !== 'idle' && x.state !== 'armed') continue;
+    x.armed = (x.armed ?? 0n) + more;
+    x.state = 'armed';
+  }
+  if (o.state === 'pending') o.state = 'armed';
+}
+
+/** Why a trigger on the oracle (or priced from fair value) holds now: no live oracle price. */
+export function oracleHeld(look: MarketLook): string | null {
+  return look.oracle === null
+    ? `waiting: feed not live (${look.oracleNote ?? `no live oracle price for ${look.market}`})`
+    : null;
 }
 
 /**

@@ -56,6 +56,18 @@ const exitDraft = (trigger: Extract<WorkingOrderDraft, { kind: 'exit' }>['trigge
   trigger,
   ...more,
 });
+/** A bracket buying 10 at 50¢ with no position yet; its exits as given (a stop at 40¢ when none). */
+const bracketOf = (exits: { takeProfit?: string; stop?: string } = { stop: '40' }): WorkingOrder =>
+  make(
+    {
+      kind: 'bracket',
+      ...M,
+      signAs: 'master',
+      entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
+      ...exits,
+    },
+    { inventory: 0n },
+  );
 const sends = (effects: Effect[]) => effects.filter((e) => e.type === 'send-exit');
 const leg = (o: WorkingOrder, i = 0) => o.legs[i] as ExitLeg;
 const limit = (o: WorkingOrder, i = 0) => o.legs[i] as LimitLeg;
@@ -254,21 +266,8 @@ describe('retries', () => {
 });
 
 describe('brackets', () => {
-  const bracket = (): WorkingOrder =>
-    make(
-      {
-        kind: 'bracket',
-        ...M,
-        signAs: 'master',
-        entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
-        takeProfit: '60',
-        stop: '40',
-      },
-      { inventory: 0n },
-    );
-
   it('arms on the entry’s fills, the filled size only, and exits what was armed', () => {
-    const o = bracket();
+    const o = bracketOf({ takeProfit: '60', stop: '40' });
     expect(o.state).toBe('pending');
     expect(leg(o, 1)).toMatchObject({ state: 'idle', armed: 0n, sell: true });
     // Not armed: no trigger, even through, and no "position gone".
@@ -462,16 +461,7 @@ describe('restart: every state, never twice', () => {
     expect(evaluate(a, look())).toEqual([]);
     expect(sends(evaluate(a, look({ book: { bid: q(49n * C), ask: q(52n * C) } })))).toHaveLength(1);
 
-    const pending = make(
-      {
-        kind: 'bracket',
-        ...M,
-        signAs: 'master',
-        entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
-        stop: '40',
-      },
-      { inventory: 0n },
-    );
+    const pending = bracketOf();
     onLimitPlaced(pending, 'wo-1.entry', {
       orderId: `0x${'1'.repeat(64)}`,
       filled: 0n,
@@ -520,16 +510,7 @@ describe('restart: every state, never twice', () => {
   });
 
   it('a leg being placed when the app closed is not placed again', () => {
-    const o = make(
-      {
-        kind: 'bracket',
-        ...M,
-        signAs: 'master',
-        entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
-        stop: '40',
-      },
-      { inventory: 0n },
-    );
+    const o = bracketOf();
     expect(limit(o).state).toBe('placing');
     const r = restarted(o);
     expect(restore(r, T0)).toEqual([]);
@@ -552,16 +533,7 @@ describe('restart: every state, never twice', () => {
 
   it('a bracket’s entry that filled while the app was closed arms its exits by the position, up to the entry', () => {
     const id = `0x${'1'.repeat(64)}`;
-    const o = make(
-      {
-        kind: 'bracket',
-        ...M,
-        signAs: 'master',
-        entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
-        stop: '40',
-      },
-      { inventory: 0n },
-    );
+    const o = bracketOf();
     onLimitPlaced(o, 'wo-1.entry', { orderId: id, filled: 2n * N, resting: true, refused: null, now: T0 });
     const still = restarted(o);
     restore(still, T0);

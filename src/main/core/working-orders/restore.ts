@@ -4,7 +4,7 @@
  * had fired, or was placing a leg, when the app closed ends there: its send was recorded before it
  * went, and whether it reached the exchange is the order history's to say, not ours to guess twice.
  */
-import { closable, end, exitLegs, limitLegs } from './lifecycle';
+import { armExits, closable, end, exitLegs, limitLegs } from './lifecycle';
 import type { Effect, WorkingOrder } from './types';
 import { running } from './types';
 
@@ -67,12 +67,7 @@ export function reconcile(
     const more = filled - leg.filled;
     if (more > 0n) {
       leg.filled = filled;
-      for (const x of exitLegs(o)) {
-        if (x.state !== 'idle' && x.state !== 'armed') continue;
-        x.armed = (x.armed ?? 0n) + more;
-        x.state = 'armed';
-      }
-      if (o.state === 'pending') o.state = 'armed';
+      armExits(o, more);
     }
     if (left === undefined && leg.filled === 0n)
       return end(o, 'stopped', 'Stopped: its entry ended while the app was closed, with nothing of it held.', now);

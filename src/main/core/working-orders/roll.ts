@@ -3,13 +3,13 @@
  * the trader stops it. Pure like exits.ts: an epoch is recorded as placed in the same step that asks
  * for its quotes, so a roll never places twice in one epoch, across restarts too.
  */
-import { end } from './lifecycle';
+import { end, oracleHeld } from './lifecycle';
 import { onTick } from './triggers';
 import type { Effect, MarketLook, Refusal, RollQuote, WorkingOrder } from './types';
 import { running } from './types';
 
 /** A quote's price in an epoch: fair value plus its offset (a buy rounded down, a sell up: never richer), or fixed. */
-export function quotePrice(q: RollQuote, fair: bigint | null): bigint | null {
+function quotePrice(q: RollQuote, fair: bigint | null): bigint | null {
   if (q.price.from === 'fixed') return q.price.price;
   return fair === null ? null : onTick(fair + q.price.offset, q.sell);
 }
@@ -28,10 +28,7 @@ export function evaluateRoll(o: WorkingOrder, look: MarketLook): Effect[] {
   const fairBased = r.quotes.some((q) => q.price.from === 'fair');
   if (fairBased) {
     // An offset from fair value needs one from a live oracle.
-    const held =
-      look.oracle === null
-        ? `waiting: feed not live (${look.oracleNote ?? `no live oracle price for ${look.market}`})`
-        : null;
+    const held = oracleHeld(look);
     if (held || look.fair === null) {
       o.waiting = held ?? `waiting: no fair value for ${look.market} yet`;
       return [];

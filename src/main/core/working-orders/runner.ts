@@ -14,7 +14,7 @@ import type {
   WorkingOrderEdit,
   WorkingOrderView,
 } from '../../../shared/bridge';
-import { displayPrice, displaySize, parsePrice, unpackAssetId } from '../../../shared/protocol';
+import { displayOracle, displayPrice, displaySize, parsePrice, unpackAssetId } from '../../../shared/protocol';
 import type { BookSync } from '../../../client';
 import type { KeyValueStore } from '../../store/key-value-store';
 import { BridgeFailure } from '../bridge-runtime';
@@ -34,13 +34,12 @@ import { viewOf } from './view';
 /** How often the clock is looked at: time exits, epoch ends, retries, stale feeds, a roll's next epoch. */
 const TICK_MS = 100;
 /** An oracle price older than this is stale for a trigger (the devnet ticks every 0.5 s, real oracles about every second). */
-export const ORACLE_LIVE_MS = 3_000;
+const ORACLE_LIVE_MS = 3_000;
 
-export interface WorkingOrderRunnerOptions {
+interface WorkingOrderRunnerOptions {
   ctx: CoreContext;
   trading: TradingHost;
   store: KeyValueStore;
-  oracleLiveMs?: number;
 }
 
 type Send = Extract<Effect, { type: 'send-exit' }>;
@@ -58,10 +57,15 @@ function othersBest(
   return null;
 }
 
+/** When an epoch ends (ms, exchange time). */
+function epochEnd(assetId: bigint, epoch: bigint): number {
+  const f = unpackAssetId(assetId);
+  return Number((f.startTime + (epoch + 1n) * f.periodLength) * 1000n);
+}
+
 export class WorkingOrderRunner {
   readonly #o: WorkingOrderRunnerOptions;
   readonly #store: WorkingOrderStore;
-  readonly #liveMs: number;
   /** The session whose books are followed (books are dropped when another replaces it). */
   #session: TradingSession | null = null;
   readonly #books = new Map<string, BookSync>();
@@ -80,15 +84,15 @@ export class WorkingOrderRunner {
 
   constructor(opts: WorkingOrderRunnerOptions) {
     this.#o = opts;
-    this.#liveMs = opts.oracleLiveMs ?? ORACLE_LIVE_MS;
     this.#store = new WorkingOrderStore(opts.store);
+    // Start-up does nothing more when none was running at the last close: no write, no clock.
+    const restored = this.#store.all().filter(running);
     const now = Date.now();
-    for (const o of this.#store.all()) {
-      if (!running(o)) continue;
+    for (const o of restored) {
       for (const effect of restore(o, now)) this.#pending.push({ id: o.id, effect });
       if (running(o)) this.#reconcile.add(o.id);
     }
-    this.#store.save();
+    if (restored.length > 0) this.#store.save();
     const { events, vault, settings } = opts.ctx;
     this.#off.push(
       events.on('oracle', (t) => this.#onOracle(t)),
@@ -99,7 +103,7 @@ export class WorkingOrderRunner {
         if (opts.ctx.offline() !== 'off') this.#stopAll('Stopped: offline mode is on.');
       }),
     );
-    this.#ensureTimer();
+    if (restored.length > 0) this.#ensureTimer();
   }
 
   // ------------------------------------------------------------------ bridge methods
@@ -208,7 +212,7 @@ export class WorkingOrderRunner {
 
   async cancel(id: string): Promise<WorkingOrderView> {
     const o = this.#find(id);
-    await this.#stop(o, 'Stopped: cancelled by you.');
+    await this.#stop([o], 'Stopped: cancelled by you.');
     this.#emitSoon();
     return this.#view(o);
   }
@@ -222,7 +226,7 @@ export class WorkingOrderRunner {
           (filter.assetId === undefined || o.assetId.toString() === filter.assetId) &&
           (filter.epoch === undefined || o.epoch.toString() === filter.epoch),
       );
-    await Promise.all(chosen.map((o) => this.#stop(o, 'Stopped: cancelled by you (cancel all).')));
+    await this.#stop(chosen, 'Stopped: cancelled by you (cancel all).');
     this.#emitSoon();
     return chosen.map((o) => this.#view(o));
   }
@@ -232,8 +236,7 @@ export class WorkingOrderRunner {
     for (const off of this.#off.splice(0)) off();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    for (const b of this.#books.values()) b.stop();
-    this.#books.clear();
+    this.#unfollowAll();
     this.#store.save();
   }
 
@@ -263,24 +266,28 @@ export class WorkingOrderRunner {
   /** Market data for some orders (or all): each running order it concerns is looked at now. */
   #onData(concerns: ((o: WorkingOrder) => boolean) | null, at: number): void {
     if (this.#disposed) return;
+    // Every book change, oracle tick and account change comes here: nothing more is done when none runs.
+    const live = this.#store.all().filter((o) => running(o) && (!concerns || concerns(o)));
+    if (live.length === 0) return;
     const s = this.#sessionNow();
     // Held (locked, offline, not connected, another account): the clock's tick says why and stops what must stop.
     if (!s || this.#o.ctx.vault.isLocked() || this.#o.ctx.offline() !== 'off') return;
-    for (const o of this.#store.all())
-      if (running(o) && this.#owns(s, o) && (!concerns || concerns(o))) this.#evaluate(s, o, at);
+    for (const o of live) this.#evaluate(s, o, at);
   }
 
   #tick(): void {
     const at = performance.now();
     const { ctx } = this.#o;
-    if (ctx.offline() !== 'off') return this.#stopAll('Stopped: offline mode is on.');
-    const s = this.#sessionNow();
     const live = this.#store.all().filter(running);
     if (live.length === 0 && this.#pending.length === 0) {
+      // Nothing runs: no clock, and no book followed for it.
       if (this.#timer) clearInterval(this.#timer);
       this.#timer = null;
+      this.#unfollowAll();
       return;
     }
+    if (ctx.offline() !== 'off') return this.#stopAll('Stopped: offline mode is on.');
+    const s = this.#sessionNow();
     // Locking stops them (the `locked` event); an app that starts locked holds them until it is
     // unlocked, with no account selected yet likewise: a restart re-arms, it does not stop.
     const hold = ctx.vault.isLocked()
@@ -291,8 +298,9 @@ export class WorkingOrderRunner {
           ? 'waiting: its account is not selected'
           : null;
     if (hold) {
+      // Told to the window once, not on every tick it lasts.
+      if (live.some((o) => o.waiting !== hold)) this.#emitSoon();
       for (const o of live) o.waiting = hold;
-      this.#emitSoon();
       return;
     }
     if (!s) return;
@@ -308,7 +316,9 @@ export class WorkingOrderRunner {
 
   // ------------------------------------------------------------------ the state machine, stored and run
 
+  /** Only with the account and deployment it trades for selected: another's order never fires as this one. */
   #evaluate(s: TradingSession, o: WorkingOrder, at: number): void {
+    if (!this.#owns(s, o)) return;
     const look = this.#look(s, o);
     if (!look) return;
     const before = stateKey(o);
@@ -394,19 +404,19 @@ export class WorkingOrderRunner {
     }
   }
 
-  /** Ends one order with its reason; its resting orders are cancelled (awaited). */
-  async #stop(o: WorkingOrder, reason: string): Promise<void> {
-    const now = this.#sessionNow()?.clock.now() ?? Date.now();
-    const effects = end(o, 'stopped', reason, now);
-    this.#store.save();
+  /** Ends orders with one reason, stored in one write; their resting orders are cancelled (awaited). */
+  async #stop(orders: readonly WorkingOrder[], reason: string): Promise<void> {
     const s = this.#sessionNow();
-    if (s) await Promise.all(effects.map((e) => this.#run(s, o, e)));
+    const now = s?.clock.now() ?? Date.now();
+    const ended = orders.map((o) => ({ o, effects: end(o, 'stopped', reason, now) }));
+    this.#store.save();
+    if (s) await Promise.all(ended.flatMap(({ o, effects }) => effects.map((e) => this.#run(s, o, e))));
   }
 
   #stopAll(reason: string): void {
     const live = this.#store.all().filter(running);
     if (live.length === 0) return;
-    for (const o of live) void this.#stop(o, reason);
+    void this.#stop(live, reason);
     this.#notice(
       'warning',
       `${live.length} working ${live.length === 1 ? 'order' : 'orders'} stopped: ${reason.replace(/^Stopped: /, '').replace(/\.$/, '')}.`,
@@ -418,8 +428,8 @@ export class WorkingOrderRunner {
   #checkOwners(s: TradingSession): void {
     for (const o of this.#store.all()) {
       if (!running(o)) continue;
-      if (o.deployment !== s.deployment.id) void this.#stop(o, 'Stopped: another deployment was selected.');
-      else if (!this.#owns(s, o)) void this.#stop(o, 'Stopped: another account was selected.');
+      if (o.deployment !== s.deployment.id) void this.#stop([o], 'Stopped: another deployment was selected.');
+      else if (!this.#owns(s, o)) void this.#stop([o], 'Stopped: another account was selected.');
     }
   }
 
@@ -460,16 +470,25 @@ export class WorkingOrderRunner {
       s = null;
     }
     if (s?.stopped) s = null;
-    if (s !== this.#session) {
-      for (const b of this.#books.values()) b.stop();
-      this.#books.clear();
-      this.#session = s;
-    }
+    this.#useSession(s);
     return s;
+  }
+
+  /** Books belong to one session: another one (or none) drops them. */
+  #useSession(s: TradingSession | null): void {
+    if (s === this.#session) return;
+    this.#unfollowAll();
+    this.#session = s;
+  }
+
+  #unfollowAll(): void {
+    for (const b of this.#books.values()) b.stop();
+    this.#books.clear();
   }
 
   /** Books followed: each market with an exit still watching or retrying, and no other. */
   #follow(s: TradingSession): void {
+    this.#useSession(s);
     const wanted = new Set<string>();
     for (const o of this.#store.all()) {
       if (!running(o) || o.kind === 'roll') continue;
@@ -511,7 +530,7 @@ export class WorkingOrderRunner {
     }
     const tick = this.#oracle.get(f.id.toString());
     const age = tick ? Date.now() - tick.at : null;
-    const oracleLive = tick !== undefined && age !== null && age <= this.#liveMs;
+    const oracleLive = tick !== undefined && age !== null && age <= ORACLE_LIVE_MS;
     const asset = s.epochs.asset(o.assetId);
     let fair: bigint | null = null;
     if (o.kind === 'roll') {
@@ -522,7 +541,7 @@ export class WorkingOrderRunner {
       market,
       epoch,
       now: s.clock.now(),
-      expiry: Number((f.startTime + (epoch + 1n) * f.periodLength) * 1000n),
+      expiry: epochEnd(o.assetId, epoch),
       strike: asset && asset.epoch === epoch ? asset.strikePrice : null,
       book,
       bookNote,
@@ -557,7 +576,7 @@ export class WorkingOrderRunner {
       case 'stop':
         return `its ${t.type}${t.double ? ' (double)' : ''} at ${displayPrice(t.price)}`;
       case 'oracle-stop':
-        return `its oracle stop (the oracle ${t.direction === 'below' ? 'at or below' : 'at or above'} $${displaySize(t.level < 0n ? 0n : t.level)})`;
+        return `its oracle stop (the oracle ${t.direction === 'below' ? 'at or below' : 'at or above'} ${displayOracle(t.level < 0n ? 0n : t.level)})`;
       case 'time-exit':
         return `its time exit (${t.secondsBeforeEnd} s before the end)`;
     }
@@ -578,9 +597,7 @@ export class WorkingOrderRunner {
       return;
     }
     const filled = r.filled;
-    const size = sent.fills.reduce((n, f) => n + BigInt(f.size), 0n);
-    const value = sent.fills.reduce((n, f) => n + BigInt(f.price) * BigInt(f.size), 0n);
-    const avg = size > 0n ? ` at ${displayPrice(value / size)} average` : '';
+    const avg = sent.fillPrice !== null ? ` at ${displayPrice(BigInt(sent.fillPrice))} average` : '';
     const leg = exitLegs(o).find((l) => l.id === e.leg);
     const retrying = leg?.state === 'firing' && leg.retryAt !== null;
     const text =
@@ -600,13 +617,7 @@ export class WorkingOrderRunner {
   }
 
   #view(o: WorkingOrder): WorkingOrderView {
-    const f = unpackAssetId(o.assetId);
-    const s = this.#session;
-    return viewOf(
-      o,
-      this.#name(s, o.assetId, o.epoch),
-      Number((f.startTime + (o.epoch + 1n) * f.periodLength) * 1000n),
-    );
+    return viewOf(o, this.#name(this.#session, o.assetId, o.epoch), epochEnd(o.assetId, o.epoch));
   }
 
   #emitSoon(): void {

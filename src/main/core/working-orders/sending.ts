@@ -4,13 +4,14 @@
  * logs. An exit is reduce-only: its size is clipped to the position right before signing, so it can
  * only shrink it (and goes when the day's loss budget is spent, as the gate allows a reducing order).
  */
-import type { FillView } from '../../../shared/bridge';
 import type { Hex } from '../../../shared/protocol';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { toBridgeFailure } from '../errors';
 import { passGate, send } from '../handlers/order-sending';
+import type { Passed } from '../risk/order-gate';
 import type { TradingSession } from '../session/session';
+import type { ParsedTicket as Ticket } from '../trading-math/order-math';
 import type { ExitOutcome, PlacedOutcome, QuoteOutcome } from './engine';
 import { closable } from './lifecycle';
 import type { Effect, Refusal, WorkingOrder } from './types';
@@ -23,10 +24,37 @@ function refusalOf(error: unknown): Refusal {
   return { code: 'working.send_failed', message: 'The exchange did not answer; nothing more is known of this order.' };
 }
 
-/** What an exit's IOC did, with its fills for the notice. */
+/** The order gate for one of a working order's orders, on the path main's dialog names "Working order". */
+function gate(
+  ctx: CoreContext,
+  session: TradingSession,
+  o: WorkingOrder,
+  ticket: Ticket,
+  timeInForce: 'GTC' | 'IOC',
+  notes: readonly string[],
+  tighten?: { best: bigint | null },
+): Promise<Passed> {
+  session.signers.assertCanSign();
+  return passGate(ctx, session, {
+    path: 'working-order',
+    signAs: o.signAs,
+    assetId: o.assetId,
+    epoch: o.epoch,
+    ticket,
+    timeInForce,
+    ...(tighten ? { tighten } : {}),
+    notes,
+  });
+}
+
+const sendFor = (session: TradingSession, o: WorkingOrder, ticket: Ticket, timeInForce: 'GTC' | 'IOC') =>
+  send(session, { assetId: o.assetId, epoch: o.epoch, ticket, timeInForce, signAs: o.signAs });
+
+/** What an exit's IOC did, with its average fill price for the notice. */
 export interface ExitSent {
   outcome: Omit<ExitOutcome, 'now'>;
-  fills: readonly FillView[];
+  /** The size-weighted average price of its taker fills (OrderResult.fillPrice); null when none. */
+  fillPrice: string | null;
   /** The limit sent (the gate may have tightened it). */
   limit: bigint;
 }
@@ -59,6 +87,12 @@ export class Closing {
   }
 }
 
+const nothingLeft = (limit: bigint): ExitSent => ({
+  outcome: { orderId: null, filled: 0n, refused: null, inventory: 0n, note: 'nothing left to close' },
+  fillPrice: null,
+  limit,
+});
+
 export async function sendExit(
   ctx: CoreContext,
   session: TradingSession,
@@ -76,31 +110,19 @@ export async function sendExit(
   );
   if (share.size === 0n) {
     share.release();
-    return {
-      outcome: { orderId: null, filled: 0n, refused: null, inventory: 0n, note: 'nothing left to close' },
-      fills: [],
-      limit: e.limit,
-    };
+    return nothingLeft(e.limit);
   }
   let passed;
   try {
-    session.signers.assertCanSign();
-    passed = await passGate(ctx, session, {
-      path: 'working-order',
-      signAs: o.signAs,
-      assetId: o.assetId,
-      epoch: o.epoch,
-      ticket: { sell: e.sell, price: e.limit, size: share.size },
-      timeInForce: 'IOC',
-      // Marketable, as a close is: the gate may tighten it to its guards' edge if that still reaches the book.
-      tighten: { best: e.best },
-      notes,
+    // Marketable, as a close is: the gate may tighten it to its guards' edge if that still reaches the book.
+    passed = await gate(ctx, session, o, { sell: e.sell, price: e.limit, size: share.size }, 'IOC', notes, {
+      best: e.best,
     });
   } catch (error) {
     share.release();
     return {
       outcome: { orderId: null, filled: 0n, refused: refusalOf(error), inventory: inventoryNow(), note: 'refused' },
-      fills: [],
+      fillPrice: null,
       limit: e.limit,
     };
   }
@@ -108,19 +130,8 @@ export async function sendExit(
     // Reduce-only: never more than the position holds now (the gate's dialog may have taken a while).
     const now = closable(inventoryNow(), e.sell);
     const size = share.size < now ? share.size : now;
-    if (size === 0n)
-      return {
-        outcome: { orderId: null, filled: 0n, refused: null, inventory: 0n, note: 'nothing left to close' },
-        fills: [],
-        limit: passed.price,
-      };
-    const { result, fills } = await send(session, {
-      assetId: o.assetId,
-      epoch: o.epoch,
-      ticket: { sell: e.sell, price: passed.price, size },
-      timeInForce: 'IOC',
-      signAs: o.signAs,
-    });
+    if (size === 0n) return nothingLeft(passed.price);
+    const { result } = await sendFor(session, o, { sell: e.sell, price: passed.price, size }, 'IOC');
     const filled = BigInt(result.filled);
     const rejected = result.status === 'REJECTED';
     return {
@@ -133,7 +144,7 @@ export async function sendExit(
         inventory: inventoryNow(),
         note: rejected ? `rejected: ${result.reason}` : filled === 0n ? 'nothing filled' : `filled ${filled}`,
       },
-      fills,
+      fillPrice: result.fillPrice,
       limit: passed.price,
     };
   } catch (error) {
@@ -141,7 +152,7 @@ export async function sendExit(
     // Sent or not, nothing is known: not retried blindly as a refusal would not be; the retry rule decides.
     return {
       outcome: { orderId: null, filled: 0n, refused: null, inventory: inventoryNow(), note: r.message },
-      fills: [],
+      fillPrice: null,
       limit: passed.price,
     };
   } finally {
@@ -156,32 +167,17 @@ export async function placeOne(
   ctx: CoreContext,
   session: TradingSession,
   o: WorkingOrder,
-  t: { sell: boolean; price: bigint; size: bigint; timeInForce: 'GTC' | 'IOC' },
+  t: Ticket & { timeInForce: 'GTC' | 'IOC' },
   notes: readonly string[],
 ): Promise<Omit<PlacedOutcome, 'now'>> {
   let passed;
   try {
-    session.signers.assertCanSign();
-    passed = await passGate(ctx, session, {
-      path: 'working-order',
-      signAs: o.signAs,
-      assetId: o.assetId,
-      epoch: o.epoch,
-      ticket: { sell: t.sell, price: t.price, size: t.size },
-      timeInForce: t.timeInForce,
-      notes,
-    });
+    passed = await gate(ctx, session, o, t, t.timeInForce, notes);
   } catch (error) {
     return { orderId: null, filled: 0n, resting: false, refused: refusalOf(error) };
   }
   try {
-    const { result } = await send(session, {
-      assetId: o.assetId,
-      epoch: o.epoch,
-      ticket: { sell: t.sell, price: passed.price, size: t.size },
-      timeInForce: t.timeInForce,
-      signAs: o.signAs,
-    });
+    const { result } = await sendFor(session, o, { sell: t.sell, price: passed.price, size: t.size }, t.timeInForce);
     if (result.status === 'REJECTED')
       return {
         orderId: result.orderId,
@@ -207,7 +203,7 @@ export async function placeQuotes(
   ctx: CoreContext,
   session: TradingSession,
   o: WorkingOrder,
-  quotes: readonly { sell: boolean; price: bigint; size: bigint }[],
+  quotes: readonly Ticket[],
   notes: readonly string[],
 ): Promise<QuoteOutcome[]> {
   const out: QuoteOutcome[] = [];

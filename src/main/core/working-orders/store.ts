@@ -3,7 +3,6 @@
  * is sent (runner.ts), so a restart knows what was on its way. Ended orders are kept a while for the
  * list (the last ENDED_KEPT, none older than a day); a record that does not parse is dropped, never guessed.
  */
-import { z } from 'zod';
 import type { KeyValueStore } from '../../store/key-value-store';
 import { running, toStored, workingOrderRecord, type WorkingOrder } from './types';
 
@@ -15,7 +14,7 @@ const ENDED_FOR_MS = 86_400_000;
 
 export class WorkingOrderStore {
   readonly #store: KeyValueStore;
-  readonly #orders: WorkingOrder[];
+  #orders: WorkingOrder[];
 
   constructor(store: KeyValueStore) {
     this.#store = store;
@@ -44,13 +43,6 @@ export class WorkingOrderStore {
     this.save();
   }
 
-  /** Replaces a record by its id (an edit made on a copy). */
-  replace(o: WorkingOrder): void {
-    const i = this.#orders.findIndex((x) => x.id === o.id);
-    if (i >= 0) this.#orders[i] = o;
-    this.save();
-  }
-
   /** Writes every record; ended ones past their keeping are dropped first. */
   save(now = Date.now()): void {
     const ended = this.#orders.filter((o) => !running(o));
@@ -59,10 +51,8 @@ export class WorkingOrderStore {
         .sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0))
         .filter((o, i) => i >= ENDED_KEPT || now - (o.endedAt ?? now) > ENDED_FOR_MS),
     );
-    for (let i = this.#orders.length - 1; i >= 0; i--) if (drop.has(this.#orders[i]!)) this.#orders.splice(i, 1);
+    // A new array, never spliced in place: a caller may be iterating over all() while it saves.
+    if (drop.size > 0) this.#orders = this.#orders.filter((o) => !drop.has(o));
     this.#store.set(STORE_KEY, toStored(this.#orders));
   }
 }
-
-/** The stored form parses back to the same record (tests hold the store to it). */
-export const storedList = z.array(workingOrderRecord);

@@ -10,7 +10,7 @@ import type { ExitLeg, Quote, Trigger } from './types';
  * Whether a take-profit or stop's price is "through" on this quote: a long's take-profit when the bid
  * is at or above it, its stop at or below; a short's the other way round on the ask.
  */
-export function priceThrough(type: 'take-profit' | 'stop', sell: boolean, price: bigint, quote: bigint): boolean {
+function priceThrough(type: 'take-profit' | 'stop', sell: boolean, price: bigint, quote: bigint): boolean {
   const up = quote >= price;
   const down = quote <= price;
   if (sell) return type === 'take-profit' ? up : down;
@@ -18,7 +18,7 @@ export function priceThrough(type: 'take-profit' | 'stop', sell: boolean, price:
 }
 
 /** A key for one quote, so the double trigger counts a new quote only when price or size changed. */
-export function quoteKey(q: Quote): bigint {
+function quoteKey(q: Quote): bigint {
   return q.price * 10n ** 20n + q.size;
 }
 

@@ -121,14 +121,11 @@ export const workingOrderRecord = z.object({
 });
 
 export type Trigger = z.output<typeof triggerRecord>;
-export type Attempt = z.output<typeof attemptRecord>;
 export type ExitLeg = z.output<typeof exitLegRecord>;
 export type LimitLeg = z.output<typeof limitLegRecord>;
-export type Leg = ExitLeg | LimitLeg;
 export type RollQuote = z.output<typeof rollQuoteRecord>;
 export type Roll = z.output<typeof rollRecord>;
 export type WorkingOrder = z.output<typeof workingOrderRecord>;
-export type WorkingState = WorkingOrder['state'];
 
 /** The stored form: every bigint as its decimal string (the schema reads it back). */
 export function toStored(value: unknown): unknown {

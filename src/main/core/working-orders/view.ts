@@ -1,6 +1,7 @@
 /** A working order as the window sees it (src/shared/bridge/working-orders.ts): decimal strings, no bigint. */
 import type { RollQuoteDraft, WorkingLegView, WorkingOrderView } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
+import { exited } from './lifecycle';
 import { timeExitAt } from './triggers';
 import type { ExitLeg, LimitLeg, RollQuote, WorkingOrder } from './types';
 
@@ -33,7 +34,7 @@ function exitView(leg: ExitLeg, expiry: number | null): WorkingLegView {
       note: a.note,
     })),
     orderId: null,
-    filled: leg.attempts.reduce((s, a) => s + (a.filled ?? 0n), 0n).toString(),
+    filled: exited(leg).toString(),
   };
 }
 
@@ -60,7 +61,7 @@ function limitView(leg: LimitLeg): WorkingLegView {
 }
 
 /** Cents and contracts as the window drafts them (a roll's quotes come back in its own words). */
-export function rollQuoteDraftOf(q: RollQuote): RollQuoteDraft {
+function rollQuoteDraftOf(q: RollQuote): RollQuoteDraft {
   const offset = q.price.from === 'fair' ? q.price.offset : 0n;
   return {
     side: side(q.sell),
