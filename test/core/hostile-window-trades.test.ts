@@ -439,7 +439,7 @@ describe('with confirmation off, a window loses at most the daily loss limit', (
     const last = refusals.at(-1)!.message;
     const dollars = (m: RegExpExecArray | null): bigint => (m ? BigInt(m[1]!.replace(/[,.]/g, '')) * 10_000n : 0n);
     const lossThen = dollars(/today's loss \(\$([\d,]+\.\d\d)\)/.exec(last));
-    const openThen = dollars(/could give away against fair value \(\$([\d,]+\.\d\d)\) and/.exec(last));
+    const openThen = dollars(/before fair value is checked again \(\$([\d,]+\.\d\d)\) and/.exec(last));
     expect(lossThen + openThen).toBeGreaterThan(limit - 15n * D);
     expect(lossThen).toBeGreaterThan(lost - D);
     const after = await calls.ok<{ spent: boolean; lossToday: string }>('risk.status');

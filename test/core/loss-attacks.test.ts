@@ -251,8 +251,8 @@ describe('the loss limit holds against each attack that broke it', () => {
 });
 
 /**
- * The stale-quote attack with a twist: `victim` rests an ask and a bid 0.5¢ around fair (400 contracts
- * each, $2 of edge), `blind` tries to take the ledger's eyes off them, the oracle jumps so fair is far
+ * The stale-quote attack with a twist: `victim` rests an ask and a bid 0.5¢ around fair (150 contracts
+ * each: 400 are refused, since either side taken stale after a jump could lose more than the limit), `blind` tries to take the ledger's eyes off them, the oracle jumps so fair is far
  * above the ask, and the colluder takes whatever still rests. Main's quote protection must still cancel
  * the ask, and the victim's loss stays within the limit.
  */
@@ -261,14 +261,17 @@ async function stalePair(victim: Address, blind: () => Promise<void>): Promise<v
   const ask = onTick(fair + 5_000n);
   const bid = onTick(fair - 5_000n);
   await w.mallory.cancelAll({ assetId: btc.assetId, epoch: btc.epoch }).catch(() => undefined);
-  await w.ok('orders.place', order(btc, 'sell', ask, 400n * N, 'GTC'));
-  await w.ok('orders.place', order(btc, 'buy', bid, 400n * N, 'GTC'));
+  // A side taken stale could lose ~$200 (fair jumping to 0 or $1 before main's cancel lands): refused.
+  const big = await w.t.core.invoke('orders.place', [order(btc, 'sell', ask, 400n * N, 'GTC')]);
+  expect(big.ok ? null : big.error.code).toBe('risk.daily_loss');
+  await w.ok('orders.place', order(btc, 'sell', ask, 150n * N, 'GTC'));
+  await w.ok('orders.place', order(btc, 'buy', bid, 150n * N, 'GTC'));
   await blind();
   w.devnet.exchange.steerOracle(btc.symbolId, { offset: 2_000n * D });
   try {
     // Main's quote protection takes the ask off, though the window no longer shows it.
     await until(async () => (await w.mallory.getBookOrders(btc.assetId, btc.epoch, victim)).sells.length === 0, 30_000);
-    await takeAsk(btc, ask, 400n * N);
+    await takeAsk(btc, ask, 150n * N);
     // Fair from the referee: the app's list may not show this market now.
     expect(await lossOf(victim, btc, (await w.referee(btc, btc.epoch)) ?? fair)).toBeLessThanOrEqual(LIMIT);
   } finally {

@@ -1,8 +1,8 @@
 /**
  * The selected account's risk figures, kept between orders so the order gate reads them instead of
  * recomputing them per order (docs/risk-guards.md#how-the-gate-stays-fast): cash, each market's
- * position value at fair (or at its settlement) and what its open orders would cost against fair,
- * resting size per market and side, the open-order count.
+ * position value at fair (or at its settlement) and the worst its open orders could lose
+ * (resting-worst.ts), resting size per market and side, the open-order count.
  *
  * They are a pure function of the account's state (its `revision` says when that changed), each
  * market's fair value and whether its epoch has ended and how it settled. The session rebuilds them
@@ -14,7 +14,7 @@
  */
 import type { AccountState } from '../../../client';
 import { positionValue, type HeldPosition } from './equity';
-import { edgeCost } from './guards';
+import { NO_ORDERS, sumsOf, withOrder, worstOf, type SideSums } from './resting-worst';
 
 /** What the figures are read from (the running session, see session-view.ts). */
 export interface FiguresSource {
@@ -47,8 +47,15 @@ export interface OrderFigures {
   sameSide: bigint;
   /** Resting orders in all markets. */
   openOrders: number;
-  /** What they would cost against fair value if they all filled now. */
+  /** The worst they could lose if they filled at a stale price, each market as resting-worst.ts counts it. */
   restingCost: bigint;
+  /** What rests on the order's market and epoch, without the order an edit replaces (none: nothing). */
+  here?: SideSums;
+  /**
+   * A market's resting orders and what is held there, with its fair value: to count orders on their
+   * way with what rests (the gate adds them as if resting).
+   */
+  market?: (assetId: bigint, epoch: bigint) => { sums: SideSums; inventory: bigint; fair: bigint | null };
   /** Equity at fair value (equity.ts). */
   equity: bigint;
   /** The fair price of the order's market these figures were made with, null when there is none. */
@@ -77,8 +84,9 @@ interface Market {
   fair: bigint | null;
   settled: bigint | null | undefined;
   valued: boolean;
-  /** The position's value and what the orders would cost against `fair`. */
+  /** The position's value, the orders summed at `fair`, and the worst they could lose (resting-worst.ts). */
   value: bigint;
+  sums: SideSums;
   cost: bigint;
 }
 
@@ -149,16 +157,31 @@ export class AccountFigures {
     let restingCost = totals.cost;
     let openOrders = totals.orders;
     let sameSide = own ? (sell ? own.sells : own.buys) : 0n;
+    let here = own ? own.sums : NO_ORDERS;
     const replaced = replaces === undefined ? undefined : this.#byId.get(replaces.toLowerCase());
+    // The worst case is per market, not per order: each market the replaced order rests in, again without it.
+    const edited = new Map<Market, SideSums>();
     for (const r of replaced ?? []) {
       openOrders -= 1;
-      restingCost -= edgeCost(r.order, r.market.fair);
-      if (r.market === own && r.order.sell === sell) sameSide -= r.order.size;
+      const m = r.market;
+      const was = edited.get(m) ?? m.sums;
+      const without = withOrder(was, r.order, m.fair, -1n);
+      edited.set(m, without);
+      restingCost += worstOf(without, m.inventory, m.fair) - worstOf(was, m.inventory, m.fair);
+      if (m === own) here = without;
+      if (m === own && r.order.sell === sell) sameSide -= r.order.size;
     }
     // A market with no entry holds nothing; asked of the account all the same, where it keeps it.
     const inventory = own ? own.inventory : account.inventory(assetId, epoch);
     const fair = own ? own.fair : this.#source.fair(assetId, epoch);
-    return { inventory, sameSide, openOrders, restingCost, equity, fair };
+    const market = (a: bigint, e: bigint): { sums: SideSums; inventory: bigint; fair: bigint | null } => {
+      if (a === assetId && e === epoch) return { sums: here, inventory, fair };
+      const m = this.#markets.find((x) => x.assetId === a && x.epoch === e);
+      return m
+        ? { sums: m.sums, inventory: m.inventory, fair: m.fair }
+        : { sums: NO_ORDERS, inventory: account.inventory(a, e), fair: this.#source.fair(a, e) };
+    };
+    return { inventory, sameSide, openOrders, restingCost, here, market, equity, fair };
   }
 
   #sum(): { value: bigint; cost: bigint; orders: number } {
@@ -200,6 +223,7 @@ export class AccountFigures {
           settled: undefined,
           valued: false,
           value: 0n,
+          sums: NO_ORDERS,
           cost: 0n,
         };
         markets.set(key, m);
@@ -257,9 +281,8 @@ export class AccountFigures {
     let value = 0n;
     for (const p of m.positions) value += positionValue(p, settled === undefined ? fair : settled);
     m.value = value;
-    let cost = 0n;
-    for (const o of m.orders) cost += edgeCost(o, fair);
-    m.cost = cost;
+    m.sums = sumsOf(m.orders, fair);
+    m.cost = worstOf(m.sums, m.inventory, fair);
     return true;
   }
 }

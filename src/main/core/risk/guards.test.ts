@@ -5,7 +5,6 @@ import {
   breachesOf,
   breaksNone,
   everyBreach,
-  edgeCost,
   ownCost,
   lossBreach,
   openingSize,
@@ -15,6 +14,7 @@ import {
   type RestingOrder,
 } from './guards';
 import { parseLimits } from './limits';
+import { edgeCost } from './resting-worst';
 import { orderMargin } from '../../../shared/protocol';
 
 const C = 10_000n; // one cent in price units
@@ -44,7 +44,12 @@ const fairAt = (cents: bigint | null): bigint | null => (cents === null ? null :
 /** The account as the guards see it for one order, every market at fair `fair`. */
 const riskFor = (o: CheckedOrder, a: Holding, fair: bigint | null): AccountRisk => ({
   ...a,
-  ...restingRisk(o, a.resting, () => fair),
+  ...restingRisk(
+    o,
+    a.resting,
+    () => fair,
+    (assetId, epoch) => (assetId === o.assetId && epoch === o.epoch ? a.inventory : 0n),
+  ),
 });
 const check = (o: CheckedOrder, a: Holding | null, fair: bigint | null, sent = 0) =>
   breachesOf({ order: o, fair, limits, account: a && riskFor(o, a, fair), sentInLastMinute: sent });
@@ -82,6 +87,8 @@ describe('size, cost, open orders and rate', () => {
     const a = account({
       inventory: 1500n * N,
       resting: [{ assetId: 1n, epoch: 7n, sell: false, price: 40n * C, size: 450n * N }],
+      // Room in the budget for the bids' worst case ($180 if fair fell to 0): only the position counts here.
+      lossLimit: 1_000n * D,
     });
     expect(codes(order({ size: 40n * N }), a, 50n)).toEqual([]);
     expect(codes(order({ size: 60n * N }), a, 50n)).toContain('risk.position');
@@ -109,12 +116,53 @@ describe('daily loss limit', () => {
     expect(edgeCost({ sell: false, price: 40n * C, size: 50n * N }, 50n * C)).toBe(0n);
     // With no fair value, the most the order can lose.
     expect(edgeCost({ sell: true, price: 35n * C, size: 50n * N }, null)).toBe(32_500_000n);
-    const resting = [{ assetId: 1n, epoch: 7n, sell: false, price: 64n * C, size: 500n * N }]; // $70 at 50¢ fair
+    // A quote 40¢ / 60¢ around fair 50¢: nothing given away now, but if fair fell to 0 the bid would be
+    // taken for $40, and if it rose to $1 the ask for $40. Not both at once: the market counts $40.
+    const resting = [
+      { assetId: 1n, epoch: 7n, sell: false, price: 40n * C, size: 100n * N },
+      { assetId: 1n, epoch: 7n, sell: true, price: 60n * C, size: 100n * N },
+    ];
     const a = account({ lossToday: 20n * D, resting });
-    expect(loss(order({ price: 60n * C, size: 100n * N }), a, fairAt(50n))).toBeNull(); // 20 + 70 + 10 = 100
-    const over = loss(order({ price: 60n * C, size: 101n * N }), a, fairAt(50n));
+    expect(restingRisk(order({}), resting, () => 50n * C).restingCost).toBe(40n * D);
+    // An order that cannot rest counts what it gives away at once: 20 + 40 + 40 = 100.
+    expect(loss(order({ price: 60n * C, size: 400n * N, mayRest: false }), a, fairAt(50n))).toBeNull();
+    const over = loss(order({ price: 60n * C, size: 401n * N, mayRest: false }), a, fairAt(50n));
     expect(over?.code).toBe('risk.daily_loss');
     expect(over?.sentence).toContain('come to $100.10, over your daily limit of $100.00');
+    // One that may rest counts what it adds to the market's worst case: another bid at 45¢ makes the
+    // bids' $85 (20 + 85 > 100); an ask at 55¢ makes the asks' $85 too.
+    expect(loss(order({ price: 45n * C, size: 100n * N }), a, fairAt(50n))?.sentence).toContain('come to $105.00');
+    expect(loss(order({ sell: true, price: 55n * C, size: 100n * N }), a, fairAt(50n))?.code).toBe('risk.daily_loss');
+    // A bid of $40 more fits: the bids then reach $80 and the market counts $80.
+    expect(loss(order({ price: 40n * C, size: 100n * N }), a, fairAt(50n))).toBeNull();
+  });
+
+  it('counts an ask that closes a long against what the long gains, and the bids a buy-back leaves uncovered', () => {
+    // Long 200 at fair 50¢: an ask at 60¢ for all of it gives nothing away if fair rises to $1 (the long
+    // gains 50¢ a contract, the ask gives away 40¢), so a take-profit fits a spent budget.
+    const long = account({ inventory: 200n * N, lossToday: 100n * D });
+    expect(loss(order({ sell: true, price: 60n * C, size: 200n * N }), long, fairAt(50n))).toBeNull();
+    // Twice the position: the second 200 is uncovered ($80 if fair rose to $1).
+    expect(loss(order({ sell: true, price: 60n * C, size: 400n * N }), long, fairAt(50n))?.code).toBe(
+      'risk.daily_loss',
+    );
+    // Short 100 with a bid at 50¢ closing it: covered. Buying the short back at once leaves the bid
+    // uncovered ($50 if fair fell to 0), so the buy-back counts that.
+    const short = account({
+      inventory: -100n * N,
+      resting: [{ assetId: 1n, epoch: 7n, sell: false, price: 50n * C, size: 100n * N }],
+    });
+    expect(
+      restingRisk(
+        order({}),
+        short.resting,
+        () => 50n * C,
+        () => -100n * N,
+      ).restingCost,
+    ).toBe(0n);
+    expect(
+      ownCost(order({ price: 50n * C, size: 100n * N, mayRest: false }), 50n * C, riskFor(order({}), short, 50n * C)),
+    ).toBe(50n * D);
   });
 
   it('at the limit refuses anything that adds risk, and lets reductions at or better than fair go', () => {
@@ -227,7 +275,7 @@ describe('the one-pass check', () => {
         maxOrdersPerMinute: focus === 4 ? Math.max(1, i.sentInLastMinute + Number(d)) : 1_000,
       };
       if (a) {
-        const committed = a.lossToday + a.restingCost + a.reserved + ownCost(o, i.fair);
+        const committed = a.lossToday + a.restingCost + a.reserved + ownCost(o, i.fair, a);
         // 5: what the orders commit meets the limit; 6: today's loss itself meets it.
         if (focus === 5) a.lossLimit = committed + d < 0n ? 0n : committed + d;
         else if (focus === 6) {

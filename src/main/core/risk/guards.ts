@@ -13,6 +13,7 @@ import {
 } from '../../../shared/protocol';
 import type { RiskLimits } from '../../../shared/settings-schema';
 import type { ParsedLimits } from './limits';
+import { addedWorst, edgeCost, NO_ORDERS, sumsOf, worstOf, type SideSums } from './resting-worst';
 
 export interface CheckedOrder {
   assetId: bigint;
@@ -44,8 +45,16 @@ export interface AccountRisk {
   sameSide: bigint;
   /** The account's resting orders in all markets, without the one an edit replaces. */
   openOrders: number;
-  /** What all of them would cost against fair value if they filled now (`edgeCost` of each). */
+  /**
+   * The worst all of them could lose if they filled at a stale price, each market counted as
+   * resting-worst.ts does (orders on their way included, as if resting).
+   */
   restingCost: bigint;
+  /**
+   * What rests on the order's market and epoch (orders on their way included, without the one an edit
+   * replaces), for what this order adds to its worst case. None: nothing rests there.
+   */
+  here?: SideSums;
   /**
    * What orders passed and not yet answered by the exchange, and orders signed here for a later send,
    * could lose (reservations.ts): counted like resting orders, so a burst cannot outrun the budget.
@@ -73,8 +82,6 @@ export interface Breach {
 
 export type FairOf = (assetId: bigint, epoch: bigint) => bigint | null;
 
-const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
-
 /** The part of an order that opens or adds to a position (the rest closes what is held). */
 export function openingSize(o: Pick<CheckedOrder, 'sell' | 'size'>, inventory: bigint): bigint {
   const held = o.sell ? (inventory > 0n ? inventory : 0n) : inventory < 0n ? -inventory : 0n;
@@ -82,40 +89,51 @@ export function openingSize(o: Pick<CheckedOrder, 'sell' | 'size'>, inventory: b
 }
 
 /**
- * What filling the order now would cost against fair value, rounded up: a buy above fair pays the
- * difference, a sell below fair gives it away. With no fair value, the most it could lose.
- */
-export function edgeCost(o: Pick<RestingOrder, 'sell' | 'price' | 'size'>, fair: bigint | null): bigint {
-  if (fair === null) return orderMargin(o.sell, o.size, o.price);
-  const worse = o.sell ? fair - o.price : o.price - fair;
-  return worse > 0n ? ceilDiv(worse * o.size, PROTOCOL_SCALE) : 0n;
-}
-
-/**
- * What this order could lose against fair value, for the loss budget. With no fair value the whole
+ * What this order could lose, for the loss budget: what it adds to its market's worst case
+ * (resting-worst.ts `addedWorst`), or without the account's figures what it gives away against fair
+ * value if it filled now. With no fair value the whole
  * order counts at the most it can lose, the part that closes a position too: the position is valued at
  * the worst it can pay, but that is a bound on its value, not its price. Buying back a short at 99¢
  * when the contract is worth 50¢ gives 49¢ a contract away, so "reduces a position" is no reason to let
  * an order through at any price while the price cannot be checked (a hostile window would restart the
  * core and buy back into a colluder's ask: the loss fuzzer's attack 1, test/core/loss-fuzz.ts).
  */
-export function ownCost(o: Pick<CheckedOrder, 'sell' | 'price' | 'size'>, fair: bigint | null): bigint {
-  return edgeCost(o, fair);
+export function ownCost(
+  o: Pick<CheckedOrder, 'sell' | 'price' | 'size' | 'mayRest'>,
+  fair: bigint | null,
+  a: Pick<AccountRisk, 'inventory' | 'here'> | null = null,
+): bigint {
+  return a ? addedWorst(o, a.here ?? NO_ORDERS, a.inventory, fair) : edgeCost(o, fair);
 }
 
-/** The resting-order figures of `AccountRisk` for one order, from the list of the account's resting orders. */
+/**
+ * The resting-order figures of `AccountRisk` for one order, from the list of the account's resting
+ * orders and what it holds in each market (`inventoryOf`, nothing when not given).
+ */
 export function restingRisk(
   o: Pick<CheckedOrder, 'assetId' | 'epoch' | 'sell'>,
   resting: readonly RestingOrder[],
   fairOf: FairOf,
-): Pick<AccountRisk, 'sameSide' | 'openOrders' | 'restingCost'> {
+  inventoryOf: (assetId: bigint, epoch: bigint) => bigint = () => 0n,
+): Pick<AccountRisk, 'sameSide' | 'openOrders' | 'restingCost' | 'here'> {
   let sameSide = 0n;
-  let restingCost = 0n;
+  const markets = new Map<string, { assetId: bigint; epoch: bigint; orders: RestingOrder[] }>();
   for (const r of resting) {
     if (r.assetId === o.assetId && r.epoch === o.epoch && r.sell === o.sell) sameSide += r.size;
-    restingCost += edgeCost(r, fairOf(r.assetId, r.epoch));
+    const key = `${r.assetId}:${r.epoch}`;
+    const m = markets.get(key) ?? { assetId: r.assetId, epoch: r.epoch, orders: [] };
+    m.orders.push(r);
+    markets.set(key, m);
   }
-  return { sameSide, openOrders: resting.length, restingCost };
+  let restingCost = 0n;
+  let here: SideSums = NO_ORDERS;
+  for (const m of markets.values()) {
+    const fair = fairOf(m.assetId, m.epoch);
+    const sums = sumsOf(m.orders, fair);
+    restingCost += worstOf(sums, inventoryOf(m.assetId, m.epoch), fair);
+    if (m.assetId === o.assetId && m.epoch === o.epoch) here = sums;
+  }
+  return { sameSide, openOrders: resting.length, restingCost, here };
 }
 
 export function bandBreach(o: CheckedOrder, fair: bigint | null, l: ParsedLimits): Breach | null {
@@ -176,13 +194,13 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
 }
 
 /**
- * The daily loss limit. What the account has committed is today's loss plus what every open order
- * (this one included) would cost against fair value if it filled now. An order that adds risk must
+ * The daily loss limit. What the account has committed is today's loss plus the worst every open order
+ * (this one included) could lose if it filled at a stale price (resting-worst.ts). An order that adds risk must
  * fit that within the limit; an order that only reduces a position goes even at the limit as long as
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
-  const own = ownCost(o, fair);
+  const own = ownCost(o, fair, a);
   const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
   const addsRisk = openingSize(o, a.inventory) > 0n;
@@ -191,7 +209,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   const head =
     a.lossToday >= a.lossLimit
       ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
-      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, what your open orders and orders on their way could give away against fair value (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
+      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, the most your open orders and orders on their way could lose if filled before fair value is checked again (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : o.mayRest ? 'add to that' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',
@@ -250,7 +268,7 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
     if ((worst < 0n ? -worst : worst) > l.maxPosition) return false;
   }
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
-  const own = ownCost(o, fair);
+  const own = ownCost(o, fair, a);
   const committed = a.lossToday + a.restingCost + a.reserved + own;
   return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
 }

@@ -138,6 +138,7 @@ export class LedgerRunner {
         band: limits.band,
         budget: budgetNow,
         reserved: reservations.total(master),
+        onTheirWay: reservations.resting(master),
       },
       this.#cancelling,
     );

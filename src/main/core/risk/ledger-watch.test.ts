@@ -41,34 +41,45 @@ describe('the risk ledger between orders', () => {
   });
 
   it('cancels orders that add risk, newest first, until the worst case fits the limit again', () => {
-    // Fair 40¢, band 15¢: each bid at 54¢ for 100 could give away $14.
-    const older = order({ price: 54n * C, size: 100n * N, placedAt: 1 });
-    const newer = order({ price: 54n * C, size: 100n * N, placedAt: 2 });
-    const elsewhere = order({ price: 54n * C, size: 100n * N, placedAt: null });
+    // Fair 40¢, band 15¢: each bid at 54¢ for 10 gives $1.40 away now, and $5.40 if fair fell to 0
+    // before main could cancel it (an oracle jump past the band): that is what each counts.
+    const older = order({ price: 54n * C, size: 10n * N, placedAt: 1 });
+    const newer = order({ price: 54n * C, size: 10n * N, placedAt: 2 });
+    const elsewhere = order({ price: 54n * C, size: 10n * N, placedAt: null });
     const l = look({
       orders: [older, newer, elsewhere],
       fair: () => 40n * C,
-      budget: { loss: 80n * D, limit: 100n * D },
+      budget: { loss: 90n * D, limit: 100n * D },
     });
-    // $80 lost + 3 × $14 open = $122: two must go ($94 then), the one placed elsewhere (unknown time) first.
+    // $90 lost + 3 × $5.40 open = $106.20: two must go ($95.40 then), the one placed elsewhere (unknown time) first.
     expect(plan(l).map((c) => [c.order.id, c.why])).toEqual([
       [elsewhere.id, 'budget'],
       [newer.id, 'budget'],
     ]);
-    // Orders on their way count too: with $10 reserved, all three go ($80 + $10 = $90, then +$14 > $100).
-    expect(plan({ ...l, reserved: 10n * D }).map((c) => c.order.id)).toEqual([elsewhere.id, newer.id, older.id]);
+    // Orders on their way count too: with $5 reserved, all three go ($95 + $5.40 > $100).
+    expect(plan({ ...l, reserved: 5n * D }).map((c) => c.order.id)).toEqual([elsewhere.id, newer.id, older.id]);
+    // And an order on its way that may rest counts with its market, as if it rested.
+    const onWay = { assetId: 1n, epoch: 7n, sell: false, price: 54n * C, size: 9n * N };
+    expect(plan({ ...l, onTheirWay: [onWay] }).map((c) => c.order.id)).toEqual([elsewhere.id, newer.id, older.id]);
+    // One with the same terms as a resting order has landed (its path has not released it yet): once.
+    const landed = { ...onWay, size: 10n * N };
+    expect(plan({ ...l, onTheirWay: [landed] }).map((c) => c.order.id)).toEqual([elsewhere.id, newer.id]);
   });
 
-  it('never cancels an order that reduces a position, nor one that costs nothing against fair, for the budget', () => {
-    const closing = order({ sell: true, price: 45n * C, size: 10n * N, placedAt: 5 });
-    const cheap = order({ price: 30n * C, size: 10n * N, placedAt: 6 });
+  it('never cancels an order that reduces a position, nor one whose market is no safer without it, for the budget', () => {
+    // Long 10 on market 2: the ask closing it stays.
+    const closing = order({ assetId: 2n, sell: true, price: 45n * C, size: 10n * N, placedAt: 7 });
+    // Market 1: an ask that would give $40 away if fair rose to $1, and a bid that would give $3 away
+    // if it fell to 0. Fair cannot do both: the market counts $40, and the bid adds nothing to it.
+    const quiet = order({ price: 30n * C, size: 10n * N, placedAt: 6 });
+    const ask = order({ sell: true, price: 60n * C, size: 100n * N, placedAt: 5 });
     const l = look({
-      orders: [closing, cheap],
-      inventory: () => 10n * N,
+      orders: [closing, quiet, ask],
+      inventory: (assetId) => (assetId === 2n ? 10n * N : 0n),
       fair: () => 40n * C,
       budget: { loss: 120n * D, limit: 100n * D },
     });
-    expect(plan(l)).toEqual([]);
+    expect(plan(l).map((c) => [c.order.id, c.why])).toEqual([[ask.id, 'budget']]);
   });
 
   it('counts an order with no fair value at its worst, and does not ask twice for one being cancelled', () => {

@@ -6,9 +6,9 @@
  * desk's kill switch would:
  *
  *   - a resting order now outside the price band around fair value is cancelled (quote protection);
- *   - when today's loss plus the worst case of what is open (resting orders against fair, orders on
- *     their way) would break the day's limit, resting orders that add risk are cancelled, newest first,
- *     until it does not;
+ *   - when today's loss plus the worst case of what is open (resting orders at the worst a stale fill
+ *     could lose, resting-worst.ts; orders on their way) would break the day's limit, resting orders
+ *     that add risk are cancelled, newest first, until it does not;
  *   - money seen arriving or leaving while nothing is at risk moves the day's baseline (loss-budget.ts).
  *
  * Positions are never closed here: that is the trader's decision. Each cancel is one notice naming the
@@ -16,7 +16,8 @@
  * session, cancels and tells.
  */
 import { displayPrice, displayUsd, formatCents, formatSize } from '../../../shared/protocol';
-import { edgeCost } from './guards';
+import type { RestingOnItsWay } from './reservations';
+import { NO_ORDERS, withOrder, worstOf, type SideSums } from './resting-worst';
 
 export interface WatchedOrder {
   id: string;
@@ -38,8 +39,10 @@ export interface LedgerLook {
   band: bigint;
   /** Today's loss so far and today's limit; null before today's baseline was taken. */
   budget: { loss: bigint; limit: bigint } | null;
-  /** What orders on their way could lose (reservations.ts). */
+  /** What orders on their way that cannot rest could lose (reservations.ts `total`). */
   reserved: bigint;
+  /** Orders on their way that may rest: counted with their market as if they rested. */
+  onTheirWay?: readonly RestingOnItsWay[];
 }
 
 export interface Cancel {
@@ -61,10 +64,48 @@ function addsRisk(o: WatchedOrder, inventory: bigint): boolean {
 export function plan(look: LedgerLook, skip: ReadonlySet<string> = new Set()): Cancel[] {
   const out: Cancel[] = [];
   const chosen = new Set<string>();
-  let open = look.reserved;
+  // Each market's orders summed, orders on their way with them: the worst case is per market.
+  const markets = new Map<string, { sums: SideSums; inventory: bigint; fair: bigint | null }>();
+  const marketOf = (o: { assetId: bigint; epoch: bigint }) => {
+    const key = `${o.assetId}:${o.epoch}`;
+    let m = markets.get(key);
+    if (!m)
+      markets.set(
+        key,
+        (m = { sums: NO_ORDERS, inventory: look.inventory(o.assetId, o.epoch), fair: look.fair(o.assetId, o.epoch) }),
+      );
+    return m;
+  };
+  // An order on its way stays reserved until its path has read the account after the answer, so one
+  // that has already landed is briefly both resting and on its way: counted once (one order on its way
+  // per resting order of the same terms), else main would cancel quotes for a loss counted twice.
+  const landed = new Map<string, number>();
+  const terms = (o: RestingOnItsWay): string => `${o.assetId}:${o.epoch}:${o.sell}:${o.price}:${o.size}`;
   for (const o of look.orders) {
-    const fair = look.fair(o.assetId, o.epoch);
-    open += edgeCost(o, fair);
+    const m = marketOf(o);
+    m.sums = withOrder(m.sums, o, m.fair);
+    landed.set(terms(o), (landed.get(terms(o)) ?? 0) + 1);
+  }
+  for (const o of look.onTheirWay ?? []) {
+    const n = landed.get(terms(o)) ?? 0;
+    if (n > 0) {
+      landed.set(terms(o), n - 1);
+      continue;
+    }
+    const m = marketOf(o);
+    m.sums = withOrder(m.sums, o, m.fair);
+  }
+  let open = look.reserved;
+  for (const m of markets.values()) open += worstOf(m.sums, m.inventory, m.fair);
+  /** Takes an order out of its market's sums; what the market's worst case fell by. */
+  const without = (o: WatchedOrder): bigint => {
+    const m = marketOf(o);
+    const was = worstOf(m.sums, m.inventory, m.fair);
+    m.sums = withOrder(m.sums, o, m.fair, -1n);
+    return was - worstOf(m.sums, m.inventory, m.fair);
+  };
+  for (const o of look.orders) {
+    const fair = marketOf(o).fair;
     if (fair === null || skip.has(o.id)) continue;
     const off = o.sell ? fair - o.price : o.price - fair;
     if (off > look.band) {
@@ -75,18 +116,22 @@ export function plan(look: LedgerLook, skip: ReadonlySet<string> = new Set()): C
   const budget = look.budget;
   if (!budget) return out;
   // Cancels already chosen for the band take their cost off first.
-  for (const c of out) open -= edgeCost(c.order, c.fair);
+  for (const c of out) open -= without(c.order);
   if (budget.loss + open <= budget.limit) return out;
   const newestFirst = look.orders
     .filter((o) => !chosen.has(o.id) && !skip.has(o.id) && addsRisk(o, look.inventory(o.assetId, o.epoch)))
     .sort((a, b) => (b.placedAt ?? Infinity) - (a.placedAt ?? Infinity));
   for (const o of newestFirst) {
     if (budget.loss + open <= budget.limit) break;
-    const fair = look.fair(o.assetId, o.epoch);
-    const cost = edgeCost(o, fair);
-    // An order that could lose nothing against fair leaves the worst case as it is: cancelling it does not help.
-    if (cost === 0n) continue;
-    out.push({ order: o, why: 'budget', fair });
+    const m = marketOf(o);
+    const was = m.sums;
+    const cost = without(o);
+    // An order whose market's worst case is no less without it: cancelling it does not help.
+    if (cost <= 0n) {
+      m.sums = was;
+      continue;
+    }
+    out.push({ order: o, why: 'budget', fair: m.fair });
     open -= cost;
   }
   return out;

@@ -154,15 +154,19 @@ describe('OrderGate', () => {
   });
 
   it('refuses at a fixed daily loss amount, whatever the percentage of the day’s equity allows', async () => {
-    // Buy 100 at 56¢ against fair 50¢: $6 given away, within 10% of $1,000 but over a fixed $5.
-    const over = { price: 56n * C, size: 100n * N };
+    // Buy 100 at 56¢ at once (IOC) against fair 50¢: $6 given away, within 10% of $1,000 but over a fixed $5.
+    const over = { price: 56n * C, size: 100n * N, timeInForce: 'IOC' as const };
     const percent = setup();
     await expect(percent.gate.pass(percent.order(over), percent.view)).resolves.toBeDefined();
     const { gate, view, order } = setup({ limits: { dailyLossAmount: '5' } });
     const refusal = await gate.pass(order(over), view).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ code: 'risk.daily_loss' });
     expect((refusal as Error).message).toContain('over your daily limit of $5.00');
-    await expect(gate.pass(order({ price: 54n * C, size: 100n * N }), view)).resolves.toBeDefined();
+    await expect(gate.pass(order({ price: 54n * C, size: 100n * N, timeInForce: 'IOC' }), view)).resolves.toBeDefined();
+    // The same bid left resting could lose $54 if fair fell to 0 before main cancelled it.
+    await expect(gate.pass(order({ price: 54n * C, size: 100n * N }), view)).rejects.toMatchObject({
+      code: 'risk.daily_loss',
+    });
   });
 
   it('asks when the account cannot be read here, and says which limits were not applied', async () => {
@@ -306,10 +310,18 @@ describe('OrderGate reservations (the risk ledger’s orders on their way)', () 
       snapshot: { inventory: 0n, sameSide: 0n, openOrders: 0, restingCost: 0n, equity: 1000n * D, fair: null },
     });
     const blind: GateView = { ...view, fair: () => ({ known: false, reason: 'no oracle yet' }) as never };
-    const passed = await gate.pass(order({ price: 60n * C, size: 100n * N }), blind);
+    const passed = await gate.pass(order({ price: 60n * C, size: 100n * N, timeInForce: 'IOC' }), blind);
     expect(reservations.total(MASTER)).toBe(60n * D);
     passed.release();
     expect(reservations.total(MASTER)).toBe(0n);
+    // One that may rest is counted with its market's resting orders, as if it rested, until released.
+    const resting = await gate.pass(order({ price: 60n * C, size: 100n * N }), blind);
+    expect(reservations.total(MASTER)).toBe(0n);
+    expect(reservations.resting(MASTER)).toEqual([
+      { assetId: 1n, epoch: 7n, sell: false, price: 60n * C, size: 100n * N },
+    ]);
+    resting.release();
+    expect(reservations.resting(MASTER)).toEqual([]);
   });
 
   it('refuses, in words, an order on a market that is not in the market list', async () => {

@@ -19,6 +19,7 @@ import type { OrderFigures } from './account-figures';
 import { allowedLimit, breachesOf, ownCost, type AccountRisk, type Breach, type CheckedOrder } from './guards';
 import { orderMargin } from '../../../shared/protocol';
 import type { Reservations } from './reservations';
+import { NO_ORDERS, withOnTheirWay, type MarketRest } from './resting-worst';
 import { LIMIT_NAMES, parseLimits, type ParsedLimits } from './limits';
 import type { RiskLimits, Settings } from '../../../shared/settings-schema';
 import type { LossBudget } from './loss-budget';
@@ -131,7 +132,14 @@ const SENDS_SIGNED: ReadonlySet<OrderPath> = new Set<OrderPath>(['offline-send',
 interface Read {
   risk: AccountRisk | null;
   fair: bigint | null;
+  /** The order's market, `${assetId}:${epoch}`. */
+  key: string;
+  /** Another market's resting orders, to count orders on their way with (none: counted at their most). */
+  market?: (assetId: bigint, epoch: bigint) => MarketRest;
 }
+
+/** A market not read: orders on their way there count at the most they can lose. */
+const unread = (): MarketRest => ({ sums: NO_ORDERS, inventory: 0n, fair: null });
 
 const riskLimitsOf = (s: Readonly<Settings>): RiskLimits => s.riskLimits;
 const confirmOrdersOf = (s: Readonly<Settings>): boolean => s.confirmations.orders;
@@ -266,8 +274,11 @@ export class OrderGate {
     const endReservation = this.#d.reservations.take({
       account: order.master,
       ...orderTerms,
-      cost: handedOut ? orderMargin(order.sell, order.size, order.price) : ownCost(checked, last.fair),
+      cost: handedOut
+        ? orderMargin(order.sell, order.size, order.price)
+        : ownCost(checked, last.fair, this.#riskNow(order.master, last)),
       untilEpochEnds: handedOut,
+      rests: !handedOut && checked.mayRest,
     });
     this.#d.rate.note(order.master);
     // Kept for rehearse(). Inside the timed window: on the hotkey path the identity is read only here.
@@ -342,7 +353,7 @@ export class OrderGate {
   #riskOf(order: GateOrder, view: GateView | null, snap: AccountSnapshot | null, limits: ParsedLimits): Read {
     if (!snap) {
       const f = view?.fair(order.assetId, order.epoch);
-      return { risk: null, fair: f?.known ? f.price : null };
+      return { risk: null, fair: f?.known ? f.price : null, key: `${order.assetId}:${order.epoch}` };
     }
     const status = this.#d.budget.status(order.master, snap.equity, limits.dailyLossBps, limits.dailyLossFixed);
     return {
@@ -351,12 +362,15 @@ export class OrderGate {
         sameSide: snap.sameSide,
         openOrders: snap.openOrders,
         restingCost: snap.restingCost,
+        ...(snap.here ? { here: snap.here } : {}),
         // Read at the check itself (#check), never with the account: a read may be awaited.
         reserved: 0n,
         lossToday: status.loss,
         lossLimit: status.limit,
       },
       fair: snap.fair,
+      key: `${order.assetId}:${order.epoch}`,
+      ...(snap.market ? { market: snap.market } : {}),
     };
   }
 
@@ -375,11 +389,23 @@ export class OrderGate {
     });
   }
 
-  /** The read's account with the reservations as they are now. */
+  /**
+   * The read's account with the reservations as they are now: orders on their way that may rest are
+   * counted with their market's resting orders (resting-worst.ts), the rest as reserved.
+   */
   #riskNow(master: string, read: Read): AccountRisk | null {
     if (!read.risk) return null;
     const reserved = this.#d.reservations.total(master);
-    return reserved === read.risk.reserved ? read.risk : { ...read.risk, reserved };
+    const onWay = this.#d.reservations.resting(master);
+    if (onWay.length === 0) return reserved === read.risk.reserved ? read.risk : { ...read.risk, reserved };
+    const { added, sums } = withOnTheirWay(onWay, read.market ?? unread);
+    const here = sums.get(read.key);
+    return {
+      ...read.risk,
+      reserved,
+      restingCost: read.risk.restingCost + added,
+      ...(here ? { here } : {}),
+    };
   }
 
   /**

@@ -8,6 +8,10 @@
  * again (the order is then a resting order or a fill the figures count), or when the path stopped
  * before sending. An order signed here for another machine or a later send is a signature that exists
  * outside main: it stays reserved at the most it can lose until its epoch ends, when it can no longer trade.
+ *
+ * An order that may rest (GTC, ALO) on its way is not a sum of its own: it is counted with its market's
+ * resting orders, as if it already rested (`resting`), because a market's worst case is not the sum of
+ * its orders' (resting-worst.ts: bids and asks cannot both be taken stale at once).
  */
 
 export interface Reservation {
@@ -22,6 +26,17 @@ export interface Reservation {
   readonly cost: bigint;
   /** Kept until its epoch ends (a signature handed out), not until its path releases it. */
   readonly untilEpochEnds: boolean;
+  /** An order that may rest, sent from here: counted with its market's resting orders, not in `total`. */
+  readonly rests?: boolean;
+}
+
+/** An order on its way that may rest, as its market's worst case counts it. */
+export interface RestingOnItsWay {
+  readonly assetId: bigint;
+  readonly epoch: bigint;
+  readonly sell: boolean;
+  readonly price: bigint;
+  readonly size: bigint;
 }
 
 /**
@@ -76,7 +91,10 @@ export class Reservations {
     }
   }
 
-  /** The account's reserved worst case now (epochs that ended count nothing). */
+  /**
+   * The account's reserved worst case now (epochs that ended count nothing), orders on their way that
+   * may rest left out: `resting` lists them, to be counted with their market.
+   */
   total(account: string): bigint {
     const set = this.#byAccount.get(account.toLowerCase());
     if (!set || set.size === 0) return 0n;
@@ -87,10 +105,19 @@ export class Reservations {
         ended = true;
         continue;
       }
-      sum += r.cost;
+      if (!r.rests) sum += r.cost;
     }
     if (ended) this.#dropEnded(set);
     return sum;
+  }
+
+  /** The account's orders on their way that may rest: their market counts them as if they rested. */
+  resting(account: string): RestingOnItsWay[] {
+    const out: RestingOnItsWay[] = [];
+    for (const r of this.#byAccount.get(account.toLowerCase()) ?? [])
+      if (r.rests && r.sell !== undefined && r.price !== undefined && r.size !== undefined)
+        out.push({ assetId: r.assetId, epoch: r.epoch, sell: r.sell, price: r.price, size: r.size });
+    return out;
   }
 
   /** How many reservations the account has taken since main started: unchanged means no order passed. */
