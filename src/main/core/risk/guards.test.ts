@@ -110,7 +110,7 @@ describe('size, cost, open orders and rate', () => {
 });
 
 describe('daily loss limit', () => {
-  it('counts what the order and every open order would cost against fair value', () => {
+  it('counts what the order and every open order could lose at worst: a market the worse of its two sides', () => {
     expect(edgeCost({ sell: false, price: 65n * C, size: 50n * N }, 50n * C)).toBe(7_500_000n);
     expect(edgeCost({ sell: true, price: 35n * C, size: 50n * N }, 50n * C)).toBe(7_500_000n);
     expect(edgeCost({ sell: false, price: 40n * C, size: 50n * N }, 50n * C)).toBe(0n);

@@ -106,6 +106,18 @@ describe('LossBudget: money seen arriving, and records that cannot be pushed out
     expect((store.get('riskDays') as unknown[]).length).toBe(65);
   });
 
+  it('keeps the day of an account traded from here that is not a vault key (a watch-only master with an agent here)', () => {
+    const store = createMemoryStore();
+    const budget = new LossBudget(store, now, { signs: () => false });
+    budget.status(ACCOUNT, 1000n * D, 1000n);
+    budget.noteTraded(ACCOUNT);
+    for (let i = 0; i < 200; i++) budget.status(`0x${i.toString(16).padStart(40, '0')}`, 5n * D, 1000n);
+    // Across a restart too: the mark is in the store.
+    const again = new LossBudget(store, now, { signs: () => false });
+    expect(again.status(ACCOUNT, 900n * D, 1000n).loss).toBe(100n * D);
+    expect((store.get('riskDays') as unknown[]).length).toBe(65);
+  });
+
   it('says a fixed amount when one is set, whatever the day started at', () => {
     const budget = new LossBudget(createMemoryStore(), now);
     expect(budget.status(ACCOUNT, 0n, 1000n, 250n * D).limit).toBe(250n * D);

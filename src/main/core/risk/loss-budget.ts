@@ -5,7 +5,8 @@
  * loss: deposits and withdrawals made through the app as they are made, and any made elsewhere as
  * they are seen while the account holds nothing at risk (observeFlat). Today's loss is what equity at
  * fair value has fallen below it. Kept in main's store, so a restart does not hand out a fresh
- * budget; a key in the vault keeps its day's record whatever else is looked at.
+ * budget; a key in the vault, and any account an order was passed for today (a watch-only master
+ * traded through an agent key of this vault), keeps its day's record whatever else is looked at.
  */
 import { z } from 'zod';
 import type { KeyValueStore } from '../../store/key-value-store';
@@ -16,6 +17,12 @@ const STORE_KEY = 'riskDays';
  * first. A vault key's record is never dropped for another's: the vault bounds how many there are.
  */
 const OTHERS_KEPT = 64;
+/**
+ * Records kept of accounts that are not vault keys but traded from here today (a watch-only master
+ * whose agent key is in the vault): each needs a master's approval of an agent of this vault, so there
+ * are few; bounded all the same, the oldest dropped first.
+ */
+const TRADED_KEPT = 256;
 
 const recordShape = z.array(
   z.strictObject({
@@ -23,6 +30,7 @@ const recordShape = z.array(
     day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     startEquity: z.string().regex(/^-?\d{1,30}$/),
     transfers: z.string().regex(/^-?\d{1,30}$/),
+    traded: z.literal(true).optional(),
   }),
 );
 
@@ -33,6 +41,8 @@ export interface DayRecord {
   startEquity: bigint;
   /** Deposits minus withdrawals made through the app since then. */
   transfers: bigint;
+  /** An order was passed for it today: its record is kept as a vault key's is. */
+  traded?: true;
 }
 
 export interface BudgetStatus {
@@ -111,12 +121,30 @@ export class LossBudget {
     return fresh;
   }
 
-  /** Every vault key's record, and the newest OTHERS_KEPT of the rest (oldest first, as kept). */
+  /**
+   * Every vault key's record, the newest TRADED_KEPT of the accounts traded from here, and the newest
+   * OTHERS_KEPT of the rest (oldest first, as kept).
+   */
   #bounded(records: DayRecord[]): DayRecord[] {
-    const others = records.filter((r) => !this.#signs(r.account));
-    if (others.length <= OTHERS_KEPT) return records;
-    const dropped = new Set(others.slice(0, others.length - OTHERS_KEPT));
-    return records.filter((r) => !dropped.has(r));
+    const unsigned = records.filter((r) => !this.#signs(r.account));
+    const traded = unsigned.filter((r) => r.traded);
+    const others = unsigned.filter((r) => !r.traded);
+    const dropped = new Set([
+      ...traded.slice(0, Math.max(0, traded.length - TRADED_KEPT)),
+      ...others.slice(0, Math.max(0, others.length - OTHERS_KEPT)),
+    ]);
+    return dropped.size === 0 ? records : records.filter((r) => !dropped.has(r));
+  }
+
+  /**
+   * An order was passed for the account: its record today is kept as a vault key's is, so looking at
+   * many other accounts cannot push out the day of one traded through an agent key.
+   */
+  noteTraded(account: string): void {
+    const found = this.peek(account);
+    if (!found || found.traded || this.#signs(found.account)) return;
+    found.traded = true;
+    this.#save();
   }
 
   /** Today's record if one was started, without starting one. */

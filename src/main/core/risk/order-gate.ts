@@ -281,6 +281,7 @@ export class OrderGate {
       rests: !handedOut && checked.mayRest,
     });
     this.#d.rate.note(order.master);
+    this.#d.budget.noteTraded(order.master);
     // Kept for rehearse(). Inside the timed window: on the hotkey path the identity is read only here.
     if (view) this.#last = { order, checked, view, identity: identity ?? identityOf(view) };
     coreProbe.onGate?.('leave');
