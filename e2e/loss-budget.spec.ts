@@ -136,6 +136,26 @@ test('the loss budget where a trader meets it', async ({ app, devnet, problems }
       .toBe('equal');
   });
 
+  await test.step('what a resting order could still lose is on the meter, as main counts it', async () => {
+    // A bid 5¢ under fair for 10: nothing given away now, 10 × its price if fair fell to 0 before main
+    // could cancel it. Main's figure, and the settings meter says the same in words.
+    const price = onTick((await fairOf(app, market.assetId)) - 50_000n);
+    await placeFromTicket(app, 'buy', (Number(price) / 10_000).toFixed(1), '10', 'GTC');
+    const worst = 10n * price; // amount units (10^-6 dollars)
+    await expect
+      .poll(async () => ((await invokeInPage(app, 'risk.status')).value as { openWorst: string | null }).openWorst, {
+        timeout: 15_000,
+      })
+      .toBe(worst.toString());
+    await open(app, 'Settings', 'Settings');
+    const held = app.getByTestId('loss-budget-held');
+    await expect(held).toContainText(`up to $${(Number(worst) / 1e6).toFixed(2)}`);
+    await held.scrollIntoViewIfNeeded();
+    await shot(app, 'loss-budget-open-orders-held');
+    await open(app, 'Trade', 'Trade');
+    await invokeInPage(app, 'orders.cancelAll', { assetId: market.assetId, epoch: market.epoch, signAs: 'master' });
+  });
+
   await test.step('a close whose slippage would break the budget goes at the worst price the budget allows, which reaches the bid', async () => {
     // A fixed limit of $1 a day: a close 20¢ of slippage under the bid would give away more than that.
     await open(app, 'Settings', 'Settings');

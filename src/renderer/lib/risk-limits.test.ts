@@ -151,6 +151,7 @@ function status(over: Partial<RiskStatus>): RiskStatus {
     startEquity: '1000000000',
     lossToday: '12400000',
     lossLimit: '100000000',
+    openWorst: null,
     spent: false,
     ordersLastMinute: 0,
     note: null,
@@ -166,9 +167,14 @@ describe('today’s loss budget', () => {
       limit: '$100.00',
       summary: '$12.40 of $100.00 used today',
       fraction: 0.124,
+      held: null,
+      heldFraction: 0,
       level: 'ok',
       note: null,
     });
+    // What open orders could still lose is shown beside it, and the bar never passes full.
+    expect(budgetView(status({ openWorst: '40000000' }))).toMatchObject({ held: '$40.00', heldFraction: 0.4 });
+    expect(budgetView(status({ lossToday: '80000000', openWorst: '40000000' })).heldFraction).toBe(0.2);
     expect(budgetView(status({ lossToday: '80000000' })).level).toBe('near');
   });
 

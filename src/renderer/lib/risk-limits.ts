@@ -261,6 +261,12 @@ export interface BudgetView {
   summary: string;
   /** Share of the limit used, 0 to 1 (1 once spent), for the bar. */
   fraction: number;
+  /**
+   * The most open orders could still lose if taken stale ("$40.00"), null when nothing rests; and its
+   * share of the limit beside `fraction` (together at most 1), for the bar's second part.
+   */
+  held: string | null;
+  heldFraction: number;
   /** Spent: only orders that reduce a position go. Near: 80% or more used. */
   level: 'ok' | 'near' | 'spent';
   note: string | null;
@@ -275,6 +281,8 @@ export function budgetView(status: RiskStatus | null): BudgetView {
       limit: '—',
       summary: 'Not measured yet',
       fraction: 0,
+      held: null,
+      heldFraction: 0,
       level: 'ok',
       note: status?.note ?? null,
     };
@@ -283,12 +291,16 @@ export function budgetView(status: RiskStatus | null): BudgetView {
   const limit = BigInt(status.lossLimit);
   const permille = limit > 0n ? (loss >= limit ? 1000n : (loss * 1000n) / limit) : 1000n;
   const level = status.spent ? 'spent' : permille >= 800n ? 'near' : 'ok';
+  const open = status.openWorst === null ? 0n : BigInt(status.openWorst);
+  const heldPermille = open > 0n && limit > 0n ? (open * 1000n) / limit : 0n;
   return {
     known: true,
     used: displayUsd(loss),
     limit: displayUsd(limit),
     summary: `${displayUsd(loss)} of ${displayUsd(limit)} used today`,
     fraction: Number(permille) / 1000,
+    held: open > 0n ? displayUsd(open) : null,
+    heldFraction: Number(heldPermille > 1000n - permille ? 1000n - permille : heldPermille) / 1000,
     level,
     note: status.note,
   };

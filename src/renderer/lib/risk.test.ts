@@ -15,6 +15,7 @@ const STATUS: RiskStatus = {
   startEquity: '1000000000',
   lossToday: '12400000',
   lossLimit: '100000000',
+  openWorst: null,
   spent: false,
   ordersLastMinute: 3,
   note: null,

@@ -20,6 +20,12 @@ export const riskStatus = z.object({
   /** Today's loss so far (never negative), and the day's limit, in amount units. */
   lossToday: decimalString.nullable(),
   lossLimit: decimalString.nullable(),
+  /**
+   * The most the open orders and orders on their way could still lose if taken at a stale price (a bid
+   * as if fair fell to 0, an ask as if it rose to $1): counted with today's loss against the limit
+   * when an order that adds risk is checked. Null when not read.
+   */
+  openWorst: decimalString.nullable(),
   /** True once today's loss reached the limit: only orders that reduce a position go. */
   spent: z.boolean(),
   /** Orders signed for the account in the last 60 seconds. */

@@ -7,7 +7,7 @@ import type { RiskStatus } from '../../../shared/bridge';
 import type { CoreContext } from '../context';
 import type { TradingSession } from '../session/session';
 import { parseLimits } from './limits';
-import { sessionEquity } from './session-view';
+import { sessionEquity, sessionGateView } from './session-view';
 
 export type BudgetStatusDeps = Pick<CoreContext, 'settings' | 'orderGate' | 'lossBudget'>;
 
@@ -21,6 +21,7 @@ export function statusOf(ctx: BudgetStatusDeps, session: TradingSession | null):
     startEquity: null,
     lossToday: null,
     lossLimit: null,
+    openWorst: null,
     spent: false,
     ordersLastMinute: 0,
     note: null,
@@ -40,6 +41,7 @@ export function statusOf(ctx: BudgetStatusDeps, session: TradingSession | null):
     startEquity: (s.startEquity + s.transfers).toString(),
     lossToday: s.loss.toString(),
     lossLimit: s.limit.toString(),
+    openWorst: ctx.orderGate.openWorst(master, sessionGateView(session))?.toString() ?? null,
     spent: s.loss >= s.limit,
     ordersLastMinute,
     note: null,

@@ -391,6 +391,22 @@ export class OrderGate {
   }
 
   /**
+   * The most the account's open orders and orders on their way could lose now, as the gate counts them
+   * with today's loss (resting-worst.ts, reservations.ts); null when its account is not read here.
+   */
+  openWorst(master: string, view: GateView | null): bigint | null {
+    const snap = view?.accountIfRead(master, 0n, 0n, false, undefined) ?? null;
+    if (!snap) return null;
+    const risk = this.#riskNow(master, {
+      risk: { ...snap, reserved: 0n, lossToday: 0n, lossLimit: 0n },
+      fair: null,
+      key: '0:0',
+      ...(snap.market ? { market: snap.market } : {}),
+    });
+    return risk ? risk.restingCost + risk.reserved : null;
+  }
+
+  /**
    * The read's account with the reservations as they are now: orders on their way that may rest are
    * counted with their market's resting orders (resting-worst.ts), the rest as reserved.
    */
