@@ -92,6 +92,8 @@ export class LossBudget {
     status: BudgetStatus;
   } | null = null;
   readonly #signs: (account: string) => boolean;
+  /** Accounts noteTraded has marked, with the day it did (as given, not lowercased: a cache). */
+  readonly #traded = new Map<string, string>();
   /**
    * Per account, its equity when last seen holding nothing at risk, and the activity count then
    * (observeFlat): in memory only, so after a restart the first such sighting starts anew.
@@ -141,8 +143,14 @@ export class LossBudget {
    * many other accounts cannot push out the day of one traded through an agent key.
    */
   noteTraded(account: string): void {
+    // The hotkey path: an account already marked today is one lookup.
+    const day = this.#today();
+    const known = this.#traded.get(account);
+    if (known === day) return;
     const found = this.peek(account);
-    if (!found || found.traded || this.#signs(found.account)) return;
+    if (!found) return;
+    this.#traded.set(account, day);
+    if (found.traded || this.#signs(found.account)) return;
     found.traded = true;
     this.#save();
   }

@@ -274,9 +274,12 @@ export class OrderGate {
     const endReservation = this.#d.reservations.take({
       account: order.master,
       ...orderTerms,
+      // One that may rest counts with its market (`rests`), not by a cost of its own.
       cost: handedOut
         ? orderMargin(order.sell, order.size, order.price)
-        : ownCost(checked, last.fair, this.#riskNow(order.master, last)),
+        : checked.mayRest
+          ? 0n
+          : ownCost(checked, last.fair, this.#riskNow(order.master, last)),
       untilEpochEnds: handedOut,
       rests: !handedOut && checked.mayRest,
     });
