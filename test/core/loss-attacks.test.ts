@@ -5,6 +5,7 @@
 // balance and positions at the app's fair value once it is known.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '../../src/shared/protocol';
+import { devnetClient } from '../../src/exchange/bots';
 import { START, connectCore, fuzzWorld, importKey, sleep, until, type FuzzWorld, type Market } from './loss-fuzz';
 
 const D = 1_000_000n;
@@ -248,6 +249,61 @@ describe('the loss limit holds against each attack that broke it', () => {
       off();
     }
   }, 120_000);
+
+  it('a watch-only master traded through an agent key here keeps its day', async () => {
+    // The master's key is on another machine (watch-only here); this vault holds its agent.
+    const { master, agent } = await deskWithAgent(14, 15);
+    const asAgent = (o: ReturnType<typeof order>) => ({ ...o, signAs: 'agent' });
+    // Up to the limit against the colluder's far ask.
+    const fair = await fairOf(btc);
+    const edge = onTick(fair + 140_000n);
+    await quotes(btc, edge, null, 3_000n * N);
+    for (let i = 0; i < 10; i++) {
+      const o = await w.t.core.invoke('orders.place', [asAgent(order(btc, 'buy', edge, 100n * N))]);
+      if (!o.ok && o.error.code === 'risk.daily_loss') break;
+    }
+    const spent = await w.ok<{ lossToday: string }>('risk.status');
+    // More watched accounts looked at than any bounded store keeps of others: its day stays.
+    for (let i = 0; i < 70; i++) {
+      const address = `0x${(0xa9e000 + i).toString(16).padStart(40, '0')}`;
+      await w.ok('airgap.watchAdd', { address, label: `looked at ${i}` });
+      await w.ok('account.select', { master: address, agent: null, tradeAs: 'master' });
+      await w.ok('risk.status');
+      // The watch list holds 64: each one looked at makes room for the next.
+      await w.ok('airgap.watchRemove', address);
+    }
+    await w.ok('account.select', { master, agent, tradeAs: 'agent' });
+    const again = await w.ok<{ lossToday: string }>('risk.status');
+    expect(BigInt(again.lossToday)).toBeGreaterThanOrEqual(BigInt(spent.lossToday) - D);
+    const refused = await w.t.core.invoke('orders.place', [asAgent(order(btc, 'buy', edge, 100n * N))]);
+    expect(refused.ok ? null : refused.error.code).toBe('risk.daily_loss');
+    expect(await lossOf(master, btc, await fairOf(btc))).toBeLessThanOrEqual(LIMIT + 20n * ROUNDING);
+    await w.mallory.cancelAll({ assetId: btc.assetId, epoch: btc.epoch }).catch(() => undefined);
+  }, 180_000);
+
+  it('quotes left resting by an agent for a watch-only master are still watched when the window selects away', async () => {
+    const { master, agent } = await deskWithAgent(16, 17);
+    const other = await w.freshAccount(nextKey++);
+    await w.ok('account.select', { master, agent, tradeAs: 'agent' });
+    await until(
+      async () =>
+        (await w.ok<{ balance: { available: string } | null }>('account.get')).balance?.available === START.toString(),
+    );
+    const notices: string[] = [];
+    const off = w.t.core.on('notice', (n) => notices.push(n.message));
+    try {
+      await stalePair(
+        master,
+        async () => {
+          await w.ok('account.select', { master: other, agent: null, tradeAs: 'master' });
+        },
+        'agent',
+      );
+      expect(notices.some((n) => n.includes('no longer selected') && /Quote protection/.test(n))).toBe(true);
+    } finally {
+      off();
+    }
+  }, 180_000);
 });
 
 /**
@@ -256,16 +312,39 @@ describe('the loss limit holds against each attack that broke it', () => {
  * above the ask, and the colluder takes whatever still rests. Main's quote protection must still cancel
  * the ask, and the victim's loss stays within the limit.
  */
-async function stalePair(victim: Address, blind: () => Promise<void>): Promise<void> {
+/** A funded master whose key is elsewhere (watch-only here) and an agent of it in this vault, selected as the agent. */
+async function deskWithAgent(masterIndex: number, agentIndex: number): Promise<{ master: Address; agent: Address }> {
+  const { address: master, privateKey } = w.devnet.accounts[masterIndex]!;
+  await w.devnet.exchange.credit(master, START);
+  // Room on the watch list (64 at most), which an earlier attack filled.
+  for (const e of await w.ok<{ address: Address }[]>('airgap.watchList')) await w.ok('airgap.watchRemove', e.address);
+  const agent = (
+    await w.ok<{ address: Address }>('keys.importPrivateKey', {
+      privateKey: w.devnet.accounts[agentIndex]!.privateKey,
+      label: `agent ${agentIndex}`,
+      role: 'agent',
+    })
+  ).address;
+  await devnetClient(w.devnet, privateKey, { timeoutMs: 10_000, doctor: false }).approveAgent({ agent });
+  await w.ok('airgap.watchAdd', { address: master, label: `desk ${masterIndex}` });
+  await w.ok('account.select', { master, agent, tradeAs: 'agent' });
+  await until(
+    async () =>
+      (await w.ok<{ balance: { available: string } | null }>('account.get')).balance?.available === START.toString(),
+  );
+  return { master, agent };
+}
+
+async function stalePair(victim: Address, blind: () => Promise<void>, signAs = 'master'): Promise<void> {
   const fair = await fairOf(btc);
   const ask = onTick(fair + 5_000n);
   const bid = onTick(fair - 5_000n);
   await w.mallory.cancelAll({ assetId: btc.assetId, epoch: btc.epoch }).catch(() => undefined);
   // A side taken stale could lose ~$200 (fair jumping to 0 or $1 before main's cancel lands): refused.
-  const big = await w.t.core.invoke('orders.place', [order(btc, 'sell', ask, 400n * N, 'GTC')]);
+  const big = await w.t.core.invoke('orders.place', [{ ...order(btc, 'sell', ask, 400n * N, 'GTC'), signAs }]);
   expect(big.ok ? null : big.error.code).toBe('risk.daily_loss');
-  await w.ok('orders.place', order(btc, 'sell', ask, 150n * N, 'GTC'));
-  await w.ok('orders.place', order(btc, 'buy', bid, 150n * N, 'GTC'));
+  await w.ok('orders.place', { ...order(btc, 'sell', ask, 150n * N, 'GTC'), signAs });
+  await w.ok('orders.place', { ...order(btc, 'buy', bid, 150n * N, 'GTC'), signAs });
   await blind();
   w.devnet.exchange.steerOracle(btc.symbolId, { offset: 2_000n * D });
   try {

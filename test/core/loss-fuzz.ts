@@ -135,7 +135,7 @@ function startReferee(
 export async function fuzzWorld(prefix = 'loss-fuzz-'): Promise<FuzzWorld> {
   const temp = await startTempDevnet(prefix, {
     bots: 0,
-    demoAccounts: 14,
+    demoAccounts: 18,
     blockTimeMs: 500,
     markets: (nowSec) => {
       const flat = (s: (typeof DEVNET_SYMBOLS)[keyof typeof DEVNET_SYMBOLS]) => ({ ...s, volatility: 0 });

@@ -30,6 +30,8 @@ export interface LedgerRunnerDeps {
 /** One account the ledger looks at: the selected one, or one left with orders resting. */
 interface Watched {
   master: string;
+  /** A left account's agent, which signs its cancels when the master's key is not here. */
+  agent: string | null;
   account: AccountState;
   selected: boolean;
   placedAt(orderId: string): number | null;
@@ -76,12 +78,19 @@ export class LedgerRunner {
     const account = session.desk.account;
     if (master && account) {
       const desk = session.desk;
-      watched.push({ master, account, selected: true, placedAt: (id) => desk.placed(id)?.placedAt ?? null });
+      watched.push({
+        master,
+        agent: desk.selection.agent,
+        account,
+        selected: true,
+        placedAt: (id) => desk.placed(id)?.placedAt ?? null,
+      });
     }
     for (const l of session.left.list()) {
       if (master && l.address.toLowerCase() === master.toLowerCase()) continue;
       watched.push({
         master: l.address,
+        agent: l.agent,
         account: l.state,
         selected: false,
         placedAt: (id) => l.placedAt.get(id.toLowerCase()) ?? null,
@@ -181,22 +190,15 @@ export class LedgerRunner {
     const market = this.#marketName(o.assetId, o.epoch);
     // A left account is named: the window shows another one now.
     const whose = w.selected ? '' : `On ${w.master} (no longer selected): `;
-    let actor;
-    try {
-      actor = w.selected
-        ? session.actor('master')
-        : { client: session.signers.client(w.master), master: undefined, signedBy: 'master' as const };
-    } catch {
-      try {
-        actor = session.actor('agent');
-      } catch {
-        // Watch-only here with no agent: nothing can cancel it from this machine. Said once per order.
-        this.#d.notify(
-          'warning',
-          `${cancelNotice(c, market, band, budget).replace(/cancelled/, 'would cancel')} No key on this machine can cancel it: cancel it where its key is.`,
-        );
-        return;
-      }
+    // The selected account as the desk has it; a left one by its master key here, or the agent it was left with.
+    const actor = session.actorFor(w.master, w.agent);
+    if (!actor) {
+      // Watch-only here with no agent: nothing can cancel it from this machine. Said once per order.
+      this.#d.notify(
+        'warning',
+        `${cancelNotice(c, market, band, budget).replace(/cancelled/, 'would cancel')} No key on this machine can cancel it: cancel it where its key is.`,
+      );
+      return;
     }
     const input = { assetId: o.assetId, epoch: o.epoch, orderHash: o.id as Hex };
     try {

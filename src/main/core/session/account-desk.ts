@@ -57,7 +57,8 @@ export interface AccountDeskOptions {
    */
   onMarketsMet?(assetIds: readonly bigint[]): void;
   /** Another account is selected: the one left, with when its orders were placed here (left-accounts.ts keeps watching it). */
-  onLeave?(state: AccountState, placedAt: (orderId: string) => number | undefined): void;
+  /** `agent`: the agent key selected with it, which signs its cancels when the master's key is not here. */
+  onLeave?(state: AccountState, placedAt: (orderId: string) => number | undefined, agent: Address | null): void;
   /** `master` is selected (again): the desk watches it now. */
   onTake?(master: string): void;
   placedKept?: number;
@@ -290,11 +291,12 @@ export class AccountDesk implements AccountViewSource {
   }
 
   async select(selection: AccountSelection): Promise<void> {
+    const leftAgent = this.selection.agent as Address | null;
     this.selection = selection;
     const master = selection.master;
     if (!master || this.account?.account.toLowerCase() !== master.toLowerCase()) {
       if (this.account) {
-        this.#o.onLeave?.(this.account, (id) => this.placed(id)?.placedAt);
+        this.#o.onLeave?.(this.account, (id) => this.placed(id)?.placedAt, leftAgent);
         this.#leaveDay();
       }
       this.account = null;

@@ -213,6 +213,7 @@ export function createTradingHost(ctx: CoreContext, options: TradingOptions): Tr
       onResolved: (assetId, epoch) => void autoClaim.onResolved(assetId, epoch),
       onRiskInputs: () => ledger.look(),
       pendingOrders: (account) => ctx.reservations.count(account),
+      tradedHere: (account) => ctx.lossBudget.peek(account)?.traded === true,
       notify: (level, message) => {
         if (current !== session) return;
         ctx.events.emit('notice', { level, message: message.slice(0, 500) });

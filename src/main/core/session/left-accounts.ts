@@ -23,6 +23,8 @@ export interface LeftAccount {
   readonly state: AccountState;
   /** When each order was placed from this app (ms), for the ledger's newest-first cancels. */
   readonly placedAt: ReadonlyMap<string, number>;
+  /** The agent key selected with it when it was left: signs its cancels when the master's key is not here. */
+  readonly agent: Address | null;
 }
 
 export interface LeftAccountsOptions {
@@ -60,7 +62,7 @@ export class LeftAccounts {
    * The desk leaves `state` for another account. Kept when this machine signs for it and it has
    * orders resting or on their way; its last read is kept at once (no blind moment), then read again.
    */
-  leave(state: AccountState, placedAt: (orderId: string) => number | undefined): void {
+  leave(state: AccountState, placedAt: (orderId: string) => number | undefined, agent: Address | null = null): void {
     const address = state.account;
     if (!this.#o.canSign(address) || (restingCount(state) === 0 && this.#o.pending(address) === 0)) return;
     const fresh = this.#state(address);
@@ -75,14 +77,14 @@ export class LeftAccounts {
       }
     }
     for (const [k, p] of state.positions) fresh.positions.set(k, p);
-    this.#add({ address, state: fresh, placedAt: placed });
+    this.#add({ address, state: fresh, placedAt: placed, agent });
     void this.read(address);
   }
 
   /** An account with orders open today by its records (after a restart): read, and kept if they still rest. */
   watch(address: Address): void {
     if (this.has(address) || !this.#o.canSign(address)) return;
-    this.#add({ address, state: this.#state(address), placedAt: new Map() });
+    this.#add({ address, state: this.#state(address), placedAt: new Map(), agent: null });
     void this.read(address);
   }
 

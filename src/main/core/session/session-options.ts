@@ -38,6 +38,12 @@ export interface SessionOptions {
   onRiskInputs?(why: 'account' | 'fair'): void;
   /** How many orders of an account are passed by the gate and not yet answered, or signed for elsewhere (reservations.ts). */
   pendingOrders?(account: string): number;
+  /**
+   * Whether an order was passed for the account here today though no master key of it is in the vault
+   * (a watch-only master traded through an agent key of this vault): it is watched when left, as a
+   * vault key is.
+   */
+  tradedHere?(account: string): boolean;
   /** Today's fills, order history and positions per account on this deployment, kept across restarts (day-records.ts). */
   dayRecords?: DayRecordsPort;
 }

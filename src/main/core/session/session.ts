@@ -5,7 +5,7 @@
  * lifecycle and timers; handlers reach the exchange only through it, calling methods on its parts.
  */
 import type { SignAs } from '../../../shared/bridge';
-import { PROTOCOL_SCALE } from '../../../shared/protocol';
+import { PROTOCOL_SCALE, type Address } from '../../../shared/protocol';
 import {
   ExchangeClient,
   ExchangeClock,
@@ -123,7 +123,7 @@ export class TradingSession {
         return marketSet.all;
       },
       onMarketsMet: (assetIds) => this.#meet(assetIds),
-      onLeave: (state, placedAt) => this.left.leave(state, placedAt),
+      onLeave: (state, placedAt, agent) => this.left.leave(state, placedAt, agent),
       onTake: (master) => this.left.take(master),
       reader: this.reader,
       currentEpoch: (a) => this.epochs.current(a),
@@ -154,11 +154,15 @@ export class TradingSession {
       pending: (address) => opts.pendingOrders?.(address) ?? 0,
       onChange: () => opts.onRiskInputs?.('account'),
       cancelAll: async (a) => {
-        const client = this.signers.client(a.address);
+        const actor = this.actorFor(a.address, a.agent);
         for (const [k, o] of a.state.orders) {
           if (o.buys.length + o.sells.length === 0) continue;
           const [assetId, epoch] = k.split(':').map((x) => BigInt(x)) as [bigint, bigint];
-          await client.cancelAll({ assetId, epoch }).catch(() => undefined);
+          await (
+            actor?.master
+              ? actor.client.cancelAllAgent({ assetId, epoch, master: actor.master })
+              : actor?.client.cancelAll({ assetId, epoch })
+          )?.catch(() => undefined);
         }
         opts.notify(
           'warning',
@@ -312,12 +316,16 @@ export class TradingSession {
     this.#follow(added);
   }
 
-  /** Whether this machine signs for `address`: a master key in the vault, not an address only watched. */
+  /**
+   * Whether this machine signs for `address`: a master key in the vault (not an address only watched),
+   * or an account it signed orders for today through an agent key (`tradedHere`).
+   */
   #canSign(address: string): boolean {
     const a = address.toLowerCase();
     return (
-      !this.#o.vault.watchOnly.has(address) &&
-      this.#o.vault.list().some((k) => k.role === 'master' && k.address.toLowerCase() === a)
+      (!this.#o.vault.watchOnly.has(address) &&
+        this.#o.vault.list().some((k) => k.role === 'master' && k.address.toLowerCase() === a)) ||
+      this.#o.tradedHere?.(address) === true
     );
   }
 
@@ -364,4 +372,22 @@ export class TradingSession {
 
   /** Who signs for the selected account: the master or its agent. */
   actor = (signAs: SignAs): Actor => this.signers.actor(this.desk.selection, signAs);
+
+  /**
+   * Who signs main's own cancels for an account (the selected one, or one the window left,
+   * left-accounts.ts): its master key when it is here, else the agent selected with it; null when
+   * neither is on this machine.
+   */
+  actorFor(master: string, agent: string | null): Actor | null {
+    const selection = { master: master as Address, agent: agent as Address | null, tradeAs: 'master' as const };
+    try {
+      return this.signers.actor(selection, 'master');
+    } catch {
+      try {
+        return this.signers.actor(selection, 'agent');
+      } catch {
+        return null;
+      }
+    }
+  }
 }
