@@ -209,7 +209,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   const head =
     a.lossToday >= a.lossLimit
       ? `today's loss of ${displayUsd(a.lossToday)} has reached your daily limit of ${displayUsd(a.lossLimit)}`
-      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, the most your open orders and orders on their way could lose if filled before fair value is checked again (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : o.mayRest ? 'add to that' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
+      : `today's loss (${displayUsd(a.lossToday)})${resting > 0n ? `, the most your open orders and orders on their way could lose if filled before fair value is checked again (${displayUsd(resting)})` : ''} and what this order could ${fair === null ? 'lose at most, with no fair value now' : o.mayRest ? 'lose if it rests and fair value jumps past it' : 'give away against fair value'} (${displayUsd(own)}) come to ${displayUsd(committed)}, over your daily limit of ${displayUsd(a.lossLimit)}`;
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',
