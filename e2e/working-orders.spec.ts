@@ -115,6 +115,20 @@ test('a bracket on the ladder, dragged; the Working orders tab; an oracle stop o
   await shot(app, 'working-tab');
   await app.getByTestId('account-tabs').screenshot({ path: resolve(SCREENS_DIR, 'working-tab-close.png') });
 
+  // One leg alone: the stop's own Cancel takes only the stop; the take-profit and the entry keep working.
+  await bracketRow.getByRole('button', { name: /^Cancel stop leg/ }).click();
+  await expect(app.getByTestId('notice-strip')).toContainText(`${name}: stop cancelled; the bracket keeps working`);
+  await expect(bracketRow).toHaveAttribute('data-state', 'pending');
+  await expect(bracketRow).toContainText('Stop at 35.0¢ → sell nothing armed yet (cancelled)');
+  await expect(bracketRow.getByRole('button', { name: /^Cancel stop leg/ })).toHaveCount(0);
+  await expect(bracketRow.getByRole('button', { name: /^Cancel take-profit leg/ })).toBeVisible();
+  await expect(marks).toHaveCount(1);
+  await expect(tp).toHaveAttribute('title', /click to cancel this leg alone/);
+  await shot(app, 'working-tab-leg-cancelled');
+  await app
+    .getByTestId('account-tabs')
+    .screenshot({ path: resolve(SCREENS_DIR, 'working-tab-leg-cancelled-close.png') });
+
   // Cancelled from its row: its entry leaves the exchange, its marks leave the ladder.
   await bracketRow.getByRole('button', { name: /Cancel the bracket/ }).click();
   await expect(bracketRow).toHaveAttribute('data-state', 'stopped');

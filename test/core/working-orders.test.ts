@@ -30,7 +30,7 @@ let alice: Address;
 let eth: { assetId: string; epoch: string; symbolId: bigint };
 
 const core = (): TestCore => restarted ?? t;
-const { ok } = coreCalls(core, () => []);
+const { ok, err } = coreCalls(core, () => []);
 const tradingOptions = (d: DevnetHandle) => ({
   markets: devnetMarkets(d.markets.markets.map((x) => ({ assetId: x.assetId, symbol: x.symbol }))),
   pollMs: 250,
@@ -266,6 +266,42 @@ describe('brackets and rolls', () => {
     expect((await onExchange(eth)).inventory).toBe(0n);
     const open = await bob.getBookOrders(BigInt(eth.assetId), BigInt(eth.epoch), alice);
     expect(open.buys.length + open.sells.length).toBe(0);
+    await flatten(eth);
+  }, 60_000);
+
+  it('one leg alone: the take-profit cancelled, the stop moved while armed, and the stop closes the position', async () => {
+    const w = await ok<WorkingOrderView>('workingOrders.create', {
+      kind: 'bracket',
+      assetId: eth.assetId,
+      epoch: eth.epoch,
+      signAs: 'master',
+      entry: { side: 'buy', price: '50', size: '5', timeInForce: 'GTC' },
+      takeProfit: '58',
+      stop: '42',
+    });
+    await bob.placeOrder({ ...m(eth), side: 'sell', price: 50n * C, size: 5n * N, timeInForce: 'IOC' });
+    await untilState(w.id, ['armed']);
+    const [entry, tp, stop] = w.legs.map((l) => l.id);
+    const cut = await ok<WorkingOrderView>('workingOrders.cancel', { id: w.id, leg: tp });
+    expect(cut.state).toBe('armed');
+    expect(cut.legs.map((l) => l.state)).toEqual(['filled', 'cancelled', 'armed']);
+    expect(await err('workingOrders.cancel', { id: w.id, leg: tp })).toMatchObject({ code: 'working.leg_ended' });
+    expect(await err('workingOrders.edit', { id: w.id, leg: stop, price: '55' })).toMatchObject({
+      code: 'working.bracket_prices',
+    });
+    const moved = await ok<WorkingOrderView>('workingOrders.edit', { id: w.id, leg: stop, price: '45' });
+    expect(moved.legs[2]).toMatchObject({ state: 'armed', price: (45n * C).toString() });
+    // A bid through the cancelled take-profit sends nothing; one at the moved stop closes the 5.
+    await bobQuotes(eth, [{ side: 'buy', price: 59n * C, size: 1n * N }]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await listed(w.id)).state).toBe('armed');
+    expect((await onExchange(eth)).inventory).toBe(5n * N);
+    await bobQuotes(eth, [{ side: 'buy', price: 45n * C, size: 20n * N }]);
+    const done = await untilState(w.id, ['done', 'stopped']);
+    expect(done.state).toBe('done');
+    expect(done.legs.find((l) => l.id === stop)!.attempts[0]).toMatchObject({ filled: (5n * N).toString() });
+    expect(done.legs.find((l) => l.id === entry)!.state).toBe('filled');
+    expect((await onExchange(eth)).inventory).toBe(0n);
     await flatten(eth);
   }, 60_000);
 

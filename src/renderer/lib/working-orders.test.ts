@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { WorkingLegView, WorkingOrderView } from '../../shared/bridge';
 import {
   bracketPrices,
+  cancelledText,
+  cancelLegLabel,
   contractLevels,
+  exitLegs,
   kindName,
   ladderMarks,
+  legCancellable,
   legText,
   oracleLevels,
   stateWord,
@@ -107,7 +111,10 @@ describe('what the ladder and charts draw', () => {
       ['wo-2:tp', 'TP', 500000n, false, true],
       ['wo-2:sl', 'SL', 400000n, false, true],
     ]);
-    expect(marks[1]!.title).toMatch(/armed when the entry fills\. Drag to move it; click to cancel this bracket/);
+    expect(marks[1]!.title).toMatch(
+      /armed when the entry fills\. Drag to move it; click to cancel this leg alone, keeping the rest of the bracket\./,
+    );
+    expect(marks[0]!.title).toMatch(/click to cancel it\.$/);
     // The entry rests on the exchange (the ladder's Mine column shows it); the chart draws it too.
     expect(contractLevels(here).map((l) => [l.title, l.price])).toEqual([
       ['TP', '550000'],
@@ -122,6 +129,47 @@ describe('what the ladder and charts draw', () => {
     expect(oracleLevels([stop])).toEqual([
       { key: 'wo-1:l1', price: '64980500000', title: 'oracle stop', tone: 'down' },
     ]);
+  });
+});
+
+describe('one leg alone', () => {
+  /** The bracket with its entry filled and its take-profit cancelled alone: the stop is all that works. */
+  const stopLeft = order({
+    ...bracket,
+    state: 'armed',
+    legs: [
+      leg({ id: 'e', type: 'entry', side: 'buy', price: '450000', size: '3000000', state: 'filled' }),
+      leg({ id: 'tp', type: 'take-profit', price: '500000', state: 'cancelled', armed: '3000000' }),
+      leg({ id: 'sl', type: 'stop', price: '400000', state: 'armed', armed: '3000000' }),
+    ],
+  });
+
+  it('offers each live leg its own cancel while another leg is live, named for people', () => {
+    expect(bracket.legs.map((l) => legCancellable(bracket, l))).toEqual([true, true, true]);
+    expect(stopLeft.legs.map((l) => legCancellable(stopLeft, l))).toEqual([false, false, false]);
+    expect(legCancellable(order({}), leg({}))).toBe(false);
+    expect(cancelLegLabel(leg({ type: 'stop' }))).toBe('Cancel stop leg');
+    expect(cancelLegLabel(leg({ type: 'take-profit' }))).toBe('Cancel take-profit leg');
+  });
+
+  it('a bracket left with one exit is that plain exit: named by it, drawn alone, not offered as a leg', () => {
+    expect(kindName(stopLeft)).toBe('Stop');
+    const marks = ladderMarks([stopLeft]);
+    expect(marks.map((m) => [m.key, m.grouped])).toEqual([['wo-2:sl', false]]);
+    expect(marks[0]!.title).toMatch(/click to cancel it\.$/);
+    // The cancelled take-profit is no longer among the position's exits.
+    expect(exitLegs([stopLeft], { assetId: '42', epoch: '7' }).map((x) => x.leg.id)).toEqual(['sl']);
+  });
+
+  it('says what a leg cancel left working, or that it was the last', () => {
+    expect(cancelledText(stopLeft, { type: 'take-profit' })).toBe('take-profit cancelled; the stop keeps working');
+    const ended = order({
+      ...stopLeft,
+      state: 'stopped',
+      legs: stopLeft.legs.map((l) => ({ ...l, state: 'cancelled' })),
+    });
+    expect(cancelledText(ended, { type: 'stop' })).toBe('stop cancelled; that was its last leg, so the bracket ended');
+    expect(cancelledText(ended)).toBe('bracket cancelled');
   });
 });
 

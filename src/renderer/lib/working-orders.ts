@@ -50,14 +50,34 @@ export function workingIn(list: readonly WorkingOrderView[], market: MarketRef):
 
 const EXIT_TYPES: ReadonlySet<WorkingLegView['type']> = new Set(['take-profit', 'stop', 'oracle-stop', 'time-exit']);
 
+/** A leg still working: armed (or waiting for its entry), or resting on the exchange. */
+export function legLive(leg: Pick<WorkingLegView, 'state'>): boolean {
+  return leg.state === 'armed' || leg.state === 'idle' || leg.state === 'resting';
+}
+
 /** The legs that close the position in a market (exits of its own, a bracket's take-profit and stop), with their orders. */
 export function exitLegs(
   list: readonly WorkingOrderView[],
   market: MarketRef,
 ): { order: WorkingOrderView; leg: WorkingLegView }[] {
   return workingIn(list, market).flatMap((order) =>
-    order.legs.filter((leg) => EXIT_TYPES.has(leg.type)).map((leg) => ({ order, leg })),
+    order.legs
+      // A leg cancelled alone is gone from the position's exits; a fired one shows until its order ends.
+      .filter((leg) => EXIT_TYPES.has(leg.type) && (legLive(leg) || leg.state === 'firing'))
+      .map((leg) => ({ order, leg })),
   );
+}
+
+/**
+ * Whether one leg can be cancelled alone: a live leg of an OCO or a bracket with another live leg.
+ * The last one left is cancelled with its order (main would end it anyway).
+ */
+export function legCancellable(
+  o: Pick<WorkingOrderView, 'kind' | 'state' | 'legs'>,
+  leg: Pick<WorkingLegView, 'state'>,
+): boolean {
+  if ((o.kind !== 'oco' && o.kind !== 'bracket') || !isRunning(o) || !legLive(leg)) return false;
+  return o.legs.filter(legLive).length > 1;
 }
 
 // ------------------------------------------------------------------ words
@@ -79,10 +99,20 @@ export function legName(type: WorkingLegView['type']): string {
 /** The letters a take-profit or stop is drawn with on the ladder and the contract chart. */
 const shortName = (type: 'take-profit' | 'stop'): string => (type === 'take-profit' ? 'TP' : 'SL');
 
-/** What a working order is, as a trader calls it: an exit by its trigger, else its kind. */
+/**
+ * What a working order is, as a trader calls it: an exit by its trigger, else its kind. An OCO or a
+ * bracket left with one exit leg (the other cancelled alone) is that plain exit now, and named so.
+ */
 export function kindName(o: Pick<WorkingOrderView, 'kind' | 'legs'>): string {
   if (o.kind === 'exit') return o.legs[0] ? legName(o.legs[0].type) : 'Exit';
+  const live = o.legs.filter(legLive);
+  if (o.legs.length > 1 && live.length === 1 && EXIT_TYPES.has(live[0]!.type)) return legName(live[0]!.type);
   return o.kind === 'oco' ? 'OCO' : o.kind === 'bracket' ? 'Bracket' : 'Roll';
+}
+
+/** A leg's own Cancel, for people and screen readers: "Cancel stop leg". */
+export function cancelLegLabel(leg: Pick<WorkingLegView, 'type'>): string {
+  return `Cancel ${legName(leg.type).toLowerCase()} leg`;
 }
 
 /** How much an exit sends: a size, what a bracket's fills armed, or the whole position. */
@@ -152,7 +182,7 @@ export interface LadderMark {
   readonly side: 'buy' | 'sell';
   /** Watching now (false: a bracket's exit before its entry fills). */
   readonly armed: boolean;
-  /** Part of a bracket or OCO: cancelling it cancels the whole working order. */
+  /** One of several live legs of a bracket or OCO: cancelling it cancels this leg alone, the rest keeps working. */
   readonly grouped: boolean;
   /** The two letters drawn ("TP", "SL"), and the full sentence for the title and screen readers. */
   readonly short: string;
@@ -166,8 +196,8 @@ export function ladderMarks(orders: readonly WorkingOrderView[]): LadderMark[] {
     for (const leg of o.legs) {
       if ((leg.type !== 'take-profit' && leg.type !== 'stop') || leg.price === null) continue;
       if (leg.state !== 'idle' && leg.state !== 'armed') continue;
-      const grouped = o.kind !== 'exit';
-      const cancels = grouped ? `this ${kindName(o).toLowerCase()} (all its legs)` : 'it';
+      const grouped = o.kind !== 'exit' && o.legs.filter(legLive).length > 1;
+      const cancels = grouped ? `this leg alone, keeping the rest of the ${kindName(o).toLowerCase()}` : 'it';
       marks.push({
         key: `${o.id}:${leg.id}`,
         orderId: o.id,
@@ -278,13 +308,29 @@ export async function editWorking(edit: WorkingOrderEdit): Promise<Attempt<Worki
   return r;
 }
 
-export async function cancelWorking(id: string): Promise<Attempt<WorkingOrderView>> {
-  const r = await request('workingOrders.cancel', { id });
+/** Cancels a working order, or only one leg of it (`leg`, its id): main ends the order when it was the last. */
+export async function cancelWorking(id: string, leg?: string): Promise<Attempt<WorkingOrderView>> {
+  const named =
+    leg === undefined
+      ? undefined
+      : get(workingOrders)
+          .find((o) => o.id === id)
+          ?.legs.find((l) => l.id === leg);
+  const r = await request('workingOrders.cancel', leg === undefined ? { id } : { id, leg });
   if (r.ok) {
     adopt(r.value);
-    pushNotice('info', `${r.value.market}: ${kindName(r.value).toLowerCase()} cancelled.`);
+    pushNotice('info', `${r.value.market}: ${cancelledText(r.value, named)}.`);
   }
   return r;
+}
+
+/** What a cancel did, in words: the order, or one leg and whether the rest works on. */
+export function cancelledText(after: WorkingOrderView, leg?: Pick<WorkingLegView, 'type'>): string {
+  if (!leg) return `${kindName(after).toLowerCase()} cancelled`;
+  const name = legName(leg.type).toLowerCase();
+  if (!isRunning(after))
+    return `${name} cancelled; that was its last leg, so the ${kindName(after).toLowerCase()} ended`;
+  return `${name} cancelled; the ${kindName(after).toLowerCase()} keeps working`;
 }
 
 /** Cancels every running working order (of one market when given), and says how many. */

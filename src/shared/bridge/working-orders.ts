@@ -141,7 +141,10 @@ export const workingOrderEdit = z
   })
   .strict();
 
-export const workingOrderRef = z.object({ id: z.string().min(1).max(40) }).strict();
+/** A cancel: the whole working order, or only one leg of it (`leg`, a leg's id from its view). */
+export const workingOrderCancel = z
+  .object({ id: z.string().min(1).max(40), leg: z.string().min(1).max(40).optional() })
+  .strict();
 /** Cancel all: of one market (asset and optionally epoch), or every working order of the app. */
 export const workingOrdersCancelAll = z
   .object({ assetId: decimalString.optional(), epoch: decimalString.optional() })
@@ -230,6 +233,7 @@ export const workingOrderView = z.object({
 
 export type WorkingOrderDraft = z.infer<typeof workingOrderDraft>;
 export type WorkingOrderEdit = z.infer<typeof workingOrderEdit>;
+export type WorkingOrderCancel = z.infer<typeof workingOrderCancel>;
 export type WorkingOrderView = z.infer<typeof workingOrderView>;
 export type WorkingLegView = z.infer<typeof workingLegView>;
 export type ExitTriggerDraft = z.infer<typeof exitTriggerDraft>;
@@ -252,9 +256,10 @@ export const workingOrderMethods = {
     summary: 'Move a trigger or change the terms of a working order that has not fired.',
   },
   'workingOrders.cancel': {
-    args: z.tuple([workingOrderRef]),
+    args: z.tuple([workingOrderCancel]),
     result: workingOrderView,
-    summary: 'Stop a working order; its resting orders on the exchange are cancelled.',
+    summary:
+      'Stop a working order, or only one leg of it (the rest keeps working; the last leg ends it); resting orders it cancels are cancelled on the exchange.',
   },
   'workingOrders.cancelAll': {
     args: z.tuple([workingOrdersCancelAll]),

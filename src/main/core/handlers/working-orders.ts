@@ -6,7 +6,7 @@ export function workingOrdersHandlers(runner: WorkingOrderRunner): AreaHandlers<
   return {
     'workingOrders.create': (draft) => runner.create(draft),
     'workingOrders.edit': (edit) => runner.edit(edit),
-    'workingOrders.cancel': ({ id }) => runner.cancel(id),
+    'workingOrders.cancel': ({ id, leg }) => runner.cancel(id, leg),
     'workingOrders.cancelAll': (filter) => runner.cancelAll(filter),
     'workingOrders.list': () => runner.list(),
   };

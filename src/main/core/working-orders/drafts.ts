@@ -273,10 +273,18 @@ function checkBracketPrices(entry: LimitLeg, legs: readonly (ExitLeg | LimitLeg)
   }
 }
 
+/** Why a leg can no longer be changed, in the words of its state. */
+const NOT_EDITABLE: Readonly<Record<'firing' | 'done' | 'cancelled', string>> = {
+  firing: 'That leg has fired and its order is on its way, so it can no longer be changed.',
+  done: 'That leg has finished, so it can no longer be changed.',
+  cancelled: 'That leg was cancelled, so it can no longer be changed.',
+};
+
 /**
  * An edit applied to a copy of a record that has not fired (the caller keeps the copy only when it
- * all parsed): one leg's trigger moved, its
- * sending terms changed, or a roll's quotes replaced.
+ * all parsed): one leg's trigger moved, its sending terms changed, or a roll's quotes replaced. Each
+ * value is parsed by create's own rules and the result checked as create checks it, so an edit never
+ * makes what create would refuse.
  */
 export function applyEdit(o: WorkingOrder, e: WorkingOrderEdit, strike: bigint | null, inventory: bigint): void {
   if (e.quotes) {
@@ -284,23 +292,29 @@ export function applyEdit(o: WorkingOrder, e: WorkingOrderEdit, strike: bigint |
     o.roll.quotes = e.quotes.map(rollQuoteOf);
     return;
   }
-  const candidates = o.legs.filter((l) => (e.leg === undefined ? l.type === 'exit' : l.id === e.leg));
+  // Unnamed, the leg is the only trigger still armed (a bracket left with one exit has one).
+  const candidates = o.legs.filter((l) =>
+    e.leg === undefined ? l.type === 'exit' && (l.state === 'armed' || l.state === 'idle') : l.id === e.leg,
+  );
   if (candidates.length !== 1)
     throw new BridgeFailure(
       'working.which_leg',
-      e.leg === undefined
-        ? 'This working order has more than one leg: say which one to change.'
-        : 'That leg is not part of this working order.',
+      e.leg !== undefined
+        ? 'That leg is not part of this working order.'
+        : candidates.length === 0
+          ? 'This working order has no trigger left to change.'
+          : 'This working order has more than one leg: say which one to change.',
     );
   const leg = candidates[0]!;
   if (leg.type !== 'exit')
     throw new BridgeFailure(
       'working.not_editable',
-      'A resting leg is an order on the exchange: cancel this working order and create it again to change it.',
+      'A resting leg is an order on the exchange: cancel that leg and add it again to change it.',
     );
   if (leg.state !== 'armed' && leg.state !== 'idle')
-    throw new BridgeFailure('working.not_editable', 'That leg has fired or ended, so it can no longer be changed.');
-  if (o.kind === 'exit' && closable(inventory, leg.sell) === 0n)
+    throw new BridgeFailure('working.not_editable', NOT_EDITABLE[leg.state]);
+  // An exit or an OCO's exit leg is attached to the position, as create requires; a bracket's to its entry.
+  if (o.kind !== 'bracket' && closable(inventory, leg.sell) === 0n)
     throw new BridgeFailure(
       'working.no_position',
       'The position this exit closes is gone, so there is nothing to change.',
@@ -325,7 +339,10 @@ export function applyEdit(o: WorkingOrder, e: WorkingOrderEdit, strike: bigint |
   if (e.size !== undefined) leg.size = e.size === null ? null : sizeOf(e.size, 'The exit size');
   if (e.slippage !== undefined) leg.slippage = slippageOf(e.slippage);
   if (e.retries !== undefined) leg.retries = e.retries;
-  // A moved price starts the double count again.
+  const entry =
+    o.kind === 'bracket' ? o.legs.find((l): l is LimitLeg => l.type === 'limit' && l.role === 'entry') : undefined;
+  if (entry) checkBracketPrices(entry, [leg]);
+  // A moved trigger is armed afresh: the double count starts again from the next quote.
   leg.through = 0;
   leg.lastQuote = null;
 }

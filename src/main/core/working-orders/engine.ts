@@ -11,3 +11,4 @@ export { onExitResult, onFill, onLimitPlaced, type ExitOutcome, type PlacedOutco
 export { onQuotesPlaced, type QuoteOutcome } from './roll';
 export { reconcile, restore } from './restore';
 export { end } from './lifecycle';
+export { cancelLeg } from './legs';

@@ -24,7 +24,17 @@ import type { TradingHost } from '../session/host';
 import { marketLabel } from '../session/market-name';
 import type { TradingSession } from '../session/session';
 import { applyEdit, recordOf } from './drafts';
-import { end, evaluate, onExitResult, onFill, onLimitPlaced, onQuotesPlaced, reconcile, restore } from './engine';
+import {
+  cancelLeg,
+  end,
+  evaluate,
+  onExitResult,
+  onFill,
+  onLimitPlaced,
+  onQuotesPlaced,
+  reconcile,
+  restore,
+} from './engine';
 import { exitLegs, limitLegs } from './lifecycle';
 import { cancelOrders, Closing, placeOne, placeQuotes, sendExit, type ExitSent } from './sending';
 import { MAX_RUNNING, WorkingOrderStore } from './store';
@@ -179,10 +189,12 @@ export class WorkingOrderRunner {
 
   async edit(e: WorkingOrderEdit): Promise<WorkingOrderView> {
     const o = this.#find(e.id);
-    if (!running(o) || o.state === 'firing')
+    if (!running(o))
+      throw new BridgeFailure('working.not_editable', 'This working order has ended, so it can no longer be changed.');
+    if (o.state === 'firing')
       throw new BridgeFailure(
         'working.not_editable',
-        'This working order has fired or ended, so it can no longer be changed.',
+        'This working order has fired and its order is on its way, so it can no longer be changed.',
       );
     const s = await this.#o.trading.connected();
     const asset = s.epochs.asset(o.assetId);
@@ -210,9 +222,11 @@ export class WorkingOrderRunner {
     return this.#view(o);
   }
 
-  async cancel(id: string): Promise<WorkingOrderView> {
+  /** Cancels a working order, or only one leg of it (`leg`): what remains keeps working. */
+  async cancel(id: string, leg?: string): Promise<WorkingOrderView> {
     const o = this.#find(id);
-    await this.#stop([o], 'Stopped: cancelled by you.');
+    if (leg === undefined) await this.#stop([o], 'Stopped: cancelled by you.');
+    else await this.#cancelLeg(o, leg);
     this.#emitSoon();
     return this.#view(o);
   }
@@ -411,6 +425,14 @@ export class WorkingOrderRunner {
     const ended = orders.map((o) => ({ o, effects: end(o, 'stopped', reason, now) }));
     this.#store.save();
     if (s) await Promise.all(ended.flatMap(({ o, effects }) => effects.map((e) => this.#run(s, o, e))));
+  }
+
+  /** One leg cancelled, stored in one write before its resting order is cancelled (awaited). */
+  async #cancelLeg(o: WorkingOrder, legId: string): Promise<void> {
+    const s = this.#sessionNow();
+    const effects = cancelLeg(o, legId, s?.clock.now() ?? Date.now());
+    this.#store.save();
+    if (s) await Promise.all(effects.map((e) => this.#run(s, o, e)));
   }
 
   #stopAll(reason: string): void {
