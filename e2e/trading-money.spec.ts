@@ -80,6 +80,12 @@ test('a close into a thin book stops at its limit; a losing round trip is a red 
   await expect(position).toContainText('20 contracts');
 
   // A thin book: 5 bid at 60¢ and a stray 100 at 1¢. Shift+F sells the 5 and stops at 55¢ (5¢ slippage).
+  // With a fair value, a close at no cost against it needs no dialog. Without one (the oracle's first
+  // minute, which a loaded machine can stretch past this point) the close counts at the most it could
+  // lose and main would ask: so wait for the fair value, as a trader would see it on the market list.
+  await expect(app.locator(`tr[data-asset="${market.assetId}"]`).getByTestId('market-fair')).toHaveText(/^\d+\.\d¢$/, {
+    timeout: 90_000,
+  });
   await other.client.placeOrder({ ...ref, side: 'buy', price: 600_000n, size: '5', timeInForce: 'GTC' });
   await other.client.placeOrder({ ...ref, side: 'buy', price: 10_000n, size: '100', timeInForce: 'GTC' });
   await press(app, 'Shift+F');
