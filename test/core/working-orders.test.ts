@@ -338,6 +338,79 @@ describe('brackets and rolls', () => {
   }, 120_000);
 });
 
+describe('a roll’s quotes follow fair value (pegged)', () => {
+  it('its bid and ask move to the new fair ± their offsets within a few seconds of the oracle moving', async () => {
+    await flatten(eth);
+    const fairOf = async (): Promise<bigint> => BigInt((await market('ETH')).fairPrice!);
+    const w = await ok<WorkingOrderView>('workingOrders.create', {
+      kind: 'roll',
+      assetId: eth.assetId,
+      signAs: 'master',
+      quotes: [
+        { side: 'buy', size: '1', price: { from: 'fair', offset: '-5' } },
+        { side: 'sell', size: '1', price: { from: 'fair', offset: '5' } },
+      ],
+    });
+    expect(w.roll!.requoteStep).toBe((1n * C).toString());
+    const book = async () => bob.getBookOrders(BigInt(eth.assetId), BigInt(eth.epoch), alice);
+    /** Alice's bid and ask on the exchange, each within the 1¢ step (and its tick of rounding) of fair ∓ 5¢ now. */
+    const pegged = async (): Promise<{ bid: bigint; ask: bigint; fair: bigint }> => {
+      const open = await book();
+      expect(open.buys).toHaveLength(1);
+      expect(open.sells).toHaveLength(1);
+      const fair = await fairOf();
+      const bid = open.buys[0]!.price;
+      const ask = open.sells[0]!.price;
+      const near = (price: bigint, target: bigint) => (price > target ? price - target : target - price);
+      expect(near(bid, fair - 5n * C)).toBeLessThan(C + 1_000n);
+      expect(near(ask, fair + 5n * C)).toBeLessThan(C + 1_000n);
+      return { bid, ask, fair };
+    };
+    let before!: { bid: bigint; ask: bigint; fair: bigint };
+    await vi.waitFor(async () => {
+      before = await pegged();
+    }, wait);
+    // Towards 50¢ from wherever ETH has wandered, dollars at a time until fair value has moved well past the step.
+    const sign = before.fair > 50n * C ? -1n : 1n;
+    try {
+      for (const dollars of [10n, 20n, 40n, 80n, 160n]) {
+        devnet.exchange.steerOracle(eth.symbolId, { offset: sign * dollars * D });
+        await new Promise((r) => setTimeout(r, 1_200));
+        const fair = await fairOf();
+        if ((fair > before.fair ? fair - before.fair : before.fair - fair) > 4n * C) break;
+      }
+      const moved = Date.now();
+      await vi.waitFor(
+        async () => {
+          const now = await pegged();
+          expect(now.fair > before.fair ? now.fair - before.fair : before.fair - now.fair).toBeGreaterThan(3n * C);
+          expect(now.bid).not.toBe(before.bid);
+          expect(now.ask).not.toBe(before.ask);
+        },
+        { timeout: 6_000, interval: 200 },
+      );
+      expect(Date.now() - moved).toBeLessThan(6_000);
+      // The window's view says the same: each quote resting where the exchange has it, at its target.
+      const view = await listed(w.id);
+      const open = await book();
+      expect(view.state).toBe('armed');
+      expect(view.roll!.live.map((q) => q.state)).toEqual(['resting', 'resting']);
+      expect(view.roll!.live.map((q) => q.resting)).toEqual([
+        open.buys[0]!.price.toString(),
+        open.sells[0]!.price.toString(),
+      ]);
+    } finally {
+      devnet.exchange.steerOracle(eth.symbolId, { offset: 0n });
+    }
+    expect((await ok<WorkingOrderView>('workingOrders.cancel', { id: w.id })).state).toBe('stopped');
+    await vi.waitFor(async () => {
+      const open = await book();
+      expect(open.buys.length + open.sells.length).toBe(0);
+    }, wait);
+    await flatten(eth);
+  }, 60_000);
+});
+
 describe('held and restarted', () => {
   it('a stale oracle feed holds every trigger, saying so, and they fire once it is live again', async () => {
     await buyPosition(eth, 50n * C, 6n * N);

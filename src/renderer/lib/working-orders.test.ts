@@ -11,6 +11,8 @@ import {
   legCancellable,
   legText,
   oracleLevels,
+  rollQuoteText,
+  rollStepText,
   stateWord,
   whyText,
   workingIn,
@@ -180,5 +182,39 @@ describe('the default bracket', () => {
     expect(bracketPrices('sell', '45', d)).toEqual({ takeProfit: '40', stop: '47.5' });
     expect(bracketPrices('buy', '98', d)).toEqual({ takeProfit: '99.9', stop: '95.5' });
     expect(bracketPrices('buy', 'abc', d)).toBeNull();
+  });
+});
+
+describe('a pegged roll in words', () => {
+  const bid = { side: 'buy' as const, size: '5', price: { from: 'fair' as const, offset: '-2' } };
+  const ask = { side: 'sell' as const, size: '5', price: { from: 'fixed' as const, price: '70' } };
+  const live = (over: Partial<Parameters<typeof rollQuoteText>[1] & object> = {}) => ({
+    state: 'resting' as const,
+    target: '475000',
+    resting: '475000',
+    filled: '0',
+    note: null,
+    ...over,
+  });
+
+  it('shows each offset quote’s rule, where it rests and its target when fair has moved it', () => {
+    expect(rollQuoteText(bid, live())).toBe('bid 5 fair−2.0¢ → 47.5¢');
+    expect(rollQuoteText(bid, live({ target: '482000' }))).toBe('bid 5 fair−2.0¢ → 47.5¢, target 48.2¢');
+    expect(rollQuoteText({ ...bid, price: { from: 'fair', offset: '+1.5' } }, live())).toBe('bid 5 fair+1.5¢ → 47.5¢');
+    expect(rollQuoteText(bid, live({ state: 'off', resting: null, filled: '2000000' }))).toBe(
+      'bid 5 fair−2.0¢ → off the book (target 47.5¢), 2 filled',
+    );
+    expect(rollQuoteText(ask, live({ target: null, resting: '700000' }))).toBe('ask 5 70.0¢ → 70.0¢');
+    expect(rollQuoteText(ask)).toBe('ask 5 70.0¢');
+    expect(rollStepText('10000')).toMatch(/1.0¢ or more/);
+  });
+
+  it('the Why column says when a roll waits to re-quote', () => {
+    const o = order({
+      kind: 'roll',
+      legs: [],
+      waiting: 'waiting to re-quote its bid at 50.5¢ (at most one re-quote every 2 s)',
+    });
+    expect(whyText(o)).toBe('Waiting to re-quote its bid at 50.5¢ (at most one re-quote every 2 s)');
   });
 });

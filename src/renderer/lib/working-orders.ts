@@ -12,6 +12,8 @@ import type {
   ExitTriggerDraft,
   MarketRef,
   OrderTicket,
+  RollQuoteDraft,
+  RollQuoteLive,
   SignAs,
   WorkingLegView,
   WorkingOrderDraft,
@@ -139,6 +141,46 @@ export function legText(leg: WorkingLegView): string {
       return `${name}: ${leg.side} ${formatSize(leg.size)} at ${formatPrice(leg.price)}${filled}`;
     }
   }
+}
+
+/** A roll quote's price rule: "fair−2.0¢", "fair+1.5¢", "fair", or a fixed "70.0¢". */
+function rollPriceRule(q: RollQuoteDraft): string {
+  if (q.price.from === 'fixed') return formatPrice(centsInputToPrice(q.price.price));
+  const typed = q.price.offset.trim();
+  const negative = typed.startsWith('-');
+  const abs = centsInputToPrice(typed.replace(/^[+-]/, ''));
+  if (abs === null) return /^[+-]?0*(\.0*)?$/.test(typed) ? 'fair' : `fair ${typed}¢`;
+  return `fair${negative ? '−' : '+'}${formatPrice(abs)}`;
+}
+
+/**
+ * One roll quote and where it is now: "bid 5 fair−2.0¢ → 47.5¢" (resting there), with its target
+ * when fair value has moved it ("→ 47.5¢, target 48.0¢"), or why it is not on the book.
+ */
+export function rollQuoteText(q: RollQuoteDraft, live?: RollQuoteLive): string {
+  const name = `${q.side === 'sell' ? 'ask' : 'bid'} ${q.size} ${rollPriceRule(q)}`;
+  if (!live) return name;
+  const filled = live.filled !== '0' ? `, ${formatSize(live.filled)} filled` : '';
+  const target = live.target !== null ? formatPrice(live.target) : null;
+  switch (live.state) {
+    case 'resting': {
+      const moving = target !== null && live.target !== live.resting ? `, target ${target}` : '';
+      return `${name} → ${formatPrice(live.resting)}${moving}${filled}`;
+    }
+    case 'placing':
+      return `${name} → placing at ${target ?? formatPrice(live.resting)}${filled}`;
+    case 'filled':
+      return `${name} → filled`;
+    case 'off':
+      return `${name} → off the book${target !== null ? ` (target ${target})` : ''}${filled}`;
+    case 'lost':
+      return `${name} → not known (check Open orders)${filled}`;
+  }
+}
+
+/** A roll's re-quote step in words, for its row. */
+export function rollStepText(step: string): string {
+  return `re-quoted when its target moves ${formatPrice(step)} or more (at most every 2 s)`;
 }
 
 /** The state in words, for the table's State column. */

@@ -80,6 +80,16 @@ export const rollQuoteDraft = z
   })
   .strict();
 
+/**
+ * A roll's re-quote step in cents as typed, from one tick (0.1) to 99.9: an offset quote is moved to
+ * fair value's new target once that is this far from where it rests.
+ */
+export const requoteStepDraft = z
+  .string()
+  .trim()
+  .regex(/^\d{1,2}(\.\d)?$/, 'cents from 0.1 to 99.9 in steps of 0.1, e.g. 1 or 0.5')
+  .refine((s) => Number(s) >= 0.1, 'at least one tick, 0.1¢');
+
 export const workingOrderDraft = z.discriminatedUnion('kind', [
   /** An exit attached to the position in one market's epoch. */
   z.object({ kind: z.literal('exit'), ...marketRef.shape, signAs, trigger: exitTriggerDraft, ...exitSending }).strict(),
@@ -112,6 +122,8 @@ export const workingOrderDraft = z.discriminatedUnion('kind', [
       signAs,
       quotes: z.array(rollQuoteDraft).min(1).max(8),
       epochs: z.number().int().min(1).max(10_000).optional(),
+      /** Cents; absent: 1¢. */
+      requoteStep: requoteStepDraft.optional(),
     })
     .strict(),
 ]);
@@ -119,7 +131,7 @@ export const workingOrderDraft = z.discriminatedUnion('kind', [
 /**
  * A change to a working order that has not fired: one leg's trigger moved (`price` of a take-profit,
  * stop or limit leg; `level`, `secondsBeforeEnd`, `double`), its sending terms, or a roll's quotes
- * (its current epoch's quotes are replaced at once). `leg`: which leg (default: the only trigger).
+ * (its current epoch's quotes are replaced at once) or re-quote step. `leg`: which leg (default: the only trigger).
  */
 export const workingOrderEdit = z
   .object({
@@ -138,6 +150,8 @@ export const workingOrderEdit = z
     slippage: humanString.optional(),
     retries: z.number().int().min(0).max(5).optional(),
     quotes: z.array(rollQuoteDraft).min(1).max(8).optional(),
+    /** A roll's re-quote step in cents (its quotes stay where they rest until fair value next moves). */
+    requoteStep: requoteStepDraft.optional(),
   })
   .strict();
 
@@ -204,6 +218,19 @@ export const workingLegView = z.object({
   filled: decimalString,
 });
 
+/** One roll quote in the current epoch: where fair value puts it now, and where it rests. */
+export const rollQuoteLive = z.object({
+  /** placing: on its way; off: not on the book (`note` says why); lost: not known (check Open orders). */
+  state: z.enum(['placing', 'resting', 'off', 'filled', 'lost']),
+  /** An offset quote's price at the last fair value seen; null for a fixed price (or no fair value yet). */
+  target: decimalString.nullable(),
+  /** Its price on the book; null when it is not on it. */
+  resting: decimalString.nullable(),
+  /** Contracts of it filled in this epoch. */
+  filled: decimalString,
+  note: z.string().nullable(),
+});
+
 export const workingOrderView = z.object({
   id: z.string(),
   kind: z.enum(['exit', 'oco', 'bracket', 'roll']),
@@ -221,12 +248,19 @@ export const workingOrderView = z.object({
   /** Why it stopped, or how it finished; null while it runs. */
   reason: z.string().nullable(),
   legs: z.array(workingLegView),
-  /** A roll: its quotes as drafted, the epochs it placed, and the most it will run (null: until stopped). */
+  /**
+   * A roll: its quotes as drafted, the epochs it placed, the most it will run (null: until stopped),
+   * its re-quote step, and each quote in the current epoch (`live`, by index of `quotes`; empty before
+   * its first placement).
+   */
   roll: z
     .object({
       quotes: z.array(rollQuoteDraft),
       epochsPlaced: z.number().int(),
       epochs: z.number().int().nullable(),
+      /** Micro-dollars (10^-6 $ a contract). */
+      requoteStep: decimalString,
+      live: z.array(rollQuoteLive),
     })
     .nullable(),
 });
@@ -239,6 +273,7 @@ export type WorkingLegView = z.infer<typeof workingLegView>;
 export type ExitTriggerDraft = z.infer<typeof exitTriggerDraft>;
 export type OracleLevelDraft = z.infer<typeof oracleLevelDraft>;
 export type RollQuoteDraft = z.infer<typeof rollQuoteDraft>;
+export type RollQuoteLive = z.infer<typeof rollQuoteLive>;
 export type OcoLegDraft = z.infer<typeof ocoLegDraft>;
 
 const list = z.array(workingOrderView);

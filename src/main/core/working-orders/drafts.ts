@@ -15,6 +15,7 @@ import { formatCents, PRICE_TICK } from '../../../shared/protocol';
 import { BridgeFailure } from '../bridge-runtime';
 import { ticketPrice, ticketSize } from '../trading-math/order-math';
 import { closable } from './lifecycle';
+import { DEFAULT_STEP } from './requote';
 import type { ExitLeg, LimitLeg, RollQuote, Trigger, WorkingOrder } from './types';
 
 /** The oracle's scale: USD × 10^6 (docs/protocol/choices.md#oracle-scale-and-timestamps). */
@@ -55,6 +56,15 @@ function centsOf(text: string, what: string, signed: boolean): bigint {
 }
 
 const slippageOf = (text: string): bigint => centsOf(text, 'Slippage', false);
+
+/** A roll's re-quote step: at least one tick (a step of 0 would re-quote on every tick of fair value). */
+function requoteStepOf(text: string | undefined): bigint {
+  if (text === undefined) return DEFAULT_STEP;
+  const step = centsOf(text, 'The re-quote step', false);
+  if (step < PRICE_TICK)
+    throw new BridgeFailure('working.invalid_cents', 'The re-quote step must be at least one tick, 0.1¢.');
+  return step;
+}
 
 /** Dollars as typed, exactly, on the oracle's scale. */
 function dollarsOf(text: string): bigint {
@@ -248,6 +258,10 @@ export function recordOf(d: WorkingOrderDraft, f: DraftFacts): WorkingOrder {
         legs: [],
         roll: {
           quotes: d.quotes.map(rollQuoteOf),
+          step: requoteStepOf(d.requoteStep),
+          round: 0,
+          slots: [],
+          noticed: [],
           epochs: d.epochs ?? null,
           placedEpochs: 0,
           lastEpoch: null,
@@ -287,9 +301,10 @@ const NOT_EDITABLE: Readonly<Record<'firing' | 'done' | 'cancelled', string>> = 
  * makes what create would refuse.
  */
 export function applyEdit(o: WorkingOrder, e: WorkingOrderEdit, strike: bigint | null, inventory: bigint): void {
-  if (e.quotes) {
+  if (e.quotes || e.requoteStep !== undefined) {
     if (!o.roll) throw new BridgeFailure('working.not_editable', 'Only a roll has quotes to change.');
-    o.roll.quotes = e.quotes.map(rollQuoteOf);
+    if (e.quotes) o.roll.quotes = e.quotes.map(rollQuoteOf);
+    if (e.requoteStep !== undefined) o.roll.step = requoteStepOf(e.requoteStep);
     return;
   }
   // Unnamed, the leg is the only trigger still armed (a bracket left with one exit has one).

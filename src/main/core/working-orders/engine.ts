@@ -8,7 +8,8 @@ export function evaluate(o: WorkingOrder, look: MarketLook): Effect[] {
 }
 
 export { onExitResult, onFill, onLimitPlaced, type ExitOutcome, type PlacedOutcome } from './exits';
-export { onQuotesPlaced, type QuoteOutcome } from './roll';
+export { onQuoteFill, onQuotesPlaced, type QuoteOutcome } from './roll';
+export { onRequoted, type RequoteOutcome } from './requote';
 export { reconcile, restore } from './restore';
 export { end } from './lifecycle';
 export { cancelLeg } from './legs';

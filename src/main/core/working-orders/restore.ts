@@ -5,6 +5,7 @@
  * went, and whether it reached the exchange is the order history's to say, not ours to guess twice.
  */
 import { armExits, closable, end, exitLegs, limitLegs } from './lifecycle';
+import { reconcileRoll, restoreRoll } from './requote';
 import type { Effect, WorkingOrder } from './types';
 import { running } from './types';
 
@@ -27,6 +28,7 @@ export function restore(o: WorkingOrder, now: number): Effect[] {
         now,
       );
   }
+  if (o.roll) restoreRoll(o.roll);
   if (limitLegs(o).some((l) => l.state === 'placing'))
     return end(
       o,
@@ -50,6 +52,7 @@ export function reconcile(
   now: number,
 ): Effect[] {
   if (!running(o)) return [];
+  if (o.roll) reconcileRoll(o.roll, open);
   for (const leg of limitLegs(o)) {
     if (leg.state !== 'resting' || !leg.orderId) continue;
     const left = open.get(leg.orderId.toLowerCase());

@@ -4,20 +4,16 @@
  * for its quotes, so a roll never places twice in one epoch, across restarts too.
  */
 import { end, oracleHeld } from './lifecycle';
-import { onTick } from './triggers';
-import type { Effect, MarketLook, Refusal, RollQuote, WorkingOrder } from './types';
+import { quotePrice, requoteRoll, slotOf, syncRoll, tell } from './requote';
+import type { Effect, MarketLook, Refusal, WorkingOrder } from './types';
 import { running } from './types';
-
-/** A quote's price in an epoch: fair value plus its offset (a buy rounded down, a sell up: never richer), or fixed. */
-function quotePrice(q: RollQuote, fair: bigint | null): bigint | null {
-  if (q.price.from === 'fixed') return q.price.price;
-  return fair === null ? null : onTick(fair + q.price.offset, q.sell);
-}
 
 export function evaluateRoll(o: WorkingOrder, look: MarketLook): Effect[] {
   const r = o.roll;
   if (!r || !running(o)) return [];
-  if (r.lastEpoch === look.epoch || look.now >= look.expiry) return [];
+  if (look.now >= look.expiry) return [];
+  // Inside an epoch it placed in, its offset quotes follow fair value (requote.ts).
+  if (r.lastEpoch === look.epoch) return requoteRoll(o, look);
   if (r.epochs !== null && r.placedEpochs >= r.epochs)
     return end(
       o,
@@ -39,6 +35,8 @@ export function evaluateRoll(o: WorkingOrder, look: MarketLook): Effect[] {
   r.placedEpochs++;
   r.resting = [];
   r.held = null;
+  r.round++;
+  r.slots = quotes.map((q, i) => slotOf(q, r.quotes[i]!.price.from === 'fair' ? q.price : null, look));
   o.epoch = look.epoch;
   o.waiting = null;
   return [{ type: 'place-quotes', order: o.id, epoch: look.epoch, quotes }];
@@ -49,6 +47,9 @@ export interface QuoteOutcome {
   orderId: string | null;
   resting: boolean;
   refused: Refusal | null;
+  /** What traded at once (a quote that crossed the book), and the price sent (the gate's). */
+  filled?: bigint;
+  price?: bigint;
 }
 
 export function onQuotesPlaced(o: WorkingOrder, epoch: bigint, results: readonly QuoteOutcome[]): Effect[] {
@@ -62,5 +63,43 @@ export function onQuotesPlaced(o: WorkingOrder, epoch: bigint, results: readonly
   r.resting = resting.slice(0, 8);
   const refused = results.find((q) => q.refused)?.refused;
   r.held = refused ? refused.message : null;
+  if (r.slots.length !== results.length) return [];
+  results.forEach((q, i) => {
+    const slot = r.slots[i]!;
+    const filled = q.filled ?? 0n;
+    if (q.orderId) slot.orderIds = [q.orderId];
+    slot.orderFilled = filled;
+    slot.filled = filled;
+    if (q.price !== undefined && q.resting) slot.price = q.price;
+    slot.state = q.resting ? 'resting' : filled >= slot.size ? 'filled' : 'off';
+    if (!q.resting) slot.price = null;
+    slot.refused = q.refused?.message ?? null;
+  });
+  // The runner's notice said these: a re-quote refused for the same reason is not told again.
+  for (const q of results) if (q.refused) tell(r, q.refused.code);
+  syncRoll(r);
+  return [];
+}
+
+/** A maker fill of one of its quotes (a taker fill is counted from the order's answer). */
+export function onQuoteFill(o: WorkingOrder, orderId: string, size: bigint): Effect[] {
+  const r = o.roll;
+  if (!r) return [];
+  const id = orderId.toLowerCase();
+  const slot = r.slots.find((s) => s.orderIds.some((x) => x.toLowerCase() === id));
+  if (!slot) return [];
+  slot.filled += size;
+  const newest = slot.orderIds[slot.orderIds.length - 1]?.toLowerCase() === id;
+  if (newest) slot.orderFilled += size;
+  const quote = r.quotes[r.slots.indexOf(slot)];
+  if (quote && slot.filled >= quote.size) {
+    slot.state = 'filled';
+    slot.price = null;
+  } else if (newest && slot.orderFilled >= slot.size && slot.state === 'resting') {
+    // Its order is all filled and the quote is not: the rest goes at the next move of fair value.
+    slot.state = 'off';
+    slot.price = null;
+  }
+  syncRoll(r);
   return [];
 }

@@ -31,12 +31,14 @@ import {
   onExitResult,
   onFill,
   onLimitPlaced,
+  onQuoteFill,
   onQuotesPlaced,
+  onRequoted,
   reconcile,
   restore,
 } from './engine';
 import { exitLegs, limitLegs } from './lifecycle';
-import { cancelOrders, Closing, placeOne, placeQuotes, sendExit, type ExitSent } from './sending';
+import { cancelOrders, Closing, placeOne, placeQuotes, requoteOne, sendExit, type ExitSent } from './sending';
 import { MAX_RUNNING, WorkingOrderStore } from './store';
 import { running, type Effect, type MarketLook, type Quote, type WorkingOrder } from './types';
 import { viewOf } from './view';
@@ -54,7 +56,9 @@ interface WorkingOrderRunnerOptions {
 
 type Send = Extract<Effect, { type: 'send-exit' }>;
 
-const stateKey = (o: WorkingOrder): string => `${o.state}|${o.waiting ?? ''}|${o.epoch}|${o.reason ?? ''}`;
+/** What the window shows changing: a roll's quotes too (their targets follow fair value, tick by tick). */
+const stateKey = (o: WorkingOrder): string =>
+  `${o.state}|${o.waiting ?? ''}|${o.epoch}|${o.reason ?? ''}|${o.roll?.slots.map((x) => `${x.state}:${x.price}:${x.target}:${x.filled}`).join(',') ?? ''}`;
 
 function othersBest(
   levels: readonly { price: bigint; size: bigint }[],
@@ -268,9 +272,12 @@ export class WorkingOrderRunner {
     const s = this.#sessionNow();
     const id = f.orderId.toLowerCase();
     for (const o of this.#store.all()) {
-      if (!o.legs.some((l) => l.type === 'limit' && l.orderId?.toLowerCase() === id)) continue;
+      const quote = o.roll?.slots.some((x) => x.orderIds.some((q) => q.toLowerCase() === id)) ?? false;
+      if (!quote && !o.legs.some((l) => l.type === 'limit' && l.orderId?.toLowerCase() === id)) continue;
       const before = stateKey(o);
-      const effects = onFill(o, f.orderId, BigInt(f.size), s?.clock.now() ?? Date.now());
+      const effects = quote
+        ? onQuoteFill(o, f.orderId, BigInt(f.size))
+        : onFill(o, f.orderId, BigInt(f.size), s?.clock.now() ?? Date.now());
       if (s) this.#settle(s, o, effects, before, performance.now(), true);
       else this.#store.save();
       this.#emitSoon();
@@ -390,6 +397,14 @@ export class WorkingOrderRunner {
               ? `Roll on ${market}: ${placed} of ${results.length} quotes placed. ${refused.message}`
               : `Roll on ${market}: ${placed} ${placed === 1 ? 'quote' : 'quotes'} placed for the new epoch.`,
           );
+          this.#settle(s, o, more, before, performance.now(), true);
+          return;
+        }
+        case 'requote': {
+          const side = e.sell ? 'ask' : 'bid';
+          const x = await requoteOne(ctx, s, o, e, this.#notes(s, o, `its ${side}, moved to follow fair value`));
+          const before = stateKey(o);
+          const more = onRequoted(o, e.round, e.quote, x, this.#name(s, o.assetId, e.epoch));
           this.#settle(s, o, more, before, performance.now(), true);
           return;
         }

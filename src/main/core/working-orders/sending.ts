@@ -12,7 +12,8 @@ import { passGate, send } from '../handlers/order-sending';
 import type { Passed } from '../risk/order-gate';
 import type { TradingSession } from '../session/session';
 import type { ParsedTicket as Ticket } from '../trading-math/order-math';
-import type { ExitOutcome, PlacedOutcome, QuoteOutcome } from './engine';
+import { rejectReasonSentence } from '../../../shared/exchange-text';
+import type { ExitOutcome, PlacedOutcome, QuoteOutcome, RequoteOutcome } from './engine';
 import { closable } from './lifecycle';
 import type { Effect, Refusal, WorkingOrder } from './types';
 
@@ -169,7 +170,7 @@ export async function placeOne(
   o: WorkingOrder,
   t: Ticket & { timeInForce: 'GTC' | 'IOC' },
   notes: readonly string[],
-): Promise<Omit<PlacedOutcome, 'now'>> {
+): Promise<Omit<PlacedOutcome, 'now'> & { price?: bigint }> {
   let passed;
   try {
     passed = await gate(ctx, session, o, t, t.timeInForce, notes);
@@ -191,6 +192,7 @@ export async function placeOne(
       filled: BigInt(result.filled),
       resting: resting && t.timeInForce === 'GTC',
       refused: null,
+      price: passed.price,
     };
   } catch (error) {
     return { orderId: null, filled: 0n, resting: false, refused: refusalOf(error) };
@@ -209,7 +211,13 @@ export async function placeQuotes(
   const out: QuoteOutcome[] = [];
   for (const q of quotes) {
     const r = await placeOne(ctx, session, o, { ...q, timeInForce: 'GTC' }, notes);
-    out.push({ orderId: r.orderId, resting: r.resting, refused: r.refused });
+    out.push({
+      orderId: r.orderId,
+      resting: r.resting,
+      refused: r.refused,
+      filled: r.filled,
+      price: r.price ?? q.price,
+    });
   }
   return out;
 }
@@ -238,4 +246,132 @@ export async function cancelOrders(
   return failed === 0
     ? null
     : `${failed} of its resting ${failed === 1 ? 'order' : 'orders'} could not be cancelled: cancel ${failed === 1 ? 'it' : 'them'} in Open orders.`;
+}
+
+type Requote = Extract<Effect, { type: 'requote' }>;
+
+/**
+ * A roll quote moved to its new target: the exchange's cancel-replace of the order it rests as, after
+ * the same gate as an edit (the order it replaces left out of what is open), or a new order when none
+ * rests. A re-quote the gate refuses cancels the stale quote, so it is off the book, not left behind
+ * at a price fair value has moved away from.
+ */
+export async function requoteOne(
+  ctx: CoreContext,
+  session: TradingSession,
+  o: WorkingOrder,
+  e: Requote,
+  notes: readonly string[],
+): Promise<RequoteOutcome> {
+  const t = { sell: e.sell, price: e.price, size: e.size };
+  const none: RequoteOutcome = {
+    orderId: null,
+    price: e.price,
+    size: e.size,
+    resting: false,
+    filled: 0n,
+    refused: null,
+    oldRests: false,
+    unknown: false,
+  };
+  if (e.replaces === null) {
+    const r = await placeOne(ctx, session, o, { ...t, timeInForce: 'GTC' }, notes);
+    return { ...none, ...r, price: r.price ?? e.price, orderId: r.orderId };
+  }
+  let passed;
+  try {
+    session.signers.assertCanSign();
+    passed = await passGate(ctx, session, {
+      path: 'working-order',
+      signAs: o.signAs,
+      assetId: o.assetId,
+      epoch: e.epoch,
+      ticket: t,
+      timeInForce: 'GTC',
+      replaces: e.replaces,
+      notes,
+    });
+  } catch (error) {
+    const failed = await cancelOrders(session, o, {
+      type: 'cancel',
+      order: o.id,
+      orderIds: [e.replaces],
+      assetId: o.assetId,
+      epoch: e.epoch,
+    }).catch(() => 'not cancelled');
+    return { ...none, refused: refusalOf(error), oldRests: failed !== null };
+  }
+  try {
+    const actor = session.actor(o.signAs);
+    const side = e.sell ? ('sell' as const) : ('buy' as const);
+    const input = {
+      assetId: o.assetId,
+      epoch: e.epoch,
+      cancelOrderHash: e.replaces as Hex,
+      side,
+      price: passed.price,
+      size: e.size,
+      timeInForce: 'GTC' as const,
+    };
+    const outcome = actor.master
+      ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
+      : await actor.client.cancelReplaceOrder(input);
+    if (outcome.delivery === 'duplicate') {
+      await session.desk.refresh().catch(() => undefined);
+      return { ...none, unknown: true };
+    }
+    const r = outcome.response;
+    const cancelled = r.cancel.status === 'CANCELLED';
+    if (cancelled) session.desk.ordersCancelled([e.replaces], 're-quoted by its roll');
+    const rep = r.replacement;
+    if (rep && rep.status !== 'REJECTED' && (r.status === 'SUCCESS' || cancelled)) {
+      if (rep.filled > 0n)
+        await session.desk.recordTakerFills({
+          assetId: o.assetId,
+          epoch: e.epoch,
+          orderId: rep.orderId,
+          side,
+          limit: passed.price,
+          filled: rep.filled,
+        });
+      session.desk.orderSent({
+        assetId: o.assetId,
+        epoch: e.epoch,
+        side,
+        price: passed.price,
+        size: e.size,
+        timeInForce: 'GTC',
+        orderId: rep.orderId,
+        signedBy: actor.signedBy,
+        status: rep.status,
+        filled: rep.filled,
+        reason: '',
+      });
+      await session.desk.refresh().catch(() => undefined);
+      return {
+        ...none,
+        orderId: rep.orderId,
+        price: passed.price,
+        resting: rep.status === 'ACCEPTED' || rep.status === 'PARTIALLY_FILLED',
+        filled: rep.filled,
+      };
+    }
+    await session.desk.refresh().catch(() => undefined);
+    // CANCEL_FAILED: the order it replaced was no longer on the book (filled, or cancelled elsewhere).
+    if (r.status === 'CANCEL_FAILED') return none;
+    return {
+      ...none,
+      refused: {
+        code: `working.rejected.${rep?.reason || r.status}`,
+        message: `The exchange did not take its replacement (${rep?.reason ? rejectReasonSentence(rep.reason) : r.status}).`,
+      },
+      oldRests: !cancelled,
+    };
+  } catch (error) {
+    // Sent or not, nothing is known of the old or the new order: not placed again in this epoch.
+    await session.desk.refresh().catch(() => undefined);
+    return { ...none, refused: refusalOf(error), unknown: true };
+  } finally {
+    passed.release();
+  }
 }

@@ -85,8 +85,50 @@ export const rollQuoteRecord = z.object({
   ]),
 });
 
+/**
+ * One quote of a roll in the current epoch (roll.ts, requote.ts): where it rests and what of it filled,
+ * so an offset quote can follow fair value inside the epoch. Rolls stored before pegging have none.
+ */
+export const rollSlotRecord = z.object({
+  /**
+   * placing: an order of it is on its way (its answer not known yet); off: not on the book (refused,
+   * or gone without filling); filled: all of it traded; lost: not known whether it rests (the app
+   * closed while it was on its way), so never placed again in this epoch.
+   */
+  state: z.enum(['placing', 'resting', 'off', 'filled', 'lost']),
+  /** Its orders in this epoch, newest last (the one before still counts its late fills). */
+  orderIds: z.array(orderHash).max(4),
+  /** Where it rests now, and the size of that order; null price: not on the book. */
+  price: big.nullable(),
+  size: big,
+  /** Filled of the newest order, and of every order of this quote in the epoch. */
+  orderFilled: big,
+  filled: big,
+  /** An offset quote's price at the last fair value seen (fair + offset on the tick); null otherwise. */
+  target: big.nullable(),
+  /** When it was last placed or re-quoted (exchange ms), and fair value then. */
+  at: z.number().nullable(),
+  fair: big.nullable(),
+  /** Why it is off the book (the gate's sentence), or null. */
+  refused: z.string().max(500).nullable(),
+});
+
 export const rollRecord = z.object({
   quotes: z.array(rollQuoteRecord).min(1).max(8),
+  /** An offset quote is moved once its target is this far from where it rests (10^-6 $; default 1¢). */
+  step: big.default(10_000n),
+  /** Each placement of quotes (a new epoch, an edit) counts one: an answer from an older one is not this one's. */
+  round: z.number().int().min(0).default(0),
+  /** The current epoch's quotes, by index of `quotes` (empty: none placed yet, or a roll stored before pegging). */
+  slots: z
+    .array(rollSlotRecord)
+    .max(8)
+    .default(() => []),
+  /** Refusal codes already told in a notice: one notice per reason per roll, not per try. */
+  noticed: z
+    .array(z.string().max(80))
+    .max(16)
+    .default(() => []),
   /** The most epochs it places in; null: until stopped. */
   epochs: z.number().int().positive().nullable(),
   /** Epochs it placed in (recorded before the first quote is sent: never placed twice in one). */
@@ -125,6 +167,7 @@ export type ExitLeg = z.output<typeof exitLegRecord>;
 export type LimitLeg = z.output<typeof limitLegRecord>;
 export type RollQuote = z.output<typeof rollQuoteRecord>;
 export type Roll = z.output<typeof rollRecord>;
+export type RollSlot = z.output<typeof rollSlotRecord>;
 export type WorkingOrder = z.output<typeof workingOrderRecord>;
 
 /** The stored form: every bigint as its decimal string (the schema reads it back). */
@@ -198,6 +241,19 @@ export type Effect =
       timeInForce: 'GTC' | 'IOC';
     }
   | { type: 'place-quotes'; order: string; epoch: bigint; quotes: { sell: boolean; price: bigint; size: bigint }[] }
+  | {
+      type: 'requote';
+      order: string;
+      epoch: bigint;
+      /** The placement it belongs to (Roll.round) and the quote's index in it. */
+      round: number;
+      quote: number;
+      /** The resting order it replaces (cancel-replace); null: none rests, a new order is placed. */
+      replaces: string | null;
+      sell: boolean;
+      price: bigint;
+      size: bigint;
+    }
   | { type: 'cancel'; order: string; orderIds: string[]; assetId: bigint; epoch: bigint }
   | { type: 'notice'; level: 'info' | 'warning'; message: string };
 

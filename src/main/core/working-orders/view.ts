@@ -1,9 +1,10 @@
 /** A working order as the window sees it (src/shared/bridge/working-orders.ts): decimal strings, no bigint. */
-import type { RollQuoteDraft, WorkingLegView, WorkingOrderView } from '../../../shared/bridge';
+import type { RollQuoteDraft, RollQuoteLive, WorkingLegView, WorkingOrderView } from '../../../shared/bridge';
 import { formatPrice, formatSize } from '../../../shared/protocol';
 import { exited } from './lifecycle';
 import { timeExitAt } from './triggers';
-import type { ExitLeg, LimitLeg, RollQuote, WorkingOrder } from './types';
+import type { ExitLeg, LimitLeg, Roll, RollQuote, RollSlot, WorkingOrder } from './types';
+import { running } from './types';
 
 const side = (sell: boolean): 'buy' | 'sell' => (sell ? 'sell' : 'buy');
 
@@ -73,6 +74,29 @@ function rollQuoteDraftOf(q: RollQuote): RollQuoteDraft {
   };
 }
 
+function rollLive(s: RollSlot, live: boolean): RollQuoteLive {
+  return {
+    // An ended roll's quotes were cancelled with it.
+    state: live || s.state === 'filled' ? s.state : 'off',
+    target: s.target?.toString() ?? null,
+    resting: live ? (s.price?.toString() ?? null) : null,
+    filled: s.filled.toString(),
+    note: s.refused,
+  };
+}
+
+/** Why a roll holds, in words: a quote off the book waits for fair value to move (an offset) or for the next epoch. */
+function rollWhy(r: Roll): string | null {
+  const i = r.slots.findIndex((s) => s.refused !== null);
+  const s = r.slots[i];
+  if (!s) return r.held ? `waiting: ${r.held}` : null;
+  const q = r.quotes[i]!;
+  const name = q.sell ? 'ask' : 'bid';
+  if (q.price.from === 'fair' && s.state === 'off')
+    return `waiting to re-quote its ${name} when fair value next moves: ${s.refused}`;
+  return `waiting: its ${name} is off the book: ${s.refused}`;
+}
+
 export function viewOf(o: WorkingOrder, market: string, expiry: number | null): WorkingOrderView {
   return {
     id: o.id,
@@ -84,11 +108,17 @@ export function viewOf(o: WorkingOrder, market: string, expiry: number | null): 
     epoch: o.epoch.toString(),
     market,
     createdAt: Math.max(0, Math.round(o.createdAt)),
-    waiting: o.waiting ?? (o.roll?.held ? `waiting: ${o.roll.held}` : null),
+    waiting: o.waiting ?? (o.roll && running(o) ? rollWhy(o.roll) : null),
     reason: o.reason,
     legs: o.legs.map((l) => (l.type === 'exit' ? exitView(l, expiry) : limitView(l))),
     roll: o.roll
-      ? { quotes: o.roll.quotes.map(rollQuoteDraftOf), epochsPlaced: o.roll.placedEpochs, epochs: o.roll.epochs }
+      ? {
+          quotes: o.roll.quotes.map(rollQuoteDraftOf),
+          epochsPlaced: o.roll.placedEpochs,
+          epochs: o.roll.epochs,
+          requoteStep: o.roll.step.toString(),
+          live: o.roll.slots.map((s) => rollLive(s, running(o))),
+        }
       : null,
   };
 }
