@@ -198,12 +198,15 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
  * (this one included) could lose if it filled at a stale price (resting-worst.ts). An order that adds risk must
  * fit that within the limit; an order that only reduces a position goes even at the limit as long as
  * it fits, and always when it costs nothing against fair value, so the way out at a fair price stays open.
+ * Once today's loss has reached the limit, nothing new rests, a close included: a close resting at fair
+ * is taken stale when the oracle jumps the position's way, giving away the move that would have
+ * recovered the day (the loss fuzzer's seed 22). A close that fills at once (IOC, FOK) still goes.
  */
 export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null): Breach | null {
   const own = ownCost(o, fair, a);
   const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
-  const addsRisk = openingSize(o, a.inventory) > 0n;
+  const addsRisk = openingSize(o, a.inventory) > 0n || (o.mayRest && a.lossToday >= a.lossLimit);
   if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
     return null;
   const head =
@@ -213,7 +216,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   return {
     code: 'risk.daily_loss',
     limit: 'dailyLossPercent',
-    sentence: `${head}. Orders that reduce a position at or better than fair value still go.`,
+    sentence: `${head}. Orders that reduce a position at or better than fair value still go${a.lossToday >= a.lossLimit ? ' if they fill at once (IOC), not resting' : ''}.`,
     overridable: true,
   };
 }
@@ -270,7 +273,9 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
   const own = ownCost(o, fair, a);
   const committed = a.lossToday + a.restingCost + a.reserved + own;
-  return opening > 0n ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit;
+  return opening > 0n || (o.mayRest && a.lossToday >= a.lossLimit)
+    ? a.lossToday < a.lossLimit && committed <= a.lossLimit
+    : own === 0n || committed <= a.lossLimit;
 }
 
 /** The exchange's price tick (0.1¢): a tightened limit is a price the exchange takes. */
@@ -293,7 +298,7 @@ export function allowedLimit(
   let edge: bigint | null = null;
   if (fair !== null) edge = o.sell ? fair - l.band : fair + l.band;
   if (a) {
-    const opening = openingSize(o, a.inventory) > 0n;
+    const opening = openingSize(o, a.inventory) > 0n || o.mayRest;
     if (opening && a.lossToday >= a.lossLimit) return null;
     const room = a.lossLimit - a.lossToday - a.restingCost - a.reserved;
     if (room < 0n) {

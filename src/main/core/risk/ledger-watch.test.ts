@@ -66,7 +66,7 @@ describe('the risk ledger between orders', () => {
     expect(plan({ ...l, onTheirWay: [landed] }).map((c) => c.order.id)).toEqual([elsewhere.id, newer.id]);
   });
 
-  it('never cancels an order that reduces a position, nor one whose market is no safer without it, for the budget', () => {
+  it('below the limit never cancels a close, nor an order whose market is no safer without it; at the limit cancels all', () => {
     // Long 10 on market 2: the ask closing it stays.
     const closing = order({ assetId: 2n, sell: true, price: 45n * C, size: 10n * N, placedAt: 7 });
     // Market 1: an ask that would give $40 away if fair rose to $1, and a bid that would give $3 away
@@ -77,9 +77,16 @@ describe('the risk ledger between orders', () => {
       orders: [closing, quiet, ask],
       inventory: (assetId) => (assetId === 2n ? 10n * N : 0n),
       fair: () => 40n * C,
-      budget: { loss: 120n * D, limit: 100n * D },
+      budget: { loss: 95n * D, limit: 100n * D },
     });
     expect(plan(l).map((c) => [c.order.id, c.why])).toEqual([[ask.id, 'budget']]);
+    // Once the market has taken today's loss past the limit, nothing rests, the close included: a
+    // close resting at fair is taken stale when the oracle jumps the position's way.
+    const spent = plan({ ...l, budget: { loss: 120n * D, limit: 100n * D } });
+    expect(spent.map((c) => c.why)).toEqual(['spent', 'spent', 'spent']);
+    expect(cancelNotice(spent[0]!, 'BTC 5m #12', 15n * C, { limit: 100n * D })).toMatch(
+      /^Daily loss limit reached: cancelled your ask 10 @ 45¢ on BTC 5m #12\. At the limit nothing rests/,
+    );
   });
 
   it('counts an order with no fair value at its worst, and does not ask twice for one being cancelled', () => {

@@ -9,6 +9,10 @@
  *   - when today's loss plus the worst case of what is open (resting orders at the worst a stale fill
  *     could lose, resting-worst.ts; orders on their way) would break the day's limit, resting orders
  *     that add risk are cancelled, newest first, until it does not;
+ *   - once today's loss has reached the limit (the market moved held positions past it), every resting
+ *     order is cancelled, closes included, as a kill switch does: a close resting at fair is taken
+ *     stale when the oracle jumps the position's way, giving away the recovery. Closes that fill at
+ *     once still go (guards.ts);
  *   - money seen arriving or leaving while nothing is at risk moves the day's baseline (loss-budget.ts).
  *
  * Positions are never closed here: that is the trader's decision. Each cancel is one notice naming the
@@ -47,7 +51,7 @@ export interface LedgerLook {
 
 export interface Cancel {
   order: WatchedOrder;
-  why: 'band' | 'budget';
+  why: 'band' | 'budget' | 'spent';
   /** The fair price it was judged against (null: none, counted at its worst). */
   fair: bigint | null;
 }
@@ -117,6 +121,11 @@ export function plan(look: LedgerLook, skip: ReadonlySet<string> = new Set()): C
   if (!budget) return out;
   // Cancels already chosen for the band take their cost off first.
   for (const c of out) open -= without(c.order);
+  if (budget.loss >= budget.limit) {
+    for (const o of look.orders)
+      if (!chosen.has(o.id) && !skip.has(o.id)) out.push({ order: o, why: 'spent', fair: marketOf(o).fair });
+    return out;
+  }
   if (budget.loss + open <= budget.limit) return out;
   const newestFirst = look.orders
     .filter((o) => !chosen.has(o.id) && !skip.has(o.id) && addsRisk(o, look.inventory(o.assetId, o.epoch)))
@@ -143,5 +152,7 @@ export function cancelNotice(c: Cancel, market: string, band: bigint, budget: { 
   const what = `your ${o.sell ? 'ask' : 'bid'} ${formatSize(o.size)} @ ${formatCents(o.price)} on ${market}`;
   if (c.why === 'band')
     return `Quote protection cancelled ${what}: fair value moved to ${displayPrice(c.fair!)}, more than your ${formatCents(band)} band away.`;
+  if (c.why === 'spent')
+    return `Daily loss limit reached: cancelled ${what}. At the limit nothing rests, closes included (one resting at fair is taken stale when the market jumps your way); close at once instead. Positions stay yours.`;
   return `Daily loss limit: cancelled ${what} (newest first): with it, what is open could take today's loss past your ${displayUsd(budget?.limit ?? 0n)} limit. Positions stay yours to close.`;
 }
