@@ -319,7 +319,7 @@ test('refusals in the ticket, main’s order dialog naming the account, and a sp
     await core.dialogs({ kind: 'confirm', yes: false });
     await placeFromTicket(app, 'buy', asCents(centsFrom((await fairOf(app, market)) ?? fair, -2n)), '5', 'GTC');
     await expect(refusal).toHaveText(
-      /^Refused: today's loss of \$16\.00 has reached your daily limit of \$1\.00\. Orders that reduce a position at or better than fair value still go\.\s*Risk limits in Settings$/,
+      /^Refused: today's loss of \$16\.00 has reached your daily limit of \$1\.00\. Orders that reduce a position at or better than fair value still go if they fill at once \(IOC\), not resting\.\s*Risk limits in Settings$/,
     );
     expect((await newDialogs(core, seen)).length).toBe(1);
     for (const size of SIZES) {
