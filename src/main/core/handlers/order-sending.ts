@@ -1,12 +1,13 @@
 /**
- * Signing and sending one order, shared by orders.place, orders.replace and orders.flatten: the
+ * Signing and sending one order, shared by orders.place, orders.replace, orders.flatten and working
+ * orders (a roll's re-quote is a cancel-replace too): the
  * order gate (risk/order-gate.ts) for the selected account, the signature by the master or its
  * agent, the order history entry, the taker fills recorded at their prices, and the result the
  * window words.
  */
 import type { FillView, OrderResult, SignAs, TimeInForceName } from '../../../shared/bridge';
-import type { Address } from '../../../shared/protocol';
-import type { NewOrderResponse, OrderOutcome } from '../../../client';
+import type { Address, Hex } from '../../../shared/protocol';
+import type { CancelReplaceResponse, NewOrderResponse, OrderOutcome } from '../../../client';
 import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
@@ -148,4 +149,66 @@ function historyReason(r: NewOrderResponse, tif: TimeInForceName): string {
   if (r.status === 'CANCELLED')
     return `the unfilled rest of a${tif === 'IOC' ? 'n IOC' : ` ${tif}`} order${r.reason ? ` (${r.reason})` : ''}`;
   return '';
+}
+
+/** A cancel-replace of one resting order (orders.replace, a roll's re-quote), after the gate passed it. */
+export interface Replacement extends Placement {
+  /** The resting order it cancels. */
+  replaces: Hex;
+}
+
+/**
+ * Signs and sends a cancel-replace, and records its replacement like any order sent: the order history
+ * entry (with the exchange's reason when rejected) and the taker fills of one that crossed the book.
+ * Null when the exchange had already seen it (a resend): nothing is known of the replacement then.
+ * The caller says what became of the order it replaced (ordersCancelled, in its own words) and reads
+ * the account again.
+ */
+export async function sendReplace(
+  session: TradingSession,
+  p: Replacement,
+): Promise<{ response: CancelReplaceResponse; fills: FillView[] } | null> {
+  const actor = session.actor(p.signAs);
+  const input = {
+    assetId: p.assetId,
+    epoch: p.epoch,
+    cancelOrderHash: p.replaces,
+    side: p.ticket.sell ? ('sell' as const) : ('buy' as const),
+    price: p.ticket.price,
+    size: p.ticket.size,
+    timeInForce: p.timeInForce,
+  };
+  const outcome = actor.master
+    ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
+    : await actor.client.cancelReplaceOrder(input);
+  if (outcome.delivery === 'duplicate') return null;
+  const r = outcome.response;
+  const rep = r.replacement;
+  if (!rep) return { response: r, fills: [] };
+  // A replacement that crossed the book filled as taker, like any new order.
+  const fills =
+    rep.filled > 0n
+      ? await session.desk.recordTakerFills({
+          assetId: p.assetId,
+          epoch: p.epoch,
+          orderId: rep.orderId,
+          side: input.side,
+          limit: p.ticket.price,
+          filled: rep.filled,
+        })
+      : [];
+  session.desk.orderSent({
+    assetId: p.assetId,
+    epoch: p.epoch,
+    orderId: rep.orderId,
+    side: input.side,
+    price: p.ticket.price,
+    size: p.ticket.size,
+    timeInForce: p.timeInForce,
+    signedBy: actor.signedBy,
+    status: rep.status,
+    filled: rep.filled,
+    reason: rep.status === 'REJECTED' ? rejectReasonSentence(rep.reason) : '',
+  });
+  return { response: r, fills };
 }

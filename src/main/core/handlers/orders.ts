@@ -2,7 +2,6 @@
 import type { CancelResult, OrderResult, OrderTicket } from '../../../shared/bridge';
 import { formatDollars, type Hex } from '../../../shared/protocol';
 import type { CancelOutcome } from '../../../client';
-import { rejectReasonSentence } from '../../../shared/exchange-text';
 import { BridgeFailure, type AreaHandlers } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import type { TradingHost } from '../session/host';
@@ -10,7 +9,7 @@ import { parseTicket, quoteOf, type ParsedTicket } from '../trading-math/order-m
 import { shortfallOf, type Shortfall } from '../trading-math/order-funds';
 import type { TradingSession } from '../session/session';
 import { closePosition } from './close-position';
-import { passGate, resultOf, send, type Placement } from './order-sending';
+import { passGate, resultOf, send, sendReplace, type Placement } from './order-sending';
 
 /**
  * The gate, then the signature and the send; a clearance the send did not use is withdrawn. A
@@ -166,56 +165,24 @@ export function ordersHandlers(ctx: CoreContext, trading: TradingHost): AreaHand
         timeInForce,
         replaces: orderId,
       });
-      const actor = session.actor(signAs);
-      const input = {
-        assetId: a,
-        epoch: e,
-        cancelOrderHash: orderId as Hex,
-        side: sell ? ('sell' as const) : ('buy' as const),
-        price: t.price,
-        size: t.size,
-        timeInForce,
-      };
-      let outcome;
+      let sent;
       try {
-        outcome = actor.master
-          ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
-          : await actor.client.cancelReplaceOrder(input);
+        sent = await sendReplace(session, {
+          signAs,
+          assetId: a,
+          epoch: e,
+          ticket: t,
+          timeInForce,
+          replaces: orderId as Hex,
+        });
       } finally {
         passed.release();
       }
       await session.desk.refresh();
-      if (outcome.delivery === 'duplicate') return { status: 'SUCCESS' as const, replacement: null, duplicate: true };
-      const r = outcome.response;
-      // A replacement that crossed the book filled as taker, like any new order.
-      const fills =
-        r.replacement && r.replacement.filled > 0n
-          ? await session.desk.recordTakerFills({
-              assetId: a,
-              epoch: e,
-              orderId: r.replacement.orderId,
-              side: input.side,
-              limit: t.price,
-              filled: r.replacement.filled,
-            })
-          : [];
-      const replacement = r.replacement ? resultOf(r.replacement, t, fills) : null;
+      if (!sent) return { status: 'SUCCESS' as const, replacement: null, duplicate: true };
+      const r = sent.response;
+      const replacement = r.replacement ? resultOf(r.replacement, t, sent.fills) : null;
       if (r.status !== 'CANCEL_FAILED') session.desk.ordersCancelled([orderId], 'replaced by an edit');
-      if (replacement) {
-        session.desk.orderSent({
-          assetId: a,
-          epoch: e,
-          orderId: replacement.orderId as Hex,
-          side: input.side,
-          price: t.price,
-          size: t.size,
-          timeInForce,
-          signedBy: actor.signedBy,
-          status: replacement.status,
-          filled: BigInt(replacement.filled),
-          reason: replacement.status === 'REJECTED' ? rejectReasonSentence(replacement.reason) : '',
-        });
-      }
       return { status: r.status, replacement, duplicate: false };
     },
 

@@ -8,7 +8,7 @@ import type { Hex } from '../../../shared/protocol';
 import { BridgeFailure } from '../bridge-runtime';
 import type { CoreContext } from '../context';
 import { toBridgeFailure } from '../errors';
-import { passGate, send } from '../handlers/order-sending';
+import { passGate, send, sendReplace } from '../handlers/order-sending';
 import type { Passed } from '../risk/order-gate';
 import type { TradingSession } from '../session/session';
 import type { ParsedTicket as Ticket } from '../trading-math/order-math';
@@ -302,51 +302,23 @@ export async function requoteOne(
     return { ...none, refused: refusalOf(error), oldRests: failed !== null };
   }
   try {
-    const actor = session.actor(o.signAs);
-    const side = e.sell ? ('sell' as const) : ('buy' as const);
-    const input = {
+    const sent = await sendReplace(session, {
+      signAs: o.signAs,
       assetId: o.assetId,
       epoch: e.epoch,
-      cancelOrderHash: e.replaces as Hex,
-      side,
-      price: passed.price,
-      size: e.size,
-      timeInForce: 'GTC' as const,
-    };
-    const outcome = actor.master
-      ? await actor.client.cancelReplaceAgentOrder({ ...input, master: actor.master })
-      : await actor.client.cancelReplaceOrder(input);
-    if (outcome.delivery === 'duplicate') {
+      ticket: { ...t, price: passed.price },
+      timeInForce: 'GTC',
+      replaces: e.replaces as Hex,
+    });
+    if (!sent) {
       await session.desk.refresh().catch(() => undefined);
       return { ...none, unknown: true };
     }
-    const r = outcome.response;
+    const r = sent.response;
     const cancelled = r.cancel.status === 'CANCELLED';
     if (cancelled) session.desk.ordersCancelled([e.replaces], 're-quoted by its roll');
     const rep = r.replacement;
     if (rep && rep.status !== 'REJECTED' && (r.status === 'SUCCESS' || cancelled)) {
-      if (rep.filled > 0n)
-        await session.desk.recordTakerFills({
-          assetId: o.assetId,
-          epoch: e.epoch,
-          orderId: rep.orderId,
-          side,
-          limit: passed.price,
-          filled: rep.filled,
-        });
-      session.desk.orderSent({
-        assetId: o.assetId,
-        epoch: e.epoch,
-        side,
-        price: passed.price,
-        size: e.size,
-        timeInForce: 'GTC',
-        orderId: rep.orderId,
-        signedBy: actor.signedBy,
-        status: rep.status,
-        filled: rep.filled,
-        reason: '',
-      });
       await session.desk.refresh().catch(() => undefined);
       return {
         ...none,
