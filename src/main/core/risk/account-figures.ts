@@ -14,7 +14,7 @@
  */
 import type { AccountState } from '../../../client';
 import { positionValue, type HeldPosition } from './equity';
-import { NO_ORDERS, sumsOf, withOrder, worstOf, type SideSums } from './resting-worst';
+import { NO_ORDERS, sumsOf, withOrder, worstOf, type MarketRest, type SideSums } from './resting-worst';
 
 /** What the figures are read from (the running session, see session-view.ts). */
 export interface FiguresSource {
@@ -55,7 +55,7 @@ export interface OrderFigures {
    * A market's resting orders and what is held there, with its fair value: to count orders on their
    * way with what rests (the gate adds them as if resting).
    */
-  market?: (assetId: bigint, epoch: bigint) => { sums: SideSums; inventory: bigint; fair: bigint | null };
+  market?: (assetId: bigint, epoch: bigint) => MarketRest;
   /** Equity at fair value (equity.ts). */
   equity: bigint;
   /** The fair price of the order's market these figures were made with, null when there is none. */
@@ -145,14 +145,8 @@ export class AccountFigures {
   forOrder(assetId: bigint, epoch: bigint, sell: boolean, replaces?: string): OrderFigures | null {
     const account = this.#current();
     if (!account) return null;
-    let own: Market | null = null;
-    // Each market asked again, unless nothing it answers can have changed since they were valued.
-    const fresh = this.#fresh();
-    for (const m of this.#markets) {
-      if (!fresh && this.#revalue(m)) this.#totals = null;
-      if (m.assetId === assetId && m.epoch === epoch) own = m;
-    }
-    const totals = (this.#totals ??= this.#sum());
+    const totals = this.#valued();
+    const own = this.#markets.find((m) => m.assetId === assetId && m.epoch === epoch) ?? null;
     const equity = this.#cash + totals.value;
     let restingCost = totals.cost;
     let openOrders = totals.orders;
@@ -174,14 +168,36 @@ export class AccountFigures {
     // A market with no entry holds nothing; asked of the account all the same, where it keeps it.
     const inventory = own ? own.inventory : account.inventory(assetId, epoch);
     const fair = own ? own.fair : this.#source.fair(assetId, epoch);
-    const market = (a: bigint, e: bigint): { sums: SideSums; inventory: bigint; fair: bigint | null } => {
-      if (a === assetId && e === epoch) return { sums: here, inventory, fair };
+    const others = this.#marketRest(account);
+    const market = (a: bigint, e: bigint): MarketRest =>
+      a === assetId && e === epoch ? { sums: here, inventory, fair } : others(a, e);
+    return { inventory, sameSide, openOrders, restingCost, here, market, equity, fair };
+  }
+
+  /**
+   * The worst every resting order could lose (what `forOrder` answers as `restingCost`, with no order
+   * in mind) and each market's resting orders, or null before the balance is read: for the budget meter.
+   */
+  open(): Pick<OrderFigures, 'restingCost' | 'market'> | null {
+    const account = this.#current();
+    if (!account) return null;
+    return { restingCost: this.#valued().cost, market: this.#marketRest(account) };
+  }
+
+  /** The sums over the markets, each market asked again unless nothing it answers can have changed since it was valued. */
+  #valued(): { value: bigint; cost: bigint; orders: number } {
+    if (!this.#fresh()) for (const m of this.#markets) if (this.#revalue(m)) this.#totals = null;
+    return (this.#totals ??= this.#sum());
+  }
+
+  /** A market's resting orders, holding and fair value as last valued (nothing rests in one with no entry). */
+  #marketRest(account: FiguredAccount): (assetId: bigint, epoch: bigint) => MarketRest {
+    return (a, e) => {
       const m = this.#markets.find((x) => x.assetId === a && x.epoch === e);
       return m
         ? { sums: m.sums, inventory: m.inventory, fair: m.fair }
         : { sums: NO_ORDERS, inventory: account.inventory(a, e), fair: this.#source.fair(a, e) };
     };
-    return { inventory, sameSide, openOrders, restingCost, here, market, equity, fair };
   }
 
   #sum(): { value: bigint; cost: bigint; orders: number } {

@@ -194,6 +194,19 @@ export function rateBreach(sentInLastMinute: number, l: ParsedLimits): Breach | 
 }
 
 /**
+ * Whether an order must fit under the day's limit, rather than go as a close at no cost against fair:
+ * it opens or adds to a position, or it would rest once today's loss has reached the limit (a close
+ * resting then is taken stale when the oracle jumps the position's way; see lossBreach).
+ */
+export function mustFit(
+  o: Pick<CheckedOrder, 'sell' | 'size' | 'mayRest'>,
+  a: Pick<AccountRisk, 'inventory' | 'lossToday' | 'lossLimit'>,
+  opening: bigint = openingSize(o, a.inventory),
+): boolean {
+  return opening > 0n || (o.mayRest && a.lossToday >= a.lossLimit);
+}
+
+/**
  * The daily loss limit. What the account has committed is today's loss plus the worst every open order
  * (this one included) could lose if it filled at a stale price (resting-worst.ts). An order that adds risk must
  * fit that within the limit; an order that only reduces a position goes even at the limit as long as
@@ -206,7 +219,7 @@ export function lossBreach(o: CheckedOrder, a: AccountRisk, fair: bigint | null)
   const own = ownCost(o, fair, a);
   const resting = a.restingCost + a.reserved;
   const committed = a.lossToday + resting + own;
-  const addsRisk = openingSize(o, a.inventory) > 0n || (o.mayRest && a.lossToday >= a.lossLimit);
+  const addsRisk = mustFit(o, a);
   if (addsRisk ? a.lossToday < a.lossLimit && committed <= a.lossLimit : own === 0n || committed <= a.lossLimit)
     return null;
   const head =
@@ -273,7 +286,7 @@ export function breaksNone({ order: o, fair, limits: l, account: a, sentInLastMi
   if (o.mayRest && a.openOrders >= l.maxOpenOrders) return false;
   const own = ownCost(o, fair, a);
   const committed = a.lossToday + a.restingCost + a.reserved + own;
-  return opening > 0n || (o.mayRest && a.lossToday >= a.lossLimit)
+  return mustFit(o, a, opening)
     ? a.lossToday < a.lossLimit && committed <= a.lossLimit
     : own === 0n || committed <= a.lossLimit;
 }
@@ -298,8 +311,7 @@ export function allowedLimit(
   let edge: bigint | null = null;
   if (fair !== null) edge = o.sell ? fair - l.band : fair + l.band;
   if (a) {
-    const opening = openingSize(o, a.inventory) > 0n || o.mayRest;
-    if (opening && a.lossToday >= a.lossLimit) return null;
+    if (mustFit(o, a) && a.lossToday >= a.lossLimit) return null;
     const room = a.lossLimit - a.lossToday - a.restingCost - a.reserved;
     if (room < 0n) {
       // Nothing may be given away: only an order that costs nothing against fair still fits.

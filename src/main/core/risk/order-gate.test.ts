@@ -71,6 +71,10 @@ function setup(
         at: 0,
       }) as never,
     marketName: () => 'BTC\u0007 1m #7',
+    openIfRead: () => {
+      const s = ifRead();
+      return s && { restingCost: s.restingCost };
+    },
     account: () => {
       reads.account++;
       return Promise.resolve(snapshot());
@@ -312,6 +316,8 @@ describe('OrderGate reservations (the risk ledger’s orders on their way)', () 
     const blind: GateView = { ...view, fair: () => ({ known: false, reason: 'no oracle yet' }) as never };
     const passed = await gate.pass(order({ price: 60n * C, size: 100n * N, timeInForce: 'IOC' }), blind);
     expect(reservations.total(MASTER)).toBe(60n * D);
+    // The meter's figure is the gate's own: what rests (nothing) and what is reserved.
+    expect(gate.openWorst(MASTER, blind)).toBe(60n * D);
     passed.release();
     expect(reservations.total(MASTER)).toBe(0n);
     // One that may rest is counted with its market's resting orders, as if it rested, until released.
@@ -320,6 +326,8 @@ describe('OrderGate reservations (the risk ledger’s orders on their way)', () 
     expect(reservations.resting(MASTER)).toEqual([
       { assetId: 1n, epoch: 7n, sell: false, price: 60n * C, size: 100n * N },
     ]);
+    // On its way it counts with its market as if it rested: with no market read, at the most it can lose.
+    expect(gate.openWorst(MASTER, blind)).toBe(60n * D);
     resting.release();
     expect(reservations.resting(MASTER)).toEqual([]);
   });

@@ -86,6 +86,11 @@ export interface GateView {
     sell: boolean,
     replaces: string | undefined,
   ): AccountSnapshot | null;
+  /**
+   * What the account's resting orders could lose in all (account-figures.ts `open`), when it is read
+   * here and its session still runs; null otherwise. For the budget meter.
+   */
+  openIfRead(master: string): Pick<AccountSnapshot, 'restingCost' | 'market'> | null;
   deploymentName: string | null;
   /** Who is selected and what is pinned, compared before and after the dialog. */
   identity(): string;
@@ -398,15 +403,10 @@ export class OrderGate {
    * with today's loss (resting-worst.ts, reservations.ts); null when its account is not read here.
    */
   openWorst(master: string, view: GateView | null): bigint | null {
-    const snap = view?.accountIfRead(master, 0n, 0n, false, undefined) ?? null;
-    if (!snap) return null;
-    const risk = this.#riskNow(master, {
-      risk: { ...snap, reserved: 0n, lossToday: 0n, lossLimit: 0n },
-      fair: null,
-      key: '0:0',
-      ...(snap.market ? { market: snap.market } : {}),
-    });
-    return risk ? risk.restingCost + risk.reserved : null;
+    const open = view?.openIfRead(master) ?? null;
+    if (!open) return null;
+    const { added } = withOnTheirWay(this.#d.reservations.resting(master), open.market ?? unread);
+    return open.restingCost + added + this.#d.reservations.total(master);
   }
 
   /**

@@ -76,6 +76,8 @@ export function sessionGateView(
         .catch(() => undefined)
         .then(() => session.figures.forOrder(assetId, epoch, sell, replaces));
     },
+    openIfRead: (master) =>
+      !session.stopped && isSelected(session, master) && session.desk.account?.balance ? session.figures.open() : null,
     accountIfRead: (master, assetId, epoch, sell, replaces) =>
       !session.stopped && isSelected(session, master) && session.desk.account?.balance
         ? session.figures.forOrder(assetId, epoch, sell, replaces)
