@@ -237,16 +237,20 @@ describe('exits on a position', () => {
 });
 
 describe('brackets and rolls', () => {
-  it('a bracket arms on its entry’s fills (the filled size) and its take-profit closes what they bought', async () => {
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
+  /** A bracket on ETH buying `size` at 50¢, taking profit at 58¢, stopping at 42¢. */
+  const ethBracket = (size: string) =>
+    ok<WorkingOrderView>('workingOrders.create', {
       kind: 'bracket',
       assetId: eth.assetId,
       epoch: eth.epoch,
       signAs: 'master',
-      entry: { side: 'buy', price: '50', size: '10', timeInForce: 'GTC' },
+      entry: { side: 'buy', price: '50', size, timeInForce: 'GTC' },
       takeProfit: '58',
       stop: '42',
     });
+
+  it('a bracket arms on its entry’s fills (the filled size) and its take-profit closes what they bought', async () => {
+    const w = await ethBracket('10');
     expect(w).toMatchObject({ state: 'pending' });
     expect(w.legs.map((l) => [l.type, l.state, l.armed])).toEqual([
       ['entry', 'resting', null],
@@ -270,15 +274,7 @@ describe('brackets and rolls', () => {
   }, 60_000);
 
   it('one leg alone: the take-profit cancelled, the stop moved while armed, and the stop closes the position', async () => {
-    const w = await ok<WorkingOrderView>('workingOrders.create', {
-      kind: 'bracket',
-      assetId: eth.assetId,
-      epoch: eth.epoch,
-      signAs: 'master',
-      entry: { side: 'buy', price: '50', size: '5', timeInForce: 'GTC' },
-      takeProfit: '58',
-      stop: '42',
-    });
+    const w = await ethBracket('5');
     await bob.placeOrder({ ...m(eth), side: 'sell', price: 50n * C, size: 5n * N, timeInForce: 'IOC' });
     await untilState(w.id, ['armed']);
     const [entry, tp, stop] = w.legs.map((l) => l.id);

@@ -1,55 +1,32 @@
 // One leg alone: cancelling a bracket's or an OCO's leg while the rest keeps working, and editing an
 // armed leg's trigger by create's rules; each across a restart too.
 import { describe, expect, it } from 'vitest';
-import type { WorkingOrderDraft, WorkingOrderEdit } from '../../../shared/bridge';
+import type { WorkingOrderEdit } from '../../../shared/bridge';
 import { createMemoryStore } from '../../store/key-value-store';
 import { BridgeFailure } from '../bridge-runtime';
-import { applyEdit, recordOf, type DraftFacts } from './drafts';
+import { applyEdit } from './drafts';
 import { cancelLeg, evaluate, onFill, onLimitPlaced, restore } from './engine';
 import { WorkingOrderStore } from './store';
-import type { Effect, ExitLeg, LimitLeg, MarketLook, WorkingOrder } from './types';
+import { C, D, EXPIRY, M, N, STRIKE, T0, look, make, q, sends } from '../../../../test/support/working-orders-fixtures';
+import type { ExitLeg, LimitLeg, MarketLook, WorkingOrder } from './types';
 
-const C = 10_000n; // a cent
-const N = 1_000_000n; // a contract
-const D = 1_000_000n; // a dollar of the oracle
-const STRIKE = 65_000n * D;
-const T0 = Date.now();
-const EXPIRY = T0 + 60_000;
-const M = { assetId: '7', epoch: '3' };
 const ENTRY_ID = `0x${'1'.repeat(64)}`;
 
-const facts = (over: Partial<DraftFacts> = {}): DraftFacts => ({
-  id: 'wo-1',
-  now: T0,
-  deployment: 'devnet',
-  account: `0x${'a'.repeat(40)}`,
-  inventory: 10n * N,
-  strike: STRIKE,
-  slippage: 2n * C,
-  ...over,
-});
+/** The fixtures' market with the bid (what a long's exits watch) at `bid` cents, the ask 2¢ over it. */
+const lookAt = (bid: bigint, over: Partial<MarketLook> = {}): MarketLook =>
+  look({ book: { bid: q(bid * C), ask: q(bid * C + 2n * C) }, ...over });
 
-const q = (price: bigint, size = 5n * N) => ({ price, size });
-/** A look with the bid (what a long's exits watch) at `bid` cents. */
-function look(bid: bigint, over: Partial<MarketLook> = {}): MarketLook {
-  return {
-    market: 'BTC 1m #3',
-    epoch: 3n,
-    now: T0 + 1_000,
-    expiry: EXPIRY,
-    strike: STRIKE,
-    book: { bid: q(bid * C), ask: q(bid * C + 2n * C) },
-    bookNote: null,
-    oracle: STRIKE,
-    oracleNote: null,
-    inventory: 10n * N,
-    fair: 51n * C,
-    ...over,
-  };
-}
-
-const make = (d: WorkingOrderDraft, f: Partial<DraftFacts> = {}): WorkingOrder => recordOf(d, facts(f));
-const sends = (effects: Effect[]) => effects.filter((e) => e.type === 'send-exit');
+/** An OCO: a limit sell of 10 at 60¢, or a stop at 40¢. */
+const limitOco = (): WorkingOrder =>
+  make({
+    kind: 'oco',
+    ...M,
+    signAs: 'master',
+    legs: [
+      { type: 'limit', side: 'sell', price: '60', size: '10' },
+      { type: 'exit', trigger: { type: 'stop', price: '40' } },
+    ],
+  });
 const legOf = (o: WorkingOrder, id: string) => o.legs.find((l) => l.id === id) as ExitLeg;
 const entryOf = (o: WorkingOrder) => o.legs[0] as LimitLeg;
 
@@ -107,8 +84,8 @@ describe('cancel one leg alone', () => {
     expect(legOf(o, 'wo-1.stop').state).toBe('armed');
     expect(o.state).toBe('armed');
     // The take-profit's price is through: nothing fires there any more.
-    expect(evaluate(o, look(61n))).toEqual([]);
-    const out = sends(evaluate(o, look(40n)));
+    expect(evaluate(o, lookAt(61n))).toEqual([]);
+    const out = sends(evaluate(o, lookAt(40n)));
     expect(out).toEqual([expect.objectContaining({ leg: 'wo-1.stop', sell: true, size: 10n * N, limit: 38n * C })]);
     expect(o.state).toBe('firing');
   });
@@ -117,8 +94,8 @@ describe('cancel one leg alone', () => {
     const o = filledBracket();
     cancelLeg(o, 'wo-1.stop', T0);
     expect(legOf(o, 'wo-1.tp').state).toBe('armed');
-    expect(evaluate(o, look(30n))).toEqual([]);
-    expect(sends(evaluate(o, look(60n)))).toEqual([expect.objectContaining({ leg: 'wo-1.tp', limit: 58n * C })]);
+    expect(evaluate(o, lookAt(30n))).toEqual([]);
+    expect(sends(evaluate(o, lookAt(60n)))).toEqual([expect.objectContaining({ leg: 'wo-1.tp', limit: 58n * C })]);
   });
 
   it('cancelling both legs one at a time ends the working order; a leg cancelled twice is refused', () => {
@@ -131,7 +108,7 @@ describe('cancel one leg alone', () => {
     expect(cancelLeg(o, 'wo-1.tp', T0 + 5)).toEqual([]);
     expect(o).toMatchObject({ state: 'stopped', reason: 'Stopped: cancelled by you.', endedAt: T0 + 5 });
     expect(o.legs.map((l) => l.state)).toEqual(['filled', 'cancelled', 'cancelled']);
-    expect(evaluate(o, look(30n))).toEqual([]);
+    expect(evaluate(o, lookAt(30n))).toEqual([]);
     expect(refusalOf(() => cancelLeg(o, 'wo-1.tp', T0)).code).toBe('working.ended');
   });
 
@@ -150,7 +127,7 @@ describe('cancel one leg alone', () => {
       { type: 'cancel', order: 'wo-1', orderIds: [ENTRY_ID], assetId: 7n, epoch: 3n },
     ]);
     expect(o.state).toBe('armed');
-    expect(sends(evaluate(o, look(40n)))[0]).toMatchObject({ leg: 'wo-1.stop', size: 4n * N });
+    expect(sends(evaluate(o, lookAt(40n)))[0]).toMatchObject({ leg: 'wo-1.stop', size: 4n * N });
 
     const none = restingBracket();
     Object.assign(entryOf(none), { filled: 0n });
@@ -162,21 +139,13 @@ describe('cancel one leg alone', () => {
   });
 
   it('an OCO’s limit leg cancelled alone: its order is cancelled and the exit leg works on as a plain exit', () => {
-    const o = make({
-      kind: 'oco',
-      ...M,
-      signAs: 'master',
-      legs: [
-        { type: 'limit', side: 'sell', price: '60', size: '10' },
-        { type: 'exit', trigger: { type: 'stop', price: '40' } },
-      ],
-    });
+    const o = limitOco();
     const id = `0x${'a'.repeat(64)}`;
     onLimitPlaced(o, 'wo-1.1', { orderId: id, filled: 0n, resting: true, refused: null, now: T0 });
     expect(cancelLeg(o, 'wo-1.1', T0)).toEqual([
       { type: 'cancel', order: 'wo-1', orderIds: [id], assetId: 7n, epoch: 3n },
     ]);
-    expect(sends(evaluate(o, look(40n)))).toEqual([expect.objectContaining({ leg: 'wo-1.2', size: 10n * N })]);
+    expect(sends(evaluate(o, lookAt(40n)))).toEqual([expect.objectContaining({ leg: 'wo-1.2', size: 10n * N })]);
   });
 
   it('refuses a leg that has fired, one being placed, and one it does not have, each with a sentence', () => {
@@ -189,20 +158,12 @@ describe('cancel one leg alone', () => {
         { type: 'exit', trigger: { type: 'take-profit', price: '60' } },
       ],
     });
-    evaluate(o, look(40n));
+    evaluate(o, lookAt(40n));
     const fired = refusalOf(() => cancelLeg(o, 'wo-1.1', T0));
     expect(fired.code).toBe('working.leg_fired');
     expect(fired.message).toMatch(/^That leg has fired and its order is on its way/);
     expect(refusalOf(() => cancelLeg(o, 'wo-1.9', T0)).code).toBe('working.which_leg');
-    const placing = make({
-      kind: 'oco',
-      ...M,
-      signAs: 'master',
-      legs: [
-        { type: 'limit', side: 'sell', price: '60', size: '10' },
-        { type: 'exit', trigger: { type: 'stop', price: '40' } },
-      ],
-    });
+    const placing = limitOco();
     expect(refusalOf(() => cancelLeg(placing, 'wo-1.1', T0)).code).toBe('working.leg_placing');
   });
 
@@ -217,8 +178,8 @@ describe('cancel one leg alone', () => {
       ['wo-1.tp', 'cancelled'],
       ['wo-1.stop', 'armed'],
     ]);
-    expect(evaluate(r, look(65n))).toEqual([]);
-    expect(sends(evaluate(r, look(39n)))).toEqual([expect.objectContaining({ leg: 'wo-1.stop' })]);
+    expect(evaluate(r, lookAt(65n))).toEqual([]);
+    expect(sends(evaluate(r, lookAt(39n)))).toEqual([expect.objectContaining({ leg: 'wo-1.stop' })]);
   });
 });
 
@@ -228,22 +189,22 @@ describe('edit an armed leg', () => {
 
   it('moving an armed stop re-arms it at the new price: the old price no longer fires, the new one does', () => {
     const o = filledBracket();
-    evaluate(o, look(45n));
+    evaluate(o, lookAt(45n));
     edit(o, { leg: 'wo-1.stop', price: '35' });
     expect(legOf(o, 'wo-1.stop')).toMatchObject({ state: 'armed', trigger: { price: 35n * C }, through: 0 });
-    expect(evaluate(o, look(40n))).toEqual([]);
-    expect(evaluate(o, look(36n))).toEqual([]);
-    expect(sends(evaluate(o, look(35n)))).toEqual([expect.objectContaining({ leg: 'wo-1.stop', limit: 33n * C })]);
+    expect(evaluate(o, lookAt(40n))).toEqual([]);
+    expect(evaluate(o, lookAt(36n))).toEqual([]);
+    expect(sends(evaluate(o, lookAt(35n)))).toEqual([expect.objectContaining({ leg: 'wo-1.stop', limit: 33n * C })]);
   });
 
   it('a double trigger moved starts its count again', () => {
     const o = make({ kind: 'exit', ...M, signAs: 'master', trigger: { type: 'stop', price: '45', double: true } });
-    evaluate(o, look(44n));
+    evaluate(o, lookAt(44n));
     expect((o.legs[0] as ExitLeg).through).toBe(1);
     edit(o, { price: '44' });
     expect((o.legs[0] as ExitLeg).through).toBe(0);
-    expect(evaluate(o, look(43n))).toEqual([]);
-    expect(sends(evaluate(o, look(42n)))).toHaveLength(1);
+    expect(evaluate(o, lookAt(43n))).toEqual([]);
+    expect(sends(evaluate(o, lookAt(42n)))).toHaveLength(1);
   });
 
   it('an oracle stop’s level and a time exit’s seconds move by create’s rules', () => {
@@ -255,12 +216,12 @@ describe('edit an armed leg', () => {
     });
     edit(oracle, { level: { from: 'strike', offset: '-50' } });
     expect(oracle.legs[0]).toMatchObject({ trigger: { level: STRIKE - 50n * D, strikeOffset: -50n * D } });
-    expect(evaluate(oracle, look(50n, { oracle: STRIKE - 20n * D }))).toEqual([]);
-    expect(sends(evaluate(oracle, look(50n, { oracle: STRIKE - 50n * D })))).toHaveLength(1);
+    expect(evaluate(oracle, lookAt(50n, { oracle: STRIKE - 20n * D }))).toEqual([]);
+    expect(sends(evaluate(oracle, lookAt(50n, { oracle: STRIKE - 50n * D })))).toHaveLength(1);
 
     const timed = make({ kind: 'exit', ...M, signAs: 'master', trigger: { type: 'time-exit', secondsBeforeEnd: 10 } });
     edit(timed, { secondsBeforeEnd: 30 });
-    expect(sends(evaluate(timed, look(50n, { now: EXPIRY - 30_000 })))).toHaveLength(1);
+    expect(sends(evaluate(timed, lookAt(50n, { now: EXPIRY - 30_000 })))).toHaveLength(1);
   });
 
   it('refuses what create would refuse: an off-tick price, a take-profit below its buy entry, no position', () => {
@@ -285,7 +246,7 @@ describe('edit an armed leg', () => {
 
   it('refuses a fired leg, and a cancelled one, saying which', () => {
     const o = filledBracket();
-    evaluate(o, look(40n));
+    evaluate(o, lookAt(40n));
     expect(refusalOf(() => edit(o, { leg: 'wo-1.stop', price: '35' }))).toEqual({
       code: 'working.not_editable',
       message: 'That leg has fired and its order is on its way, so it can no longer be changed.',
@@ -305,7 +266,7 @@ describe('edit an armed leg', () => {
     edit(o, { leg: 'wo-1.tp', price: '70' });
     const r = restarted(o);
     restore(r, T0);
-    expect(evaluate(r, look(65n))).toEqual([]);
-    expect(sends(evaluate(r, look(70n)))).toEqual([expect.objectContaining({ leg: 'wo-1.tp' })]);
+    expect(evaluate(r, lookAt(65n))).toEqual([]);
+    expect(sends(evaluate(r, lookAt(70n)))).toEqual([expect.objectContaining({ leg: 'wo-1.tp' })]);
   });
 });

@@ -3,52 +3,26 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkingOrderDraft } from '../../../shared/bridge';
 import { createMemoryStore } from '../../store/key-value-store';
-import { recordOf, type DraftFacts } from './drafts';
 import { end, evaluate, onExitResult, onFill, onLimitPlaced, onQuotesPlaced, reconcile, restore } from './engine';
 import { GONE_GRACE_MS, RETRY_MS } from './exits';
 import { WorkingOrderStore } from './store';
+import {
+  C,
+  D,
+  EXPIRY,
+  M,
+  N,
+  STRIKE,
+  T0,
+  look,
+  make,
+  q,
+  rollDraft,
+  sends,
+} from '../../../../test/support/working-orders-fixtures';
 import { seeQuote } from './triggers';
-import type { Effect, ExitLeg, LimitLeg, MarketLook, WorkingOrder } from './types';
+import type { ExitLeg, LimitLeg, WorkingOrder } from './types';
 
-const C = 10_000n; // a cent
-const N = 1_000_000n; // a contract
-const D = 1_000_000n; // a dollar of the oracle
-const STRIKE = 65_000n * D;
-const T0 = Date.now();
-const EXPIRY = T0 + 60_000;
-const M = { assetId: '7', epoch: '3' };
-
-const facts = (over: Partial<DraftFacts> = {}): DraftFacts => ({
-  id: 'wo-1',
-  now: T0,
-  deployment: 'devnet',
-  account: `0x${'a'.repeat(40)}`,
-  inventory: 10n * N,
-  strike: STRIKE,
-  slippage: 2n * C,
-  ...over,
-});
-
-const q = (price: bigint, size = 5n * N) => ({ price, size });
-
-function look(over: Partial<MarketLook> = {}): MarketLook {
-  return {
-    market: 'BTC 1m #3',
-    epoch: 3n,
-    now: T0 + 1_000,
-    expiry: EXPIRY,
-    strike: STRIKE,
-    book: { bid: q(50n * C), ask: q(52n * C) },
-    bookNote: null,
-    oracle: STRIKE,
-    oracleNote: null,
-    inventory: 10n * N,
-    fair: 51n * C,
-    ...over,
-  };
-}
-
-const make = (d: WorkingOrderDraft, f: Partial<DraftFacts> = {}): WorkingOrder => recordOf(d, facts(f));
 const exitDraft = (trigger: Extract<WorkingOrderDraft, { kind: 'exit' }>['trigger'], more = {}): WorkingOrderDraft => ({
   kind: 'exit',
   ...M,
@@ -68,7 +42,6 @@ const bracketOf = (exits: { takeProfit?: string; stop?: string } = { stop: '40' 
     },
     { inventory: 0n },
   );
-const sends = (effects: Effect[]) => effects.filter((e) => e.type === 'send-exit');
 const leg = (o: WorkingOrder, i = 0) => o.legs[i] as ExitLeg;
 const limit = (o: WorkingOrder, i = 0) => o.legs[i] as LimitLeg;
 
@@ -384,17 +357,7 @@ describe('OCO', () => {
 });
 
 describe('roll', () => {
-  const roll = (epochs?: number): WorkingOrder =>
-    make({
-      kind: 'roll',
-      assetId: '7',
-      signAs: 'master',
-      quotes: [
-        { side: 'buy', size: '5', price: { from: 'fair', offset: '-2.5' } },
-        { side: 'sell', size: '5', price: { from: 'fixed', price: '70' } },
-      ],
-      ...(epochs ? { epochs } : {}),
-    });
+  const roll = (epochs?: number): WorkingOrder => make(rollDraft(epochs ? { epochs } : {}));
 
   it('places once per epoch, at fair ± offset on the tick, and again in the next epoch', () => {
     const o = roll();

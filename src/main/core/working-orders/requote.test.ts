@@ -9,54 +9,19 @@ import { DEFAULT_STEP, REQUOTE_MS } from './requote';
 import { WorkingOrderStore } from './store';
 import { toStored, workingOrderRecord, type Effect, type MarketLook, type WorkingOrder } from './types';
 import { viewOf } from './view';
+import { C, N, T0, facts, look as base, rollDraft } from '../../../../test/support/working-orders-fixtures';
 
-const C = 10_000n; // a cent
-const N = 1_000_000n; // a contract
-const T0 = 1_700_000_000_000;
 const BID = `0x${'1'.repeat(64)}`;
 const ASK = `0x${'2'.repeat(64)}`;
 const NEW = `0x${'3'.repeat(64)}`;
 
-function look(over: Partial<MarketLook> = {}): MarketLook {
-  return {
-    market: 'BTC 1m #3',
-    epoch: 3n,
-    now: T0,
-    expiry: T0 + 600_000,
-    strike: 65_000n * 1_000_000n,
-    book: null,
-    bookNote: null,
-    oracle: 65_000n * 1_000_000n,
-    oracleNote: null,
-    inventory: 0n,
-    fair: 50n * C,
-    ...over,
-  };
-}
+/** The fixtures' market at T0 with no book, no position and fair 50¢, its epoch ten minutes long. */
+const look = (over: Partial<MarketLook> = {}): MarketLook =>
+  base({ now: T0, expiry: T0 + 600_000, book: null, inventory: 0n, fair: 50n * C, ...over });
 
 /** A roll bidding 5 at fair − 2.5¢ and offering 5 at a fixed 70¢ (or as given), placed at fair 50¢ and resting. */
 function placed(step?: string, quotes?: Parameters<typeof recordOf>[0] & { kind: 'roll' }): WorkingOrder {
-  const o = recordOf(
-    quotes ?? {
-      kind: 'roll',
-      assetId: '7',
-      signAs: 'master',
-      quotes: [
-        { side: 'buy', size: '5', price: { from: 'fair', offset: '-2.5' } },
-        { side: 'sell', size: '5', price: { from: 'fixed', price: '70' } },
-      ],
-      ...(step ? { requoteStep: step } : {}),
-    },
-    {
-      id: 'wo-1',
-      now: T0,
-      deployment: 'devnet',
-      account: `0x${'a'.repeat(40)}`,
-      inventory: 0n,
-      strike: null,
-      slippage: 2n * C,
-    },
-  );
+  const o = recordOf(quotes ?? rollDraft(step ? { requoteStep: step } : {}), facts({ inventory: 0n, strike: null }));
   const first = evaluate(o, look());
   expect(first).toHaveLength(1);
   const e = first[0]!;
