@@ -26,6 +26,10 @@ export interface PageFigures {
   keyToScreen: number[];
   /** The key press to the first frame whose ladder Mine column shows the order on its way (◌). */
   keyToMine: number[];
+  /** Frames the page began after the keydown up to the one that showed ◌ (1 = the next frame). */
+  framesToMine: number[];
+  /** The same for the "sending…" row in open orders. */
+  framesToScreen: number[];
   /** … to the first frame whose Mine cell at the order's row shows it as resting in the book (●). */
   keyToMineBook: number[];
   keyToAck: number[];
@@ -67,6 +71,8 @@ interface Sample {
   rejected: boolean;
   /** When the page's listener heard orderAnswered (epoch ms). */
   heard: number;
+  /** Each frame the watcher saw, in order (epoch ms): which frame after the key showed ◌ and the row. */
+  frames: number[];
 }
 
 /**
@@ -78,7 +84,15 @@ async function watchNextOrder(page: Page): Promise<void> {
   await page.evaluate(() => {
     type El = { textContent: string | null; closest(s: string): { getAttribute(n: string): string | null } | null };
     const w = globalThis as unknown as {
-      __order: { screen: number; mine: number; book: number; ack: number; heard: number; rejected: boolean };
+      __order: {
+        screen: number;
+        mine: number;
+        book: number;
+        ack: number;
+        heard: number;
+        rejected: boolean;
+        frames: number[];
+      };
       __heardOff?: () => void;
       terminal: { on(event: string, listener: () => void): () => void };
       document: { querySelectorAll(s: string): ArrayLike<El>; querySelector(s: string): El | null };
@@ -92,13 +106,13 @@ async function watchNextOrder(page: Page): Promise<void> {
         '[data-testid="open-orders"] tbody tr:not([data-testid="own-order-echo"]):not(:has(td.empty))',
       ).length;
     const ownCells = (): El[] => Array.from(w.document.querySelectorAll('[data-testid="ladder"] [data-price] .own'));
-    const waitingBefore = new Set(
-      ownCells()
-        .filter((c) => (c.textContent ?? '').includes('◌'))
-        .map((c) => c.closest('[data-price]')?.getAttribute('data-price')),
+    // Each row's Mine text before the press: the order's row is the first whose text changes to ◌, or
+    // straight to ● when the answer reached the page within the frame that would have shown ◌.
+    const textBefore = new Map(
+      ownCells().map((c) => [c.closest('[data-price]')?.getAttribute('data-price'), c.textContent ?? '']),
     );
     const base = { rows: rows(), main: mainRows() };
-    const o = { screen: NaN, mine: NaN, book: NaN, ack: NaN, heard: NaN, rejected: false };
+    const o = { screen: NaN, mine: NaN, book: NaN, ack: NaN, heard: NaN, rejected: false, frames: [] as number[] };
     let at: string | null = null;
     w.__order = o;
     // A listener beside the app's, through the same bridge: when the answer reached the page.
@@ -109,13 +123,15 @@ async function watchNextOrder(page: Page): Promise<void> {
     const started = w.performance.now();
     const frame = (): void => {
       const t = w.performance.timeOrigin + w.performance.now();
+      if (Number.isNaN(o.mine) || Number.isNaN(o.screen)) o.frames.push(t);
       if (Number.isNaN(o.screen) && rows() > base.rows) o.screen = t;
       if (at === null) {
-        const cell = ownCells().find(
-          (c) =>
-            (c.textContent ?? '').includes('◌') &&
-            !waitingBefore.has(c.closest('[data-price]')?.getAttribute('data-price')),
-        );
+        const changed = (c: El): boolean =>
+          (c.textContent ?? '') !== (textBefore.get(c.closest('[data-price]')?.getAttribute('data-price')) ?? '');
+        const cells = ownCells().filter(changed);
+        const cell =
+          cells.find((c) => (c.textContent ?? '').includes('◌')) ??
+          cells.find((c) => (c.textContent ?? '').includes('●'));
         if (cell) {
           o.mine = t;
           at = cell.closest('[data-price]')?.getAttribute('data-price') ?? null;
@@ -148,6 +164,8 @@ export async function measureOwnOrders(
   const out = {
     keyToScreen: [] as number[],
     keyToMine: [] as number[],
+    framesToMine: [] as number[],
+    framesToScreen: [] as number[],
     keyToMineBook: [] as number[],
     rejected: 0,
     keyToAck: [] as number[],
@@ -196,6 +214,11 @@ export async function measureOwnOrders(
     if (i >= warmup && !s.rejected) {
       out.keyToScreen.push(seen(s.screen - key));
       out.keyToMine.push(seen(s.mine - key));
+      // 1: the first frame that began after the keydown showed it; Infinity: never shown.
+      out.framesToScreen.push(
+        Number.isNaN(s.screen) ? Infinity : s.frames.filter((f) => f > key && f <= s.screen).length,
+      );
+      out.framesToMine.push(Number.isNaN(s.mine) ? Infinity : s.frames.filter((f) => f > key && f <= s.mine).length);
       out.keyToMineBook.push(seen(s.book - key));
       out.keyToAck.push(seen(s.ack - key));
       const { wire, answer, emitted } = last();
