@@ -12,8 +12,10 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/playwright',
-  // The build machine's CPUs are shared: one worker, no retries hiding flakiness.
-  workers: 1,
+  // Two workers, each with its own devnet, browser and cores (fixtures are per test or per worker, and
+  // every core has its own store, keychain service and ports): the specs mostly wait on epochs and the
+  // exchange, so two overlap on a 2-core machine. No retries hiding flakiness. E2E_WORKERS overrides.
+  workers: Number(process.env['E2E_WORKERS'] ?? '2'),
   retries: 0,
   forbidOnly: !!process.env['CI'],
   timeout: 30_000,

@@ -44,6 +44,9 @@ import {
 import { installTerminal } from './harness/install-terminal';
 
 test.use({ withDevnet: true, devnetOptions: { markets: claimableMarkets(20) } });
+// The two ways share nothing but the devnet's kind (each has its cores, keys and accounts): one per
+// worker, side by side, each on its worker's devnet; the file is the suite's longest alone.
+test.describe.configure({ mode: 'parallel' });
 
 const eth = (m: MarketRow): boolean => m.symbol === 'ETH';
 const btc = (m: MarketRow): boolean => m.symbol === 'BTC';

@@ -213,3 +213,68 @@ test('a bracket on the ladder, dragged; the Working orders tab; an oracle stop o
 
   await noProblems(app, problems);
 });
+
+test('a roll started from the Working orders tab: refused input kept with a sentence, quotes placed, stopped', async ({
+  app,
+  devnet,
+  problems,
+}) => {
+  const net = await devnet.get();
+  await setPassword(app);
+  await freshFundedMaster(app, net, 100n);
+  const market = await tradeOn(app, undefined, 30_000);
+  const name = `BTC 5m #${market.epoch}`;
+  const openOrders = app.getByTestId('open-orders');
+
+  await app.getByRole('tab', { name: /Working orders/ }).click();
+  const working = app.getByTestId('working-orders');
+  await working.getByTestId('working-new-roll').click();
+  const form = working.getByTestId('roll-form');
+  await expect(form).toContainText(`Quotes on ${name} placed again in each new epoch`);
+  // Two quotes to start with: a bid a cent under fair value and an ask a cent over.
+  await expect(form.getByTestId('roll-quote-row')).toHaveCount(2);
+  await form.getByLabel('Quote 1: size in contracts').fill('2');
+  await form.getByLabel('Quote 2: size in contracts').fill('2');
+  await form.getByLabel('Quote 2: cents from fair value').fill('+2');
+
+  // An epoch count that is not a whole number: said here, nothing sent, every field as typed.
+  await form.getByLabel('How many epochs (empty: until stopped)').fill('2.5');
+  await form.getByTestId('roll-start').click();
+  await expect(form.getByTestId('roll-error')).toHaveText(/^Epochs: a whole number from 1/);
+  await expect(form.getByLabel('Quote 2: cents from fair value')).toHaveValue('+2');
+  // A size main refuses: its sentence, the input kept.
+  await form.getByLabel('How many epochs (empty: until stopped)').fill('');
+  await form.getByLabel('Quote 1: size in contracts').fill('two');
+  await form.getByTestId('roll-start').click();
+  await expect(form.getByTestId('roll-error')).toBeVisible();
+  await expect(form.getByTestId('roll-error')).not.toContainText('quotes.0');
+  await expect(form.getByLabel('Quote 1: size in contracts')).toHaveValue('two');
+  await shot(app, 'working-roll-form-refused');
+  await app.getByTestId('account-tabs').screenshot({ path: resolve(SCREENS_DIR, 'working-roll-form-close.png') });
+
+  // Started: the form closes, the notice says so, the row runs and main places both quotes.
+  await form.getByLabel('Quote 1: size in contracts').fill('2');
+  await form.getByTestId('roll-start').click();
+  await expect(app.getByTestId('notice-strip')).toContainText('roll started');
+  await expect(form).toHaveCount(0);
+  const rollRow = working.getByTestId('working-row').and(app.locator('[data-kind="roll"]'));
+  await expect(rollRow).toHaveAttribute('data-state', 'pending');
+  await expect(rollRow).toContainText('running');
+  await expect(rollRow.getByTestId('working-roll-quote')).toHaveCount(2);
+  await expect(rollRow.getByTestId('working-roll-quote').first()).toContainText(/^bid 2 fair−1\.0¢ → \d+\.\d¢/, {
+    timeout: 20_000,
+  });
+  await expect(rollRow.getByTestId('working-roll-quote').nth(1)).toContainText(/^ask 2 fair\+2\.0¢ → \d+\.\d¢/);
+  await shot(app, 'working-roll-running');
+  await app.getByTestId('account-tabs').screenshot({ path: resolve(SCREENS_DIR, 'working-roll-running-close.png') });
+  await app.getByRole('tab', { name: /Open orders/ }).click();
+  await expect(openOrders.locator('tbody tr')).toHaveCount(2);
+
+  // Stopped from its row: its quotes leave the exchange.
+  await app.getByRole('tab', { name: /Working orders/ }).click();
+  await rollRow.getByRole('button', { name: /Cancel the roll/ }).click();
+  await expect(rollRow).toHaveAttribute('data-state', 'stopped');
+  await app.getByRole('tab', { name: /Open orders/ }).click();
+  await expect(openOrders).toContainText('No open orders');
+  await noProblems(app, problems);
+});

@@ -5,12 +5,14 @@ import {
   cancelledText,
   cancelLegLabel,
   contractLevels,
+  defaultRollQuotes,
   exitLegs,
   kindName,
   ladderMarks,
   legCancellable,
   legText,
   oracleLevels,
+  rollDraft,
   rollQuoteText,
   rollStepText,
   stateWord,
@@ -216,5 +218,37 @@ describe('a pegged roll in words', () => {
       waiting: 'waiting to re-quote its bid at 50.5¢ (at most one re-quote every 2 s)',
     });
     expect(whyText(o)).toBe('Waiting to re-quote its bid at 50.5¢ (at most one re-quote every 2 s)');
+  });
+});
+
+describe('the roll form', () => {
+  it('drafts the quotes as typed, a cent each side of fair value by default, until stopped', () => {
+    const draft = rollDraft('7', 'master', defaultRollQuotes('5'), '', '0.5');
+    expect(draft).toEqual({
+      kind: 'roll',
+      assetId: '7',
+      signAs: 'master',
+      quotes: [
+        { side: 'buy', size: '5', price: { from: 'fair', offset: '-1' } },
+        { side: 'sell', size: '5', price: { from: 'fair', offset: '+1' } },
+      ],
+      requoteStep: '0.5',
+    });
+  });
+
+  it('sends a fixed price and an epoch count, and leaves the step to main when empty', () => {
+    const draft = rollDraft('7', 'agent', [{ side: 'sell', from: 'fixed', cents: ' 62.5 ', size: '3' }], ' 12 ', '');
+    expect(draft).toEqual({
+      kind: 'roll',
+      assetId: '7',
+      signAs: 'agent',
+      quotes: [{ side: 'sell', size: '3', price: { from: 'fixed', price: '62.5' } }],
+      epochs: 12,
+    });
+  });
+
+  it('says in a sentence when the epoch count is not a whole number from 1', () => {
+    for (const typed of ['0', '2.5', 'ten', '-3', '10000'])
+      expect(rollDraft('7', 'master', defaultRollQuotes(), typed, '1')).toMatch(/^Epochs: a whole number/);
   });
 });

@@ -400,6 +400,58 @@ export async function attachExit(
   return r;
 }
 
+/** One quote of the roll form as typed: a side, fair ± cents or a fixed price in cents, a size. */
+export interface RollQuoteTyped {
+  side: 'buy' | 'sell';
+  from: 'fair' | 'fixed';
+  /** Cents: the offset from fair value (signed), or the fixed price. */
+  cents: string;
+  size: string;
+}
+
+/** The form's first quotes: a bid a cent under fair value and an ask a cent over, of the default size. */
+export function defaultRollQuotes(size = '10'): RollQuoteTyped[] {
+  return [
+    { side: 'buy', from: 'fair', cents: '-1', size },
+    { side: 'sell', from: 'fair', cents: '+1', size },
+  ];
+}
+
+/**
+ * The roll draft of the form's fields, as typed (main parses prices and sizes and says what is wrong
+ * in a sentence), or the sentence for an epoch count that is not a whole number.
+ */
+export function rollDraft(
+  assetId: string,
+  signAs: SignAs,
+  quotes: readonly RollQuoteTyped[],
+  epochs: string,
+  requoteStep: string,
+): WorkingOrderDraft | string {
+  const n = epochs.trim();
+  if (n !== '' && !/^[1-9]\d{0,3}$/.test(n))
+    return 'Epochs: a whole number from 1 to 9999, or empty to run until you stop it.';
+  return {
+    kind: 'roll',
+    assetId,
+    signAs,
+    quotes: quotes.map((q) => ({
+      side: q.side,
+      size: q.size.trim(),
+      price: q.from === 'fair' ? { from: 'fair', offset: q.cents.trim() } : { from: 'fixed', price: q.cents.trim() },
+    })),
+    ...(n === '' ? {} : { epochs: Number(n) }),
+    ...(requoteStep.trim() === '' ? {} : { requoteStep: requoteStep.trim() }),
+  };
+}
+
+/** Starts a roll: main re-places its quotes in each epoch of the market until it is stopped. */
+export async function startRoll(draft: WorkingOrderDraft): Promise<Attempt<WorkingOrderView>> {
+  const r = await createWorking(draft);
+  if (r.ok) pushNotice('success', `${r.value.market}: roll started; its quotes go in each epoch until you stop it.`);
+  return r;
+}
+
 /** The flatten-before-expiry hotkey: a time exit on the market, the default seconds before its end. */
 export function attachTimeExit(market: MarketRef, signAs: SignAs): Promise<Attempt<WorkingOrderView>> {
   return attachExit(market, signAs, { type: 'time-exit', secondsBeforeEnd: workingDefaults().timeExitSeconds });
