@@ -252,18 +252,29 @@ test('a roll started from the Working orders tab: refused input kept with a sent
   await shot(app, 'working-roll-form-refused');
   await app.getByTestId('account-tabs').screenshot({ path: resolve(SCREENS_DIR, 'working-roll-form-close.png') });
 
-  // Started: the form closes, the notice says so, the row runs and main places both quotes.
+  // Started once the market has a fair value (a new core needs 30 s of oracle prices for its σ):
+  // the form closes, the notice says so, the row runs and main places both quotes.
+  await expect
+    .poll(
+      async () =>
+        (
+          (await marketsList(app)).find((m) => m.assetId === market.assetId) as
+            { fairPrice?: string | null } | undefined
+        )?.fairPrice ?? null,
+      {
+        timeout: 60_000,
+      },
+    )
+    .not.toBeNull();
   await form.getByLabel('Quote 1: size in contracts').fill('2');
   await form.getByTestId('roll-start').click();
   await expect(app.getByTestId('notice-strip')).toContainText('roll started');
   await expect(form).toHaveCount(0);
   const rollRow = working.getByTestId('working-row').and(app.locator('[data-kind="roll"]'));
-  await expect(rollRow).toHaveAttribute('data-state', 'pending');
-  await expect(rollRow).toContainText('running');
+  await expect(rollRow).toHaveAttribute('data-state', 'armed');
+  await expect(rollRow.locator('.tag')).toHaveText('running');
   await expect(rollRow.getByTestId('working-roll-quote')).toHaveCount(2);
-  await expect(rollRow.getByTestId('working-roll-quote').first()).toContainText(/^bid 2 fair−1\.0¢ → \d+\.\d¢/, {
-    timeout: 20_000,
-  });
+  await expect(rollRow.getByTestId('working-roll-quote').first()).toContainText(/^bid 2 fair−1\.0¢ → \d+\.\d¢/);
   await expect(rollRow.getByTestId('working-roll-quote').nth(1)).toContainText(/^ask 2 fair\+2\.0¢ → \d+\.\d¢/);
   await shot(app, 'working-roll-running');
   await app.getByTestId('account-tabs').screenshot({ path: resolve(SCREENS_DIR, 'working-roll-running-close.png') });

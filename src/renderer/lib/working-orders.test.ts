@@ -86,6 +86,10 @@ describe('working orders in words', () => {
     expect(kindName(bracket)).toBe('Bracket');
     expect(kindName(order({}))).toBe('Take-profit');
     expect(stateWord(bracket)).toBe('waiting for its entry');
+    expect(stateWord({ kind: 'exit', state: 'armed' })).toBe('armed');
+    // A roll quotes from its first placement on: running, before and after, never "armed".
+    expect(stateWord({ kind: 'roll', state: 'pending' })).toBe('running');
+    expect(stateWord({ kind: 'roll', state: 'armed' })).toBe('running');
   });
 
   it("tells why it waits in main's words, else what its last try said", () => {

@@ -189,7 +189,8 @@ export function stateWord(o: Pick<WorkingOrderView, 'state' | 'kind'>): string {
     case 'pending':
       return o.kind === 'roll' ? 'running' : 'waiting for its entry';
     case 'armed':
-      return 'armed';
+      // A roll is armed from its first placement on: to a trader it is running, not waiting to fire.
+      return o.kind === 'roll' ? 'running' : 'armed';
     case 'firing':
       return 'firing';
     case 'done':
