@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// `npm test`: typecheck → lint → format → unit (vitest) → build → built (vitest on out/: boot, installer)
-// → e2e (Playwright), stopping at the
-// first failure. Ends with `tests: N passed, M failed[, K skipped]` counted from the
-// vitest and Playwright JSON reports.
+// `npm test`: in stages, stopping after the first stage with a failure:
+//   1. typecheck, lint, format        side by side (each is one process on one core)
+//   2. build                          (electron-vite: out/, which stage 3 reads)
+//   3. unit, built, e2e               side by side: vitest and Playwright mostly wait on sockets,
+//                                     chains and clocks, and every test starts its own servers
+// A stage of one step streams its output; steps side by side write theirs to test-results/logs/ and
+// print it whole when they end. Ends with the step table, the slowest ten tests and
+// `tests: N passed, M failed[, K skipped]` counted from the vitest and Playwright JSON reports.
+// TEST_SERIAL=1 runs every step alone, in order, streaming (for reading one failure as it happens).
 //
 //   npm test                         every step
 //   npm test -- --only lint,unit     a subset, in pipeline order
 //   npm test -- --list               the step names
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +23,8 @@ const REPORT_DIR = path.join(root, 'test-results');
 const VITEST_JSON = path.join(REPORT_DIR, 'vitest.json');
 const VITEST_BUILT_JSON = path.join(REPORT_DIR, 'vitest-built.json');
 const PLAYWRIGHT_JSON = path.join(REPORT_DIR, 'playwright.json');
+const LOG_DIR = path.join(REPORT_DIR, 'logs');
+const SERIAL = process.env.TEST_SERIAL === '1';
 
 // Tests never download Electron; users' installs still do (see docs/design.md#running-without-an-electron-binary).
 const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
@@ -39,10 +46,11 @@ function vitestCommand(report = VITEST_JSON, extra = []) {
   ]);
 }
 
-/** @type {{ name: string; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
+/** @type {{ name: string; stage: number; title: string; commands: () => [string, string[], Record<string,string>?][]; report?: string }[]} */
 const STEPS = [
   {
     name: 'typecheck',
+    stage: 1,
     title: 'Typecheck (tsc node + shared, svelte-check web)',
     commands: () => [
       [bin('tsc'), ['-p', 'tsconfig.json']],
@@ -50,27 +58,36 @@ const STEPS = [
       [bin('svelte-check'), ['--tsconfig', './tsconfig.web.json', '--fail-on-warnings']],
     ],
   },
-  { name: 'lint', title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
+  { name: 'lint', stage: 1, title: 'Lint (eslint)', commands: () => [[bin('eslint'), ['.']]] },
   {
     name: 'format',
+    stage: 1,
     title: 'Formatting (prettier --check; `npm run format` fixes)',
     commands: () => [[bin('prettier'), ['--check', '.']]],
   },
   {
     name: 'unit',
+    stage: 3,
     title: 'Unit and integration tests (vitest)',
     commands: () => [vitestCommand()],
     report: VITEST_JSON,
   },
-  { name: 'build', title: 'Production build (electron-vite)', commands: () => [[bin('electron-vite'), ['build']]] },
+  {
+    name: 'build',
+    stage: 2,
+    title: 'Production build (electron-vite)',
+    commands: () => [[bin('electron-vite'), ['build']]],
+  },
   {
     name: 'built',
+    stage: 3,
     title: 'The built app (main bundle booted under an Electron double, installer packed)',
     commands: () => [vitestCommand(VITEST_BUILT_JSON, ['-c', 'vitest.built.config.ts'])],
     report: VITEST_BUILT_JSON,
   },
   {
     name: 'e2e',
+    stage: 3,
     title: 'End-to-end tests (Playwright, Chromium)',
     commands: () => [
       // Under the keyring launcher too: the e2e harness hosts the real vault (e2e/harness).
@@ -125,16 +142,58 @@ function header(index, total, step) {
   console.log(`\n${bold(`▶ [${index}/${total}] ${step.title}`)} ${dim(line)}`);
 }
 
-function run(command, args, extraEnv = {}) {
-  console.log(dim(`$ ${path.relative(root, command) || command} ${args.join(' ')}`));
+/** Runs one command; its output goes to the terminal, or to `log` (a write stream) when given. */
+function run(command, args, extraEnv = {}, log = null) {
+  const say = (line) => (log ? log.write(`${line}\n`) : console.log(line));
+  say(dim(`$ ${path.relative(root, command) || command} ${args.join(' ')}`));
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...env, ...extraEnv },
+      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (log) {
+      child.stdout.pipe(log, { end: false });
+      child.stderr.pipe(log, { end: false });
+    }
     child.on('error', (error) => {
-      console.error(`Could not start ${command}: ${error.message}`);
+      say(`Could not start ${command}: ${error.message}`);
       resolve(1);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/** Runs a step's commands in order, stopping at the first that fails: its exit code and wall time. */
+async function runStep(step, log) {
+  if (step.report) rmSync(step.report, { force: true }); // never count a stale report
+  const started = Date.now();
+  let code = 0;
+  for (const [command, args, extraEnv] of step.commands()) {
+    code = await run(command, args, extraEnv, log);
+    if (code !== 0) break;
+  }
+  return { code, ms: Date.now() - started };
+}
+
+/** Steps side by side: each writes to its log file, printed whole (under its header) when it ends. */
+async function runSideBySide(stage, indexOf, total) {
+  mkdirSync(LOG_DIR, { recursive: true });
+  console.log(
+    dim(`\n  side by side: ${stage.map((s) => s.name).join(', ')} (logs in ${path.relative(root, LOG_DIR)}/)`),
+  );
+  return Promise.all(
+    stage.map(async (step) => {
+      const file = path.join(LOG_DIR, `${step.name}.log`);
+      const log = createWriteStream(file);
+      const result = await runStep(step, log);
+      await new Promise((done) => log.end(done));
+      header(indexOf(step), total, step);
+      process.stdout.write(readFileSync(file, 'utf8'));
+      console.log(dim(`  (${step.name}: ${seconds(result.ms)})`));
+      return { step, ...result };
+    }),
+  );
 }
 
 function readJson(file) {
@@ -201,25 +260,31 @@ async function main() {
   const results = [];
   let failedStep = null;
 
-  for (const [i, step] of steps.entries()) {
-    header(i + 1, steps.length, step);
-    if (step.report) rmSync(step.report, { force: true }); // never count a stale report
-    const started = Date.now();
-    let code = 0;
-    for (const [command, args, extraEnv] of step.commands()) {
-      code = await run(command, args, extraEnv);
-      if (code !== 0) break;
+  const wallStarted = Date.now();
+  const indexOf = (step) => steps.indexOf(step) + 1;
+  // Stages in order; a stage's steps side by side unless TEST_SERIAL=1 or it has one step here.
+  const stages = SERIAL
+    ? steps.map((s) => [s])
+    : [...new Set(steps.map((s) => s.stage))].map((n) => steps.filter((s) => s.stage === n));
+  for (const stage of stages) {
+    let outcomes;
+    if (stage.length === 1) {
+      header(indexOf(stage[0]), steps.length, stage[0]);
+      outcomes = [{ step: stage[0], ...(await runStep(stage[0], null)) }];
+    } else {
+      outcomes = await runSideBySide(stage, indexOf, steps.length);
     }
-    const ms = Date.now() - started;
-    const counts = step.report ? countsFrom(step.report) : null;
-    if (counts) for (const key of Object.keys(totals)) totals[key] += counts[key];
-    // A runner can exit non-zero with every test green (e.g. an unhandled error): the exit code decides.
-    results.push({ step, ok: code === 0, ms, counts });
-    if (code !== 0) {
-      failedStep = step;
-      break;
+    for (const { step, code, ms } of outcomes) {
+      const counts = step.report ? countsFrom(step.report) : null;
+      if (counts) for (const key of Object.keys(totals)) totals[key] += counts[key];
+      // A runner can exit non-zero with every test green (e.g. an unhandled error): the exit code decides.
+      results.push({ step, ok: code === 0, ms, counts });
+      if (code !== 0) failedStep ??= step;
     }
+    if (failedStep) break;
   }
+  results.sort((a, b) => steps.indexOf(a.step) - steps.indexOf(b.step));
+  const wallMs = Date.now() - wallStarted;
 
   console.log(`\n${bold('Summary')}`);
   for (const { step, ok, ms, counts } of results) {
@@ -228,8 +293,9 @@ async function main() {
       : '';
     console.log(`  ${ok ? green('✔') : red('✘')} ${step.name.padEnd(10)} ${seconds(ms).padStart(7)}${tests}`);
   }
-  for (const step of steps.slice(results.length))
+  for (const step of steps.filter((s) => !results.some((r) => r.step === s)))
     console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
+  console.log(`  ${bold('wall'.padEnd(12))} ${seconds(wallMs).padStart(7)}${dim('  (steps side by side overlap)')}`);
   if (failedStep) console.log(red(`\nStep "${failedStep.name}" failed (${failedStep.title}).`));
 
   // The slowest ten tests of the steps that ran: where the suite's time goes.

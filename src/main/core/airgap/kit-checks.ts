@@ -27,6 +27,11 @@ export interface KitChecks {
    * window asks while another of its checks runs.
    */
   check(text: string, who: KitCheckFor): Promise<CheckedKit>;
+  /**
+   * Throws kit.busy now when the window asks while another of its checks runs: callers ask before
+   * reading the text, so a burst of large kits costs main one read, not one per kit.
+   */
+  assertFree(who: KitCheckFor): void;
   close(): Promise<void>;
 }
 
@@ -164,6 +169,7 @@ export function createKitChecks(options: KitChecksOptions = {}): KitChecks {
   };
 
   return {
+    assertFree,
     async check(text, who) {
       assertFree(who);
       if (who === 'window') fromWindow++;
