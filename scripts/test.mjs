@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: in stages, stopping after the first stage with a failure:
 //   1. typecheck, lint, format        side by side (each is one process on one core)
-//   2. build                          (electron-vite: out/, which stage 3 reads)
-//   3. unit, built, e2e               side by side: vitest and Playwright mostly wait on sockets,
-//                                     chains and clocks, and every test starts its own servers
+//   2. unit                           vitest, four files at once (vitest.config.ts)
+//   3. build                          electron-vite: out/, which the next two read
+//   4. built                          vitest on out/: boot, installer
+//   5. e2e                            Playwright, two workers (playwright.config.ts)
+// Unit and e2e do not run side by side: on a 2-core machine the two together (load ~14) starved the
+// QR camera specs and main's event-loop measurements; each alone keeps the machine under its cores.
 // A stage of one step streams its output; steps side by side write theirs to test-results/logs/ and
 // print it whole when they end. Ends with the step table, the slowest ten tests and
 // `tests: N passed, M failed[, K skipped]` counted from the vitest and Playwright JSON reports.
@@ -67,27 +70,27 @@ const STEPS = [
   },
   {
     name: 'unit',
-    stage: 3,
+    stage: 2,
     title: 'Unit and integration tests (vitest)',
     commands: () => [vitestCommand()],
     report: VITEST_JSON,
   },
   {
     name: 'build',
-    stage: 2,
+    stage: 3,
     title: 'Production build (electron-vite)',
     commands: () => [[bin('electron-vite'), ['build']]],
   },
   {
     name: 'built',
-    stage: 3,
+    stage: 4,
     title: 'The built app (main bundle booted under an Electron double, installer packed)',
     commands: () => [vitestCommand(VITEST_BUILT_JSON, ['-c', 'vitest.built.config.ts'])],
     report: VITEST_BUILT_JSON,
   },
   {
     name: 'e2e',
-    stage: 3,
+    stage: 5,
     title: 'End-to-end tests (Playwright, Chromium)',
     commands: () => [
       // Under the keyring launcher too: the e2e harness hosts the real vault (e2e/harness).
