@@ -154,21 +154,29 @@ describe('practice mode through main', () => {
       expect(m).toBeDefined();
       return m!;
     }, wait);
-    const askCents = (Number(market.bestAsk) / 10_000).toString();
-    t.dialogs.answer({ kind: 'confirm', yes: true });
-    const placed = await ok<{ status: string; filled: string }>('orders.place', {
-      assetId: market.assetId,
-      epoch: market.epoch,
-      side: 'buy',
-      price: askCents,
-      size: '1',
-      timeInForce: 'IOC',
-      signAs: 'master',
-    });
+    // Bought from the bot's ask as read now. The bot re-quotes as fair value moves, so an ask read a
+    // moment ago can be gone when the IOC lands (CANCELLED, nothing filled): the trader reads the
+    // book again and buys again, as here.
+    await vi.waitFor(async () => {
+      const m = (await ok<MarketSummary[]>('markets.list')).find((x) => x.assetId === market.assetId);
+      expect(m?.epoch).toBe(market.epoch);
+      expect(m?.bestAsk).not.toBeNull();
+      if (t.dialogs.pending() === 0) t.dialogs.answer({ kind: 'confirm', yes: true });
+      const placed = await ok<{ status: string; filled: string }>('orders.place', {
+        assetId: market.assetId,
+        epoch: market.epoch,
+        side: 'buy',
+        price: (Number(m!.bestAsk) / 10_000).toString(),
+        size: '1',
+        timeInForce: 'IOC',
+        signAs: 'master',
+      });
+      expect(placed.status).toBe('FILLED');
+    }, wait);
+    expect(t.dialogs.pending()).toBe(0);
     // The order's dialog is main's, and says Practice.
     expect(lastConfirm()?.title.startsWith('Practice · ')).toBe(true);
     expect(lastConfirm()?.detail.startsWith('PRACTICE: play money')).toBe(true);
-    expect(placed.status).toBe('FILLED');
     await vi.waitFor(async () => {
       const v = await ok<AccountView>('account.get');
       expect(v.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch)?.size).toBe('1000000');
