@@ -157,7 +157,7 @@ async function readShown(code: Locator, path: string, part: string): Promise<Rgb
 /**
  * Codes a QR display shows, captured as the screen draws it: paused, larger, one after another. The
  * display was already playing, so the first plain parts may have gone by: twice as many readable
- * codes as parts (the later ones fountain mixes) let the reader rebuild the whole from any start.
+ * codes as parts and more (the later ones fountain mixes) let the reader rebuild the whole from any start.
  * A code the reader cannot take from the capture is passed over, as a camera misses a frame: the
  * fountain parts that follow stand in for it.
  */
@@ -167,7 +167,10 @@ export async function captureCodes(display: Locator, dir: string, name: string):
   await display.getByRole('button', { name: 'Pause' }).click();
   await display.getByRole('button', { name: 'Larger view' }).click();
   const code = display.getByTestId('qr-code');
-  const wanted = 2 * parts + 4;
+  // Three codes a part: the camera reads each code rescaled (it asks for 1280×720 and the reader
+  // caps at 960 wide), which can miss one the screenshot read; with twice as many, a missed plain part
+  // was sometimes in no fountain mix that was read, and the scan stopped one part short (CI).
+  const wanted = 3 * parts + 4;
   const frames: RgbaImage[] = [];
   const missed: string[] = [];
   for (let i = 0; frames.length < wanted && i < 2 * wanted; i++) {

@@ -4,7 +4,7 @@
  * online/offline e2e runs generate it from the codes one side shows and feed it to the other.
  */
 import { writeFile } from 'node:fs/promises';
-import { qrMatrix, qrRgba, type QrMatrix, type RgbaImage } from '../../src/renderer/lib/qr/qr-code';
+import { qrRgba, readableQrMatrix, type QrMatrix, type RgbaImage } from '../../src/renderer/lib/qr/qr-code';
 
 export interface FakeCameraOptions {
   width?: number;
@@ -64,9 +64,13 @@ function frameOfImage(img: RgbaImage, width: number, height: number): Uint8Array
   return frame;
 }
 
-/** Writes the video for a sequence of QR texts (UR parts) and returns its path. */
+/**
+ * Writes the video for a sequence of QR texts (UR parts) and returns its path. Each code is drawn as
+ * the app's display draws it (readableQrMatrix): the reader misses about one code in twenty under
+ * the encoder's first mask, and a looping video of a missed code misses it on every pass.
+ */
 export function writeQrVideo(file: string, texts: readonly string[], opts: FakeCameraOptions = {}): Promise<string> {
-  return writeY4m(file, texts, (text, width, height) => frameOf(qrMatrix(text), width, height), opts);
+  return writeY4m(file, texts, (text, width, height) => frameOf(readableQrMatrix(text), width, height), opts);
 }
 
 /** Writes the video for a sequence of captured pictures (e.g. screenshots of the codes another page shows). */
