@@ -247,6 +247,28 @@ export default tseslint.config(
     },
   },
   {
+    // The bridge's zod schemas compile with new Function, which the window's CSP blocks (a console CSP
+    // violation on every page): the window takes their types, and its values from zod-free files
+    // (bridge/limits.ts, working-defaults.ts). Its tests run under node and may use the schemas.
+    files: ['src/renderer/**/*.ts', 'src/renderer/**/*.svelte'],
+    ignores: ['src/renderer/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/shared/bridge(/(?!limits$)|$)|/shared/settings-schema$',
+              allowTypeImports: true,
+              message:
+                'Import types only from the bridge schemas; put a value the window needs in a zod-free shared file.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': [

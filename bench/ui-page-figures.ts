@@ -215,10 +215,10 @@ export async function measureOwnOrders(
       out.keyToScreen.push(seen(s.screen - key));
       out.keyToMine.push(seen(s.mine - key));
       // 1: the first frame that began after the keydown showed it; Infinity: never shown.
-      out.framesToScreen.push(
-        Number.isNaN(s.screen) ? Infinity : s.frames.filter((f) => f > key && f <= s.screen).length,
-      );
-      out.framesToMine.push(Number.isNaN(s.mine) ? Infinity : s.frames.filter((f) => f > key && f <= s.mine).length);
+      const framesTo = (shown: number): number =>
+        Number.isNaN(shown) ? Infinity : s.frames.filter((f) => f > key && f <= shown).length;
+      out.framesToScreen.push(framesTo(s.screen));
+      out.framesToMine.push(framesTo(s.mine));
       out.keyToMineBook.push(seen(s.book - key));
       out.keyToAck.push(seen(s.ack - key));
       const { wire, answer, emitted } = last();

@@ -13,8 +13,8 @@ import { dialogShot } from './harness/dialog-shot';
 import { expect, invokeInPage, test, type Harness } from './harness/fixture';
 import {
   counterparty,
+  fairOf,
   freshFundedMaster,
-  marketsList,
   noProblems,
   open,
   ordersUnconfirmed,
@@ -22,7 +22,6 @@ import {
   setPassword,
   shot,
   tradeOn,
-  type MarketRow,
 } from './harness/flows';
 
 // Exact money: a book no other spec has left orders in.
@@ -94,14 +93,6 @@ function centsFrom(fair: bigint, offsetCents: bigint): bigint {
   return grid < 10_000n ? 10_000n : grid > 990_000n ? 990_000n : grid;
 }
 const asCents = (price: bigint): string => (price / 10_000n).toString();
-
-/** The market's fair value now, from the market list (micro-dollars), or null while there is none. */
-async function fairOf(page: Page, market: MarketRow): Promise<bigint | null> {
-  // fairPrice arrives with the fair-value branch's market list; read it without assuming it is there.
-  const rows: (MarketRow & { fairPrice?: string | null })[] = await marketsList(page);
-  const row = rows.find((m) => m.assetId === market.assetId);
-  return row?.fairPrice ? BigInt(row.fairPrice) : null;
-}
 
 test('the limits panel: each limit with its unit and why; stricter at once, looser only through main’s dialog', async ({
   app,

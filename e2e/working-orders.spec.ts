@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { expect, invokeInPage, SCREENS_DIR, test, userAnswers } from './harness/fixture';
 import {
   counterparty,
+  fairOf,
   freshFundedMaster,
   marketsList,
   noProblems,
@@ -166,10 +167,8 @@ test('a bracket on the ladder, dragged; the Working orders tab; an oracle stop o
   // The counterparty's bid moves to 5¢ under fair value: the exit (the bid less the 5¢ slippage) stays
   // inside the 15¢ price band. Should fair value move by then, main's dialog asks before sending an
   // order outside the band, and the user says yes.
-  const fairNow = (await marketsList(app)).find((m) => m.assetId === market.assetId) as unknown as {
-    fairPrice: string | null;
-  };
-  const bid = fairNow.fairPrice === null ? 38n : BigInt(fairNow.fairPrice) / C - 5n;
+  const fairNow = await fairOf(app, market);
+  const bid = fairNow === null ? 38n : fairNow / C - 5n;
   await other.client.cancelAll(ref);
   await other.client.placeOrder({ ...ref, side: 'buy', price: bid * C, size: '10', timeInForce: 'GTC' });
   await expect(ladder.locator(`[data-price="${bid * C}"] .cell.bid`)).toHaveAttribute('aria-label', /10 bid/);
@@ -254,18 +253,7 @@ test('a roll started from the Working orders tab: refused input kept with a sent
 
   // Started once the market has a fair value (a new core needs 30 s of oracle prices for its σ):
   // the form closes, the notice says so, the row runs and main places both quotes.
-  await expect
-    .poll(
-      async () =>
-        (
-          (await marketsList(app)).find((m) => m.assetId === market.assetId) as
-            { fairPrice?: string | null } | undefined
-        )?.fairPrice ?? null,
-      {
-        timeout: 60_000,
-      },
-    )
-    .not.toBeNull();
+  await expect.poll(() => fairOf(app, market), { timeout: 60_000 }).not.toBeNull();
   await form.getByLabel('Quote 1: size in contracts').fill('2');
   await form.getByTestId('roll-start').click();
   await expect(app.getByTestId('notice-strip')).toContainText('roll started');

@@ -286,7 +286,6 @@ async function main() {
     }
     if (failedStep) break;
   }
-  results.sort((a, b) => steps.indexOf(a.step) - steps.indexOf(b.step));
   const wallMs = Date.now() - wallStarted;
 
   console.log(`\n${bold('Summary')}`);
@@ -296,7 +295,8 @@ async function main() {
       : '';
     console.log(`  ${ok ? green('✔') : red('✘')} ${step.name.padEnd(10)} ${seconds(ms).padStart(7)}${tests}`);
   }
-  for (const step of steps.filter((s) => !results.some((r) => r.step === s)))
+  // Stages run in step order and each ends whole: the results are always the steps' first ones.
+  for (const step of steps.slice(results.length))
     console.log(`  ${dim('-')} ${step.name.padEnd(10)} ${dim('not run')}`);
   console.log(`  ${bold('wall'.padEnd(12))} ${seconds(wallMs).padStart(7)}${dim('  (steps side by side overlap)')}`);
   if (failedStep) console.log(red(`\nStep "${failedStep.name}" failed (${failedStep.title}).`));

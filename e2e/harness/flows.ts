@@ -124,6 +124,14 @@ export async function marketsList(page: Page): Promise<MarketRow[]> {
   return r.value as MarketRow[];
 }
 
+/** The market's fair value now, from the market list (micro-dollars), or null while there is none. */
+export async function fairOf(page: Page, market: Pick<MarketRow, 'assetId'>): Promise<bigint | null> {
+  // A new core has no fair value for its first 60 oracle prices (σ needs them): fairPrice is null then.
+  const rows: (MarketRow & { fairPrice?: string | null })[] = await marketsList(page);
+  const row = rows.find((m) => m.assetId === market.assetId);
+  return row?.fairPrice ? BigInt(row.fairPrice) : null;
+}
+
 /** Waits until the market's current epoch has at least needMs left, and returns it. */
 export async function freshEpoch(
   page: Page,

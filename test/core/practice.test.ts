@@ -64,6 +64,29 @@ function lastConfirm() {
   return d?.kind === 'confirm' ? d.request : null;
 }
 
+/**
+ * One order against the bot's quote on `side` of `market`, read again on each try until the order
+ * ends `wanted`. The bot re-quotes as fair value moves and, on a machine so loaded that its oracle
+ * feed falls behind, pulls its quotes until the feed is live again (as a market maker should): an
+ * order that met nothing (CANCELLED, NO_LIQUIDITY) is sent again once the quote is back, as a trader
+ * would. Main's dialog is answered yes once for the order that opens it, never left queued.
+ */
+async function againstBotQuote(
+  market: MarketSummary,
+  side: 'bestAsk' | 'bestBid',
+  wanted: string,
+  send: (quote: string) => Promise<{ status: string }>,
+): Promise<void> {
+  await vi.waitFor(async () => {
+    const m = (await ok<MarketSummary[]>('markets.list')).find((x) => x.assetId === market.assetId);
+    expect(m?.epoch).toBe(market.epoch);
+    expect(m?.[side]).not.toBeNull();
+    if (t.dialogs.pending() === 0) t.dialogs.answer({ kind: 'confirm', yes: true });
+    expect((await send(m![side]!)).status).toBe(wanted);
+  }, wait);
+  expect(t.dialogs.pending()).toBe(0);
+}
+
 beforeAll(async () => {
   double = practiceWorkerDouble({ bots: 1 });
   t = await createTestCore({
@@ -154,26 +177,18 @@ describe('practice mode through main', () => {
       expect(m).toBeDefined();
       return m!;
     }, wait);
-    // Bought from the bot's ask as read now. The bot re-quotes as fair value moves, so an ask read a
-    // moment ago can be gone when the IOC lands (CANCELLED, nothing filled): the trader reads the
-    // book again and buys again, as here.
-    await vi.waitFor(async () => {
-      const m = (await ok<MarketSummary[]>('markets.list')).find((x) => x.assetId === market.assetId);
-      expect(m?.epoch).toBe(market.epoch);
-      expect(m?.bestAsk).not.toBeNull();
-      if (t.dialogs.pending() === 0) t.dialogs.answer({ kind: 'confirm', yes: true });
-      const placed = await ok<{ status: string; filled: string }>('orders.place', {
+    // Bought from the bot's ask as read now (an ask read a moment ago can be gone when the IOC lands).
+    await againstBotQuote(market, 'bestAsk', 'FILLED', (ask) =>
+      ok('orders.place', {
         assetId: market.assetId,
         epoch: market.epoch,
         side: 'buy',
-        price: (Number(m!.bestAsk) / 10_000).toString(),
+        price: (Number(ask) / 10_000).toString(),
         size: '1',
         timeInForce: 'IOC',
         signAs: 'master',
-      });
-      expect(placed.status).toBe('FILLED');
-    }, wait);
-    expect(t.dialogs.pending()).toBe(0);
+      }),
+    );
     // The order's dialog is main's, and says Practice.
     expect(lastConfirm()?.title.startsWith('Practice · ')).toBe(true);
     expect(lastConfirm()?.detail.startsWith('PRACTICE: play money')).toBe(true);
@@ -181,23 +196,10 @@ describe('practice mode through main', () => {
       const v = await ok<AccountView>('account.get');
       expect(v.positions.find((p) => p.assetId === market.assetId && p.epoch === market.epoch)?.size).toBe('1000000');
     }, wait);
-    // Closed into the bot's bid. The bot re-quotes after the fill took its ask and, on a machine so
-    // loaded that its oracle feed falls behind, pulls its quotes until the feed is live again (as a
-    // market maker should): a close that met no bid says so (NO_LIQUIDITY) and the trader closes
-    // again once the bid is back, as here.
-    await vi.waitFor(async () => {
-      const m = (await ok<MarketSummary[]>('markets.list')).find((x) => x.assetId === market.assetId);
-      expect(m?.epoch).toBe(market.epoch);
-      expect(m?.bestBid).not.toBeNull();
-      if (t.dialogs.pending() === 0) t.dialogs.answer({ kind: 'confirm', yes: true });
-      const closed = await ok<{ status: string }>('orders.flatten', {
-        assetId: market.assetId,
-        epoch: market.epoch,
-        signAs: 'master',
-      });
-      expect(closed.status).toBe('CLOSED');
-    }, wait);
-    expect(t.dialogs.pending()).toBe(0);
+    // Closed into the bot's bid (it re-quotes after the fill took its ask).
+    await againstBotQuote(market, 'bestBid', 'CLOSED', () =>
+      ok('orders.flatten', { assetId: market.assetId, epoch: market.epoch, signAs: 'master' }),
+    );
   }, 90_000);
 
   it('approves the second practice key as an agent, trades as it, and revokes it', async () => {

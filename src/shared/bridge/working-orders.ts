@@ -5,6 +5,7 @@
  * every order they send through the same order gate as the window's own orders.
  */
 import { z } from 'zod';
+import { ROLL_MAX_QUOTES } from '../working-defaults';
 import { address, bytes32, decimalString, humanString, marketRef, sideName, signAs, unixMs } from './primitives';
 
 /** A signed decimal as typed (dollars of the oracle's price, or cents of an offset), e.g. "-20" or "1.5". */
@@ -120,7 +121,7 @@ export const workingOrderDraft = z.discriminatedUnion('kind', [
       kind: z.literal('roll'),
       assetId: decimalString,
       signAs,
-      quotes: z.array(rollQuoteDraft).min(1).max(8),
+      quotes: z.array(rollQuoteDraft).min(1).max(ROLL_MAX_QUOTES),
       epochs: z.number().int().min(1).max(10_000).optional(),
       /** Cents; absent: 1¢. */
       requoteStep: requoteStepDraft.optional(),
@@ -149,7 +150,7 @@ export const workingOrderEdit = z
     size: humanString.nullable().optional(),
     slippage: humanString.optional(),
     retries: z.number().int().min(0).max(5).optional(),
-    quotes: z.array(rollQuoteDraft).min(1).max(8).optional(),
+    quotes: z.array(rollQuoteDraft).min(1).max(ROLL_MAX_QUOTES).optional(),
     /** A roll's re-quote step in cents (its quotes stay where they rest until fair value next moves). */
     requoteStep: requoteStepDraft.optional(),
   })

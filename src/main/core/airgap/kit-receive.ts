@@ -71,11 +71,7 @@ export async function receiveKit(ctx: CoreContext, text: string, options: Receiv
   await ctx.kits.ready();
   const who = source === 'window' ? 'window' : 'main';
   // Before the text is read: a burst from the window is refused without parsing each kit on main.
-  try {
-    ctx.kitChecks.assertFree(who);
-  } catch (error) {
-    throw refusal(error);
-  }
+  read(() => ctx.kitChecks.assertFree(who));
   const json = options.json !== undefined ? options.json : read(() => jsonFromFileText(text));
   const header = read(() => readKitHeader(json));
   pinOfKit(ctx, header, knownLedger);
