@@ -142,11 +142,17 @@ beforeAll(async () => {
     expect((await ok<{ pin: { kind: string } }>('app.connection')).pin.kind).toBe('pinned');
   }, wait);
   await ok('account.select', { master: alice, agent: null, tradeAs: 'master' });
-  await vi.waitFor(async () => {
-    const e = await market('ETH');
-    expect(e.fairPrice).not.toBeNull();
-    eth = { assetId: e.assetId, epoch: e.epoch, symbolId: unpackAssetId(BigInt(e.assetId)).id };
-  }, wait);
+  // A new core has no fair value until the oracle sent 60 prices (30 s at two a second, counted from
+  // its connection): the 30 s of `wait` was the warm-up itself, missed when this file starts beside
+  // the suite's other long files.
+  await vi.waitFor(
+    async () => {
+      const e = await market('ETH');
+      expect(e.fairPrice).not.toBeNull();
+      eth = { assetId: e.assetId, epoch: e.epoch, symbolId: unpackAssetId(BigInt(e.assetId)).id };
+    },
+    { timeout: 90_000, interval: 200 },
+  );
 }, 180_000);
 
 afterAll(async () => {
